@@ -1,0 +1,39 @@
+# Two entry points: `make demo` and `make test`. Both create .venv if missing.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint lit pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@echo "== input: examples/demo.mlir"
+	@cat examples/demo.mlir
+	@echo "== python -m spec print examples/demo.mlir (parsed and reprinted)"
+	@$(PY) -m spec print examples/demo.mlir
+
+pytest: $(STAMP)
+	$(PY) -m pytest
+
+lit: $(STAMP)
+	$(VENV)/bin/lit -sv tests/lit
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest
+	$(PY) tests/run_lit.py
+
+bench: $(STAMP)
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""The MLIR subset as data: IR, syntax, op registry and executable semantics."""

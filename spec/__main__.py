@@ -1,0 +1,52 @@
+"""`python -m spec`: the language on the command line.
+
+    python -m spec print [FILE|-] [-o OUT] [--mlir-print-op-generic] [--split-input-file]
+
+parses and prints like `mlir-opt FILE` with no pass. Exit 0 on success, 1 with
+MLIR diagnostics on stderr (and nothing on stdout) on failure, 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from spec.diagnostics import DiagnosticError
+from spec.tool import read_source, report, run_per_module, write_output
+
+
+def _print_cmd(args: argparse.Namespace) -> int:
+    try:
+        src = read_source(args.file)
+    except DiagnosticError as exc:
+        report(exc.diagnostics, None)
+        return 1
+    text, diags = run_per_module(src, args.split_input_file, lambda m: m, args.mlir_print_op_generic)
+    if text is None:
+        report(diags, src)
+        return 1
+    write_output(text, args.o)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m spec", description="The MLIR subset: print, run, explore.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("print", help="parse and print, like mlir-opt with no pass")
+    p.add_argument("file", nargs="?", default="-")
+    p.add_argument("-o", metavar="OUT", default=None)
+    p.add_argument("--mlir-print-op-generic", "-mlir-print-op-generic", action="store_true")
+    p.add_argument("--split-input-file", "-split-input-file", action="store_true")
+    p.set_defaults(func=_print_cmd)
+    try:
+        from spec.semantics import cli as semantics_cli  # noqa: PLC0415
+    except ImportError:
+        semantics_cli = None
+    if semantics_cli is not None:
+        semantics_cli.add_commands(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Diagnostics as data, with one renderer in MLIR's format.
+
+Every tool reports problems as `Diagnostic` records (severity, location,
+message, notes) and renders them here, so `spec`, `refimpl` and `verifier`
+print the same `FILE:LINE:COL: error: ...` lines, the source line and a caret
+that mlir-opt prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spec.ir import UNKNOWN_LOC, Location
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str
+    """`error`, `warning`, `note` or `remark`."""
+    loc: Location
+    message: str
+    notes: tuple[Diagnostic, ...] = field(default=())
+
+    def render(self, sources: dict[str, str] | None = None) -> str:
+        return render(self, sources)
+
+
+class DiagnosticError(Exception):
+    """Raised to abandon work on a diagnosed input; carries the diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic) -> None:
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = diagnostics
+        super().__init__(diagnostics[0].message if diagnostics else "error")
+
+
+def error(loc: Location, message: str, *notes: Diagnostic) -> Diagnostic:
+    return Diagnostic("error", loc, message, tuple(notes))
+
+
+def note(loc: Location, message: str) -> Diagnostic:
+    return Diagnostic("note", loc, message)
+
+
+def _source_line(loc: Location, sources: dict[str, str] | None) -> str | None:
+    if not sources or loc.file not in sources or loc.line <= 0:
+        return None
+    lines = sources[loc.file].split("\n")
+    if loc.line > len(lines):
+        return None
+    return lines[loc.line - 1].rstrip("\r")
+
+
+def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
+    """MLIR's rendering: `loc: severity: message`, the source line and a
+    caret under the column when the source is known, then each note."""
+    out: list[str] = []
+    if diag.loc is UNKNOWN_LOC or diag.loc.line <= 0:
+        head = f"{diag.loc.file if diag.loc.file != '<unknown>' else 'loc(unknown)'}"
+        out.append(f"{head}: {diag.severity}: {diag.message}")
+    else:
+        out.append(f"{diag.loc}: {diag.severity}: {diag.message}")
+        line = _source_line(diag.loc, sources)
+        if line is not None:
+            out.append(line)
+            out.append(" " * max(diag.loc.col - 1, 0) + "^")
+    text = "\n".join(out) + "\n"
+    for n in diag.notes:
+        text += render(n, sources)
+    return text

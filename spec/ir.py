@@ -1,0 +1,246 @@
+"""The IR of the MLIR subset: modules, operations, regions, blocks and values.
+
+The model is MLIR's own, kept generic so that any operation fits: an
+`Operation` has a name, operands, results, inherent properties, discardable
+attributes, regions and successors. Op-specific knowledge (which operand
+segments a GPU op has, which attributes are inherent) lives in
+`spec.registry`; typed helpers for the ops the pass and verifier need live in
+`spec.views`.
+
+Values are identified by object identity, never by name: names are a printing
+concern (`spec.syntax.printer`). Use-def information is computed on demand
+(`uses`), so it never goes stale while a pass edits the IR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from spec.attributes import Attr, Type
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where an operation (or value) was written: 1-based line and column."""
+
+    file: str
+    """The file name as given on the command line (`<stdin>` for stdin)."""
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+UNKNOWN_LOC = Location("<unknown>", 0, 0)
+
+
+class Value:
+    """An SSA value: an operation result or a block argument."""
+
+    __slots__ = ("type", "owner", "index", "hint", "loc")
+
+    def __init__(
+        self,
+        type: Type,
+        owner: Operation | Block | None,
+        index: int,
+        hint: str = "",
+        loc: Location = UNKNOWN_LOC,
+    ) -> None:
+        self.type = type
+        self.owner = owner
+        self.index = index
+        self.hint = hint
+        """The name it had in the source text (diagnostics only)."""
+        self.loc = loc
+
+    @property
+    def defining_op(self) -> Operation | None:
+        return self.owner if isinstance(self.owner, Operation) else None
+
+    @property
+    def is_block_arg(self) -> bool:
+        return isinstance(self.owner, Block)
+
+    def __repr__(self) -> str:
+        return f"<Value {self.hint or '?'}: {self.type}>"
+
+
+class Block:
+    """A list of operations with arguments; the last op is its terminator."""
+
+    __slots__ = ("args", "ops", "parent", "label", "loc")
+
+    def __init__(self, label: str = "", loc: Location = UNKNOWN_LOC) -> None:
+        self.args: list[Value] = []
+        self.ops: list[Operation] = []
+        self.parent: Region | None = None
+        self.label = label
+        self.loc = loc
+
+    def add_arg(self, type: Type, hint: str = "", loc: Location = UNKNOWN_LOC) -> Value:
+        v = Value(type, self, len(self.args), hint, loc)
+        self.args.append(v)
+        return v
+
+    def append(self, op: Operation) -> Operation:
+        op.parent = self
+        self.ops.append(op)
+        return op
+
+    def insert(self, index: int, op: Operation) -> Operation:
+        op.parent = self
+        self.ops.insert(index, op)
+        return op
+
+    @property
+    def parent_op(self) -> Operation | None:
+        return self.parent.parent if self.parent is not None else None
+
+    def successors(self) -> list[Block]:
+        return self.ops[-1].successors if self.ops else []
+
+
+class Region:
+    """A list of blocks; the first is the entry block."""
+
+    __slots__ = ("blocks", "parent")
+
+    def __init__(self, blocks: list[Block] | None = None) -> None:
+        self.blocks: list[Block] = []
+        self.parent: Operation | None = None
+        for b in blocks or []:
+            self.append(b)
+
+    def append(self, block: Block) -> Block:
+        block.parent = self
+        self.blocks.append(block)
+        return block
+
+    @property
+    def entry(self) -> Block | None:
+        return self.blocks[0] if self.blocks else None
+
+
+@dataclass(eq=False, slots=True)
+class Operation:
+    """One operation, in MLIR's generic model."""
+
+    name: str
+    """The full op name, e.g. `gpu.launch_func`."""
+    operands: list[Value] = field(default_factory=list)
+    results: list[Value] = field(default_factory=list)
+    properties: dict[str, Attr] = field(default_factory=dict)
+    """Inherent attributes, printed as `<{...}>` in the generic form."""
+    attributes: dict[str, Attr] = field(default_factory=dict)
+    """Discardable attributes, printed as `{...}`."""
+    regions: list[Region] = field(default_factory=list)
+    successors: list[Block] = field(default_factory=list)
+    loc: Location = UNKNOWN_LOC
+    parent: Block | None = None
+
+    def add_result(self, type: Type, hint: str = "") -> Value:
+        v = Value(type, self, len(self.results), hint, self.loc)
+        self.results.append(v)
+        return v
+
+    def add_region(self, region: Region) -> Region:
+        region.parent = self
+        self.regions.append(region)
+        return region
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def parent_op(self) -> Operation | None:
+        return self.parent.parent_op if self.parent is not None else None
+
+    def walk(self) -> Iterator[Operation]:
+        """Pre-order walk of this op and every op nested in its regions
+        (iterative, so deep nesting cannot overflow the Python stack)."""
+        stack: list[Operation] = [self]
+        while stack:
+            op = stack.pop()
+            yield op
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend(reversed(block.ops))
+
+    def nested_ops(self) -> Iterator[Operation]:
+        """Every op inside this op's regions (not the op itself)."""
+        it = self.walk()
+        next(it)
+        return it
+
+    def __repr__(self) -> str:
+        return f"<Operation {self.name} at {self.loc}>"
+
+
+def uses(root: Operation) -> dict[Value, list[Operation]]:
+    """Map every value used under `root` to the ops using it, in walk order."""
+    result: dict[Value, list[Operation]] = {}
+    for op in root.walk():
+        for v in op.operands:
+            result.setdefault(v, []).append(op)
+    return result
+
+
+def module_body(module: Operation) -> Block:
+    """The single block of a `builtin.module` (created if missing)."""
+    if not module.regions:
+        module.add_region(Region())
+    region = module.regions[0]
+    if not region.blocks:
+        region.append(Block())
+    return region.blocks[0]
+
+
+def new_module(loc: Location = UNKNOWN_LOC) -> Operation:
+    module = Operation("builtin.module", loc=loc)
+    module.add_region(Region([Block()]))
+    return module
+
+
+def structurally_equal(a: Operation, b: Operation) -> bool:
+    """Equality of two op trees up to value identity and locations: same
+    names, attributes, types, region/block shape, and the same use-def
+    wiring (values matched by position of definition)."""
+    pairs: dict[Value, Value] = {}
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if (x.name, x.properties, x.attributes) != (y.name, y.properties, y.attributes):
+            return False
+        if len(x.results) != len(y.results) or len(x.operands) != len(y.operands):
+            return False
+        if len(x.regions) != len(y.regions) or len(x.successors) != len(y.successors):
+            return False
+        for u, v in zip(x.results, y.results):
+            if u.type != v.type:
+                return False
+            pairs[u] = v
+        for u, v in zip(x.operands, y.operands):
+            if pairs.get(u) is not v:
+                return False
+        for ra, rb in zip(x.regions, y.regions):
+            if len(ra.blocks) != len(rb.blocks):
+                return False
+            for ba, bb in zip(ra.blocks, rb.blocks):
+                if len(ba.args) != len(bb.args) or len(ba.ops) != len(bb.ops):
+                    return False
+                for u, v in zip(ba.args, bb.args):
+                    if u.type != v.type:
+                        return False
+                    pairs[u] = v
+            # Regions are compared after their block arguments are paired;
+            # ops in order so definitions precede uses within a block.
+            for ba, bb in zip(reversed(ra.blocks), reversed(rb.blocks)):
+                stack.extend(zip(reversed(ba.ops), reversed(bb.ops)))
+        for sa, sb in zip(x.successors, y.successors):
+            if (sa.parent.blocks.index(sa) if sa.parent else -1) != (sb.parent.blocks.index(sb) if sb.parent else -1):
+                return False
+    return True

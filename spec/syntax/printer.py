@@ -1,0 +1,320 @@
+"""IR to text, as `mlir-opt-19` prints it (custom form or `--mlir-print-op-generic`).
+
+Value naming follows MLIR's `SSANameState`:
+
+- Ops may suggest result names (`%c0`, `%alloc`, `%memref`, `%token`...),
+  made unique with `_N` from one counter shared by the whole naming context.
+- Entry-block arguments are `%argN`; other values `%N`; non-entry blocks
+  are `^bbN`, numbered per region.
+- Regions are numbered after the whole enclosing region. In the custom form
+  each region starts from the counters its parent region ended with (so
+  sibling regions reuse numbers); in the generic form the counters simply run
+  on, regions taken last-pushed-first, as mlir-opt-19 does.
+
+Per-op custom syntax is in `spec.syntax.custom`.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from spec import registry
+from spec.attributes import Attr, FunctionType, UnitAttr, format_attr_entries
+from spec.ir import Block, Operation, Region, Value
+
+
+@dataclass
+class _Names:
+    values: dict[Value, str] = field(default_factory=dict)
+    """Printed name of every value without `#k` (e.g. `%0`, `%memref`)."""
+    group: dict[Value, tuple[int, int]] = field(default_factory=dict)
+    """For results in a multi-result group: (index in group, group size)."""
+    groups: dict[Operation, list[tuple[int, int]]] = field(default_factory=dict)
+    """Result groups of each op: (first result, size)."""
+    blocks: dict[Block, tuple[str, int]] = field(default_factory=dict)
+
+
+def _sanitize(name: str) -> str:
+    out = []
+    for ch in name:
+        if ch.isalnum() or ch in "$._-":
+            out.append(ch)
+        elif ch == " ":
+            out.append("_")
+        else:
+            out.append(f"{ord(ch):X}")
+    text = "".join(out)
+    return "_" + text if text[:1].isdigit() else text
+
+
+class _Namer:
+    def __init__(self, names: _Names, generic: bool) -> None:
+        self.n = names
+        self.generic = generic
+        self.next_value = 0
+        self.next_arg = 0
+        self.next_conflict = 0
+        self.used: list[set[str]] = [set()]
+
+    def unique(self, name: str) -> str:
+        name = _sanitize(name)
+        if any(name in s for s in self.used):
+            while True:
+                probe = f"{name}_{self.next_conflict}"
+                self.next_conflict += 1
+                if not any(probe in s for s in self.used):
+                    name = probe
+                    break
+        self.used[-1].add(name)
+        return name
+
+    def set_name(self, v: Value, hint: str) -> None:
+        if not hint:
+            self.n.values[v] = f"%{self.next_value}"
+            self.next_value += 1
+        else:
+            self.n.values[v] = "%" + self.unique(hint)
+
+    def number_op(self, op: Operation) -> None:
+        if not op.results:
+            return
+        starts = [0]
+        if not self.generic:
+            for index, hint in result_name_hints(op):
+                self.set_name(op.results[index], hint)
+                if index:
+                    starts.append(index)
+        first = op.results[0]
+        if first not in self.n.values:
+            self.n.values[first] = f"%{self.next_value}"
+            self.next_value += 1
+        starts = sorted(set(starts))
+        bounds = [*starts, len(op.results)]
+        groups = [(bounds[i], bounds[i + 1] - bounds[i]) for i in range(len(starts))]
+        self.n.groups[op] = groups
+        for start, size in groups:
+            base = self.n.values[op.results[start]]
+            for k in range(size):
+                r = op.results[start + k]
+                self.n.values[r] = base
+                if size > 1:
+                    self.n.group[r] = (k, size)
+
+    def number_region(self, region: Region) -> None:
+        for i, block in enumerate(region.blocks):
+            self.n.blocks[block] = (f"^bb{i}", i)
+            entry = i == 0
+            for arg in block.args:
+                if entry:
+                    self.n.values[arg] = f"%arg{self.next_arg}"
+                    self.next_arg += 1
+                else:
+                    self.n.values[arg] = f"%{self.next_value}"
+                    self.next_value += 1
+            for op in block.ops:
+                self.number_op(op)
+
+    def run(self, top: Operation) -> None:
+        self.number_op(top)
+        # (region, counters, depth of the name scope of its parent)
+        stack: list[tuple[Region, tuple[int, int, int], int]] = []
+        for region in top.regions:
+            stack.append((region, (self.next_value, self.next_arg, self.next_conflict), 1))
+        while stack:
+            region, counters, depth = stack.pop()
+            if not self.generic:
+                self.next_value, self.next_arg, self.next_conflict = counters
+            del self.used[depth:]
+            self.used.append(set())
+            self.number_region(region)
+            snapshot = (self.next_value, self.next_arg, self.next_conflict)
+            for block in region.blocks:
+                for op in block.ops:
+                    for inner in op.regions:
+                        stack.append((inner, snapshot, depth + 1))
+
+
+def result_name_hints(op: Operation) -> list[tuple[int, str]]:
+    """(result index, suggested name) as the op's `getAsmResultNames` gives."""
+    from spec.attributes import FloatAttr, IntegerAttr
+
+    name = op.name
+    if name == "arith.constant":
+        value = op.properties.get("value")
+        if isinstance(value, IntegerAttr):
+            if value.type.text == "i1":
+                return [(0, "true" if value.value else "false")]
+            suffix = "" if value.type.text == "index" else f"_{value.type}"
+            return [(0, f"c{value.value}{suffix}")]
+        del FloatAttr
+        return [(0, "cst")]
+    simple = {
+        "memref.alloc": "alloc",
+        "memref.alloca": "alloca",
+        "memref.dim": "dim",
+        "memref.cast": "cast",
+        "memref.subview": "subview",
+    }
+    if name in simple:
+        return [(0, simple[name])]
+    if name == "gpu.alloc":
+        hints = [(0, "memref")]
+        if len(op.results) > 1:
+            hints.append((1, "asyncToken"))
+        return hints
+    if name == "async.execute":
+        hints = [(0, "token")]
+        if len(op.results) > 1:
+            hints.append((1, "bodyResults"))
+        return hints
+    if name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim"):
+        dim = str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">")
+        return [(0, f"{name.split('.', 1)[1]}_{dim}")]
+    return []
+
+
+class Printer:
+    """Prints one top-level op (normally a `builtin.module`)."""
+
+    def __init__(self, generic: bool = False) -> None:
+        self.generic = generic
+        self.names = _Names()
+        self.indent = 0
+
+    # -- names ---------------------------------------------------------------
+    def value(self, v: Value) -> str:
+        name = self.names.values.get(v)
+        if name is None:
+            return "<<UNKNOWN SSA VALUE>>"
+        g = self.names.group.get(v)
+        return f"{name}#{g[0]}" if g else name
+
+    def values(self, vs: list[Value]) -> str:
+        return ", ".join(self.value(v) for v in vs)
+
+    def block_name(self, b: Block) -> str:
+        return self.names.blocks.get(b, ("^INVALIDBLOCK", -1))[0]
+
+    def types(self, vs: list[Value]) -> str:
+        return ", ".join(str(v.type) for v in vs)
+
+    # -- attributes ------------------------------------------------------------
+    def attr_dict(self, attrs: dict[str, Attr], elided: tuple[str, ...] = (), keyword: bool = False) -> str:
+        """` {a = 1 : i64}` (leading blank) or `` when nothing is left."""
+        shown = {k: v for k, v in attrs.items() if k not in elided}
+        if not shown:
+            return ""
+        return (" attributes" if keyword else "") + " {" + format_attr_entries(shown) + "}"
+
+    # -- ops --------------------------------------------------------------------
+    def print_top(self, top: Operation) -> str:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20000))
+        try:
+            _Namer(self.names, self.generic).run(top)
+            return self.op(top) + "\n"
+        finally:
+            sys.setrecursionlimit(old)
+
+    def results_prefix(self, op: Operation) -> str:
+        if not op.results:
+            return ""
+        groups = self.names.groups.get(op, [(0, len(op.results))])
+        parts = []
+        for start, size in groups:
+            base = self.names.values[op.results[start]]
+            parts.append(base if size == 1 else f"{base}:{size}")
+        return ", ".join(parts) + " = "
+
+    def op(self, op: Operation) -> str:
+        from spec.syntax.custom import CUSTOM_PRINTERS
+
+        printer = None if self.generic else CUSTOM_PRINTERS.get(op.name)
+        body = printer(self, op) if printer else self.generic_op(op)
+        return self.results_prefix(op) + body
+
+    def op_name(self, op: Operation) -> str:
+        """The op name, without the `func.` prefix directly inside a function
+        (the function's default dialect)."""
+        parent = op.parent_op
+        if parent is not None:
+            dialect = registry.lookup(parent.name).default_dialect
+            if dialect and op.name.startswith(dialect + "."):
+                return op.name[len(dialect) + 1 :]
+        return op.name
+
+    def generic_op(self, op: Operation) -> str:
+        out = [f'"{op.name}"({self.values(op.operands)})']
+        if op.successors:
+            out.append("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
+        if op.properties:
+            out.append(" <{" + format_attr_entries(op.properties) + "}>")
+        if op.regions:
+            out.append(" (" + ", ".join(self.region(r, True, True, generic=True) for r in op.regions) + ")")
+        if op.attributes:
+            out.append(" {" + format_attr_entries(op.attributes) + "}")
+        fn = FunctionType(tuple(v.type for v in op.operands), tuple(v.type for v in op.results))
+        out.append(f" : {fn}")
+        return "".join(out)
+
+    # -- regions ------------------------------------------------------------------
+    def region(self, region: Region, print_entry_args: bool, print_terminators: bool, generic: bool = False) -> str:
+        lines = ["{"]
+        if region.blocks:
+            entry = region.blocks[0]
+            header = (generic and not entry.ops) or (print_entry_args and bool(entry.args))
+            self.block(entry, header, print_terminators, lines)
+            for b in region.blocks[1:]:
+                self.block(b, True, True, lines)
+        lines.append(" " * self.indent + "}")
+        return "\n".join(lines)
+
+    def block(self, block: Block, header: bool, print_terminator: bool, lines: list[str]) -> None:
+        if header:
+            label = " " * self.indent + self.block_name(block)
+            if block.args:
+                label += "(" + ", ".join(f"{self.value(a)}: {a.type}" for a in block.args) + ")"
+            label += ":"
+            label += self.pred_comment(block)
+            lines.append(label)
+        ops = block.ops
+        if not print_terminator and ops and registry.lookup(ops[-1].name).terminator:
+            ops = ops[:-1]
+        self.indent += 2
+        pad = " " * self.indent
+        for op in ops:
+            lines.append(pad + self.op(op))
+        parent = block.parent_op
+        if self.generic and parent is not None:
+            implicit = registry.lookup(parent.name).generic_terminator
+            if implicit and block is block.parent.blocks[-1]:  # type: ignore[union-attr]
+                lines.append(pad + f'"{implicit}"() : () -> ()')
+        self.indent -= 2
+
+    def pred_comment(self, block: Block) -> str:
+        region = block.parent
+        if region is None:
+            return "  // block is not in a region!"
+        preds = [b for b in region.blocks for s in b.successors() if s is block]
+        if not preds:
+            return "" if region.blocks and region.blocks[0] is block else "  // no predecessors"
+        if all(p is preds[0] for p in preds):
+            return f"  // pred: {self.block_name(preds[0])}"
+        preds.sort(key=lambda b: self.names.blocks[b][1])
+        return f"  // {len(preds)} preds: " + ", ".join(self.block_name(p) for p in preds)
+
+
+def print_op(top: Operation, generic: bool = False) -> str:
+    """Print a top-level op (a module) as mlir-opt-19 does, ending in a newline."""
+    return Printer(generic).print_top(top)
+
+
+def join_outputs(texts: list[str]) -> str:
+    """mlir-opt's output for several modules (`--split-input-file`): each
+    module followed by a blank line, separated by `// -----` lines."""
+    return "// -----\n".join(t + "\n" for t in texts)
+
+
+def attr_unit(attrs: dict[str, Attr], key: str) -> bool:
+    return isinstance(attrs.get(key), UnitAttr)

@@ -1,0 +1,3 @@
+func.func @a() { return }
+// -----
+func.func @b() { return }
