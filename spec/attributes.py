@@ -242,10 +242,12 @@ def format_attr_entries(entries: dict[str, Attr]) -> str:
 
 def quote_string(s: str) -> str:
     out = []
+    # llvm::printEscapedString: backslash doubled, other printable ASCII but
+    # `"` as is, everything else (quote, controls, UTF-8 bytes) as `\XX`.
     for ch in s:
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif 32 <= ord(ch) < 127:
+        if ch == "\\":
+            out.append("\\\\")
+        elif 32 <= ord(ch) < 127 and ch != '"':
             out.append(ch)
         else:
             out.extend(f"\\{b:02X}" for b in ch.encode())

@@ -157,7 +157,8 @@ def _gpu_func(p: Printer, op: Operation) -> str:
             text += " private(" + ", ".join(f"{p.value(a)} : {a.type}" for a in private) + ")"
     if isinstance(attrs.get("gpu.kernel"), UnitAttr):
         text += " kernel"
-    text += p.attr_dict(attrs, ("sym_name", "workgroup_attributions", "gpu.kernel", "function_type"), keyword=True)
+    shown = {**{k: v for k, v in op.properties.items() if k.startswith("known_")}, **attrs}
+    text += p.attr_dict(shown, ("sym_name", "workgroup_attributions", "gpu.kernel", "function_type"), keyword=True)
     return text + " " + p.region(op.regions[0], False, True)
 
 
@@ -381,7 +382,7 @@ def _for(p: Printer, op: Operation) -> str:
         pairs = ", ".join(f"{p.value(a)} = {p.value(i)}" for a, i in zip(iters, inits))
         text += f" iter_args({pairs}) -> ({p.types(op.results)})"
     if not iv.type.is_index:
-        text += f" {' ' if inits else ''}: {iv.type}"
+        text += f"  : {iv.type}"
     return text + " " + p.region(op.regions[0], False, bool(inits)) + p.attr_dict(op.attributes)
 
 
@@ -403,7 +404,8 @@ def _while(p: Printer, op: Operation) -> str:
     args = before.blocks[0].args
     pairs = ", ".join(f"{p.value(a)} = {p.value(i)}" for a, i in zip(args, op.operands))
     fn = FunctionType(tuple(v.type for v in op.operands), tuple(v.type for v in op.results))
-    text = f"scf.while ({pairs}) : {fn} " + p.region(before, False, True)
+    text = f"scf.while ({pairs}) : {fn} " if op.operands else f"scf.while : {fn} "
+    text += p.region(before, False, True)
     text += " do " + p.region(after, True, True)
     return text + p.attr_dict(op.attributes)
 
@@ -415,9 +417,17 @@ def _parallel(p: Printer, op: Operation) -> str:
     text = f"scf.parallel ({p.values(ivs)}) = ({p.values(lbs)}) to ({p.values(ubs)}) step ({p.values(steps)})"
     if inits:
         text += f" init ({p.values(inits)})"
-    if op.results:
-        text += f" -> {p.types(op.results)}"
+    text += _arrow_types(p, op)
     return text + " " + p.region(op.regions[0], False, True) + p.attr_dict(op.attributes)
+
+
+def _arrow_types(p: Printer, op: Operation) -> str:
+    """`printOptionalArrowTypeList`: ` -> T`, ` -> (T1, T2)` or nothing."""
+    if not op.results:
+        return ""
+    if len(op.results) == 1:
+        return f" -> {op.results[0].type}"
+    return f" -> ({p.types(op.results)})"
 
 
 @_printer("scf.yield", "async.yield")
@@ -439,7 +449,7 @@ def _reduce(p: Printer, op: Operation) -> str:
     text = "scf.reduce"
     if op.operands:
         text += f"({p.values(op.operands)} : {p.types(op.operands)})"
-        text += "".join(" " + p.region(r, True, True) for r in op.regions)
+        text += " " + ", ".join(p.region(r, True, True) for r in op.regions)
     else:
         text += " "
     return text + p.attr_dict(op.attributes)
@@ -453,9 +463,7 @@ def _reduce_return(p: Printer, op: Operation) -> str:
 
 @_printer("scf.execute_region")
 def _execute_region(p: Printer, op: Operation) -> str:
-    text = "scf.execute_region"
-    if op.results:
-        text += f" -> {p.types(op.results)}"
+    text = "scf.execute_region" + _arrow_types(p, op)
     return text + " " + p.region(op.regions[0], False, True) + p.attr_dict(op.attributes)
 
 

@@ -913,6 +913,11 @@ class _Builder(Transformer):
     def scf_reduce_return_op(self, meta: Any, items: list) -> _Partial:
         return self.op("scf.reduce.return", meta, [self.typed(items[0], _type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]
 
+    def arrow_types(self, meta: Any, items: list) -> list[Type]:
+        if len(items) == 1 and isinstance(items[0], Token):
+            return [_type(items[0])]  # type: ignore[list-item]
+        return items[0] or []
+
     def scf_execute_region_op(self, meta: Any, items: list) -> _Partial:
         types = next((i for i in items if isinstance(i, list)), [])
         region = next(i for i in items if isinstance(i, Region))
@@ -1017,6 +1022,36 @@ _KEYWORD_FIRST = set(
 dropped from the children the callback sees."""
 _NAME_FIRST = set("module_op call_op return_op gpu_dim_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split())
 """Rules whose first child is a token naming the op: kept, and the location."""
+
+
+_KEYWORD_RULES = {
+    "module_kw": "MODULE_KW",
+    "visibility": "VISIBILITY",
+    "call_kw": "CALL_KW",
+    "return_kw": "RETURN_KW",
+    "attribution_kw": "ATTRIBUTION_KW",
+    "gpu_dim_kw": "GPU_DIM_KW",
+    "dim": "DIM",
+    "launch_kw": "LAUNCH_KW",
+    "arith_binary": "ARITH_BINARY",
+    "arith_cast": "ARITH_CAST",
+    "arith_cmp": "ARITH_CMP",
+    "memref_alloc": "MEMREF_ALLOC",
+    "bool_kw": "BOOL",
+}
+"""Keyword choices written as rules of string literals rather than one regex
+terminal: lark's lexer prefers `BARE_ID` over a regex terminal matching the
+same text (so `return` after `async.await_all %g` lexed as an identifier), but
+turns a `BARE_ID` match into a string terminal when that is acceptable. Each
+callback hands on the keyword as a token of the old terminal type."""
+
+
+def _keyword(kind: str) -> Any:
+    return lambda self, meta, items: Token.new_borrow_pos(kind, str(items[0]), items[0])
+
+
+for _rule, _kind in _KEYWORD_RULES.items():
+    setattr(_Builder, _rule, _keyword(_kind))
 
 
 def _wrap(fn: Any, rule: str) -> Any:

@@ -299,7 +299,7 @@ class Printer:
         preds = [b for b in region.blocks for s in b.successors() if s is block]
         if not preds:
             return "" if region.blocks and region.blocks[0] is block else "  // no predecessors"
-        if all(p is preds[0] for p in preds):
+        if len(preds) == 1:  # one use, as Block::getSinglePredecessor
             return f"  // pred: {self.block_name(preds[0])}"
         preds.sort(key=lambda b: self.names.blocks[b][1])
         return f"  // {len(preds)} preds: " + ", ".join(self.block_name(p) for p in preds)
