@@ -45,7 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     if semantics_cli is not None:
         semantics_cli.add_commands(sub)
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except Exception as exc:  # noqa: BLE001 - last resort: never a traceback
+        sys.stderr.write(f"{getattr(args, 'file', '-')}:1:1: error: internal error: {type(exc).__name__}: {exc}\n")
+        return 1
 
 
 if __name__ == "__main__":

@@ -43,6 +43,10 @@ def note(loc: Location, message: str) -> Diagnostic:
     return Diagnostic("note", loc, message)
 
 
+MAX_SHOWN_LINE = 160
+"""Source lines longer than this are shown as a window around the caret."""
+
+
 def _source_line(loc: Location, sources: dict[str, str] | None) -> str | None:
     if not sources or loc.file not in sources or loc.line <= 0:
         return None
@@ -63,8 +67,14 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
         out.append(f"{diag.loc}: {diag.severity}: {diag.message}")
         line = _source_line(diag.loc, sources)
         if line is not None:
+            col = max(diag.loc.col - 1, 0)
+            if len(line) > MAX_SHOWN_LINE:
+                # Show a window around the column rather than a huge line.
+                start = max(0, col - MAX_SHOWN_LINE // 2)
+                line = line[start : start + MAX_SHOWN_LINE]
+                col -= start
             out.append(line)
-            out.append(" " * max(diag.loc.col - 1, 0) + "^")
+            out.append(" " * col + "^")
     text = "\n".join(out) + "\n"
     for n in diag.notes:
         text += render(n, sources)

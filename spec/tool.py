@@ -42,6 +42,11 @@ def read_source(path: str | None) -> Source:
                 data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise DiagnosticError(error(Location(name, 0, 0), f"could not open input file: {exc.strerror}")) from None
+    return decode_source(data, name)
+
+
+def decode_source(data: bytes, name: str) -> Source:
+    """Check size and encoding of raw input; raises `DiagnosticError`."""
     if len(data) > MAX_INPUT_BYTES:
         raise DiagnosticError(error(Location(name, 1, 1), f"input is larger than {MAX_INPUT_BYTES} bytes"))
     try:

@@ -193,7 +193,12 @@ class _Builder(Transformer):
         return items
 
     def result_def(self, meta: Any, items: list) -> tuple[Token, int]:
-        return (items[0], int(items[1]) if len(items) > 1 else 1)
+        if len(items) < 2:
+            return (items[0], 1)
+        count = str(items[1])
+        if not count.isdigit() or int(count) < 1:
+            raise DiagnosticError(error(self.tok_loc(items[1]), "expected named operation to have at least 1 result"))
+        return (items[0], int(count))
 
     # -- regions ------------------------------------------------------------
     def op_list(self, meta: Any, items: list) -> list[Operation]:
@@ -302,6 +307,14 @@ class _Builder(Transformer):
             if fval != fval:
                 return FloatAttr(fval, t, hex_bits=bits)
             return FloatAttr(fval, t)
+        width = 64 if t == INDEX else (t.int_width if isinstance(t, Type) else None)
+        if width is not None and width > 0:
+            if not -(1 << (width - 1)) <= value < (1 << width):
+                raise DiagnosticError(error(self.tok_loc(items[0]), "integer constant out of range for attribute"))
+            # Stored as a `width`-bit pattern, printed signed, as APInt does.
+            value &= (1 << width) - 1
+            if width > 1 and value >= 1 << (width - 1):
+                value -= 1 << width
         return IntegerAttr(value, t)  # type: ignore[arg-type]
 
     def float_attr(self, meta: Any, items: list) -> FloatAttr:
@@ -1129,7 +1142,9 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
     except VisitError as exc:
         if isinstance(exc.orig_exc, DiagnosticError):
             raise exc.orig_exc from None
-        raise
+        # A malformed construct the grammar admits but a builder rejects:
+        # report it at the first token of the construct.
+        raise DiagnosticError(error(_first_location(exc.obj, file, line_offset), f"malformed construct: {exc.orig_exc}")) from None
     except UnexpectedInput as exc:
         raise _syntax_error(exc, file, line_offset) from None
     _check_nesting(ops)
@@ -1164,6 +1179,19 @@ def split_input(text: str) -> list[tuple[str, int]]:
         start = m.end()
     chunks.append((text[start:], line))
     return chunks
+
+
+def _first_location(obj: Any, file: str, line_offset: int) -> Location:
+    stack = [obj]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, Token) and item.line is not None:
+            return Location(file, item.line + line_offset, item.column or 1)
+        if isinstance(item, (list, tuple)):
+            stack[:0] = list(item)
+        elif isinstance(item, _Use):
+            return item.loc
+    return Location(file, 1 + line_offset, 1)
 
 
 def _check_nesting(ops: list[Operation]) -> None:
