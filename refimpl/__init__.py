@@ -1,0 +1,69 @@
+"""The reference implementation of MLIR's `-gpu-async-region` pass.
+
+`rewrite(module, mode)` runs the pass on every `func.func` directly inside
+`module` (the pipeline `builtin.module(func.func(gpu-async-region))` that
+`mlir-opt -gpu-async-region` means; functions in nested modules are not
+visited) and returns the module, edited in place, with the diagnostics.
+
+Modes:
+
+- `mlir19`: bug-compatible with `mlir-opt-19`/`mlir-opt-22`.
+- `reference` (default): upstream's rules, except the deviations listed in
+  `refimpl/README.md`, where upstream's output is wrong.
+- `seed`: the pass as first proposed for review in 2020 (`refimpl.seed`).
+
+The phases, one module each, mirror upstream's callbacks:
+`refimpl.thread` (thread a token through each block), `refimpl.defer`
+(defer waits out of `async.execute`, then one token result per use).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spec.diagnostics import Diagnostic
+from spec.ir import Operation, module_body
+
+MODES = ("reference", "mlir19", "seed")
+
+
+@dataclass
+class RewriteResult:
+    module: Operation
+    """The rewritten module (the input object, edited in place)."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Errors; when non-empty the pass failed and `module` must not be used."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+
+def functions(module: Operation) -> list[Operation]:
+    """The functions the pass runs on: `func.func` ops with a body directly
+    inside `module`."""
+    return [op for op in module_body(module).ops if op.name == "func.func" and op.regions and op.regions[0].blocks]
+
+
+def rewrite(module: Operation, mode: str = "reference") -> RewriteResult:
+    """Run the pass on `module` in `mode`; see the module docstring."""
+    from refimpl import defer, seed, thread  # noqa: PLC0415 (phases import this package's helpers)
+
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    result = RewriteResult(module)
+    for func in functions(module):
+        try:
+            if mode == "seed":
+                seed.run(func)
+            else:
+                thread.thread_tokens(func)
+                defer.defer_waits(func, mode)
+                defer.single_token_uses(func, mode)
+        except thread.PassFailure as failure:
+            result.diagnostics.append(failure.diagnostic)
+            # 19 (like 13 and the seed's pass manager) stops at the first
+            # failing function; 22 and the reference report every one.
+            if mode != "reference":
+                break
+    return result

@@ -1,0 +1,97 @@
+"""`python -m refimpl`: the pass on the command line, like `mlir-opt`.
+
+    python -m refimpl [FILE|-] [-gpu-async-region] [--mode M] [-o OUT]
+                      [--split-input-file] [--verify-diagnostics]
+                      [--mlir-print-op-generic]
+
+Options take one or two dashes, as mlir-opt's do. On failure the diagnostics
+go to stderr in MLIR's format, the exit code is 1, nothing is written to
+stdout and an existing `-o` file is left untouched. With
+`--verify-diagnostics` the exit code is 0 iff the produced diagnostics are
+exactly the expected ones; outputs of chunks without errors are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from refimpl import MODES, rewrite
+from refimpl.verify_diagnostics import parse_expectations, verify
+from spec.diagnostics import Diagnostic, DiagnosticError, render
+from spec.syntax.parser import parse_module, split_input
+from spec.syntax.printer import join_outputs, print_op
+from spec.tool import Source, read_source, write_output
+
+
+def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
+    """MLIR's rendering; a note at its error's own location shows no source
+    line (mlir-opt shows the line only where the note points elsewhere)."""
+    text = ""
+    for d in diags:
+        text += render(Diagnostic(d.severity, d.loc, d.message), sources)
+        for n in d.notes:
+            text += render(n, None if n.loc == d.loc else sources)
+    return text
+
+
+def _caret_render(file_text: dict[str, str], loc: object, message: str, length: int) -> str:
+    head = render(Diagnostic("error", loc, message), file_text)  # type: ignore[arg-type]
+    if length > 1 and head.endswith("^\n"):
+        head = head[:-1] + "~" * (length - 1) + "\n"
+    return head
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m refimpl", description="The reference -gpu-async-region pass.")
+    p.add_argument("file", nargs="?", default="-", help="input .mlir file, or - for stdin (the default)")
+    p.add_argument("-gpu-async-region", "--gpu-async-region", action="store_true", help="accepted: it is the only pass")
+    p.add_argument("-mode", "--mode", choices=MODES, default="reference", help="reference (default), mlir19 or seed")
+    p.add_argument("-o", metavar="OUT", default=None, help="output file (written only on success)")
+    p.add_argument("-split-input-file", "--split-input-file", action="store_true")
+    p.add_argument("-verify-diagnostics", "--verify-diagnostics", action="store_true")
+    p.add_argument("-mlir-print-op-generic", "--mlir-print-op-generic", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        src: Source = read_source(args.file)
+    except DiagnosticError as exc:
+        sys.stderr.write(render_all(exc.diagnostics, {}))
+        return 1
+    sources = {src.name: src.text}
+    chunks = split_input(src.text) if args.split_input_file else [(src.text, 0)]
+    texts: list[str] = []
+    failed = False
+    errors = ""
+    for chunk, offset in chunks:
+        diags: list[Diagnostic] = []
+        try:
+            module = parse_module(chunk, src.name, offset)
+        except DiagnosticError as exc:
+            diags = exc.diagnostics
+        else:
+            result = rewrite(module, args.mode)
+            diags = result.diagnostics
+        if args.verify_diagnostics:
+            for m in verify(parse_expectations(chunk, src.name, offset), diags):
+                failed = True
+                errors += _caret_render(sources, m.loc, m.message, m.caret_len)
+            texts.append("" if diags else print_op(module, args.mlir_print_op_generic))
+        elif diags:
+            failed = True
+            errors += render_all(diags, sources)
+        else:
+            texts.append(print_op(module, args.mlir_print_op_generic))
+    if failed:
+        sys.stderr.write(errors)
+        return 1
+    output = join_outputs(texts)
+    write_output(output, args.o)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

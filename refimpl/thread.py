@@ -1,0 +1,101 @@
+"""Phase 1 (19/22 and reference): thread a token through each block.
+
+Upstream's `ThreadTokenCallback`, run on every block of a function in
+post-order (nested blocks before the block holding them). Each block has its
+own current token, so a chain never crosses a block boundary: the block's
+terminator (or an op with memory effects) gets a blocking `gpu.wait` in
+front of it while a chain is open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from refimpl.opnote import op_error
+from spec import effects, views
+from spec.diagnostics import Diagnostic
+from spec.ir import Block, Operation, Value
+
+LAUNCH = "gpu.launch"
+"""Kernels with inline bodies must be outlined first (rule 7)."""
+WAIT = "gpu.wait"
+"""The synchronisation op: it joins the chain instead of being rewritten."""
+
+
+class PassFailure(Exception):
+    """The pass failed on one function; carries the diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def blocks_post_order(root: Operation) -> Iterator[Block]:
+    """The blocks under `root` in MLIR's post-order walk: for each block,
+    the blocks nested in its ops (in op order) come before the block itself."""
+    stack: list[tuple[Block, bool]] = []
+    for region in reversed(root.regions):
+        stack.extend((b, False) for b in reversed(region.blocks))
+    while stack:
+        block, expanded = stack.pop()
+        if expanded:
+            yield block
+            continue
+        stack.append((block, True))
+        for op in reversed(block.ops):
+            for region in reversed(op.regions):
+                stack.extend((b, False) for b in reversed(region.blocks))
+
+
+def thread_tokens(func: Operation) -> None:
+    """Phase 1 on one function. Raises `PassFailure` at the first
+    `gpu.launch` met in walk order (the IR is then partly rewritten, as
+    upstream leaves it).
+
+    Invariant afterwards: every GPU async op in a block depends on the token
+    of the previous GPU op of the same block (or on a fresh `gpu.wait async`
+    that starts the chain), and no chain is open at any terminator or at any
+    op that is not free of memory effects: a blocking `gpu.wait` on the
+    current token precedes it. Tokens created here are used only inside the
+    block that creates them."""
+    for block in list(blocks_post_order(func)):
+        thread_block(block)
+
+
+def thread_block(block: Block) -> None:
+    """Thread one block's chain (see `thread_tokens`). The block's op list
+    is rebuilt in one pass instead of inserting in place, so the phase stays
+    linear in the block's length."""
+    current: Value | None = None
+    out: list[Operation] = []
+    ops = block.ops
+    for i, op in enumerate(ops):
+        if op.name == LAUNCH:
+            block.ops = out + ops[i:]
+            _reparent(block)
+            raise PassFailure(op_error(op, "replace with gpu.launch_func first"))
+        if op.name == WAIT:
+            # A user-written wait joins the chain; an async one continues it,
+            # a blocking one ends it.
+            if current is not None:
+                views.add_async_dep(op, current)
+            current = views.async_token(op)
+        elif views.is_gpu_async(op):
+            if current is None:
+                start = views.new_wait(op.loc, [], is_async=True)
+                out.append(start)
+                current = start.results[0]
+            views.add_async_dep(op, current)
+            token = views.async_token(op)
+            current = token if token is not None else views.make_async(op)
+        elif current is not None and (effects.may_be_terminator(op) or not effects.is_memory_effect_free(op)):
+            out.append(views.new_wait(op.loc, [current], is_async=False))
+            current = None
+        out.append(op)
+    block.ops = out
+    _reparent(block)
+
+
+def _reparent(block: Block) -> None:
+    for op in block.ops:
+        op.parent = block

@@ -1,0 +1,100 @@
+"""Typed views of GPU async ops over the generic IR.
+
+MLIR's `gpu::AsyncOpInterface` gives every GPU async op a list of
+dependency tokens (`[%t0, %t1]`) and an optional `!gpu.async.token` result.
+In the generic IR those are just operands and results; where they sit depends
+on the op (`operandSegmentSizes` for `gpu.launch_func`/`gpu.alloc`, a fixed
+number of trailing operands for `gpu.memcpy`/`gpu.memset`/`gpu.dealloc`, all
+operands for `gpu.wait`). The registry records that layout
+(`OpInfo.deps_segment`, `OpInfo.fixed_trailing`); these helpers read and
+edit it, keeping `operandSegmentSizes` consistent, so no pass or checker
+needs to know an op's operand layout.
+"""
+
+from __future__ import annotations
+
+from spec import registry
+from spec.attributes import GPU_TOKEN, DenseArrayAttr, Type
+from spec.ir import Operation, Value
+
+SEGMENTS = "operandSegmentSizes"
+
+
+def is_gpu_async(op: Operation) -> bool:
+    """Whether `op` implements MLIR's `gpu::AsyncOpInterface`."""
+    return registry.lookup(op.name).gpu_async
+
+
+def _deps_range(op: Operation) -> tuple[int, int]:
+    """[start, end) of the dependency operands of a GPU async op."""
+    info = registry.lookup(op.name)
+    if info.deps_segment is not None:
+        sizes = op.properties.get(SEGMENTS)
+        if isinstance(sizes, DenseArrayAttr):
+            start = sum(sizes.values[: info.deps_segment])
+            return start, start + sizes.values[info.deps_segment]
+        return 0, 0
+    return 0, max(len(op.operands) - info.fixed_trailing, 0)
+
+
+def async_deps(op: Operation) -> list[Value]:
+    """The `[deps]` of a GPU async op, in order."""
+    start, end = _deps_range(op)
+    return op.operands[start:end]
+
+
+def set_async_deps(op: Operation, deps: list[Value]) -> None:
+    """Replace the `[deps]` of `op`, updating `operandSegmentSizes`."""
+    start, end = _deps_range(op)
+    op.operands[start:end] = deps
+    info = registry.lookup(op.name)
+    sizes = op.properties.get(SEGMENTS)
+    if info.deps_segment is not None and isinstance(sizes, DenseArrayAttr):
+        values = list(sizes.values)
+        values[info.deps_segment] = len(deps)
+        op.properties[SEGMENTS] = DenseArrayAttr(sizes.element, tuple(values))
+
+
+def add_async_dep(op: Operation, token: Value, dedup: bool = True) -> None:
+    """MLIR's `addAsyncDependency`: prepend `token` to the deps (19/22 skip
+    a token already there; the 2020 version and 13 do not check)."""
+    deps = async_deps(op)
+    if dedup and any(d is token for d in deps):
+        return
+    set_async_deps(op, [token, *deps])
+
+
+def async_token(op: Operation) -> Value | None:
+    """The op's `!gpu.async.token` result, if it has one (the last result
+    upstream; the first in the 2020 seed's clones)."""
+    for r in reversed(op.results):
+        if r.type.is_gpu_token:
+            return r
+    return None
+
+
+def make_async(op: Operation, first: bool = False) -> Value:
+    """Give `op` a token result in place: appended after its results
+    (upstream), or in front of them (`first`, the 2020 seed). Editing the op
+    in place is equivalent to MLIR's clone-and-replace-all-uses, since every
+    existing result keeps its uses, and it stays linear on large inputs."""
+    if first:
+        token = Value(GPU_TOKEN, op, 0, "", op.loc)
+        op.results.insert(0, token)
+        for i, r in enumerate(op.results):
+            r.index = i
+        return token
+    return op.add_result(GPU_TOKEN)
+
+
+def new_wait(loc: object, deps: list[Value], is_async: bool) -> Operation:
+    """A fresh `gpu.wait [deps]` (blocking) or `gpu.wait async [deps]`."""
+    op = Operation("gpu.wait", operands=list(deps), loc=loc)  # type: ignore[arg-type]
+    if is_async:
+        op.add_result(GPU_TOKEN)
+    return op
+
+
+def value_type_of_async(t: Type) -> Type:
+    """`T` for `!async.value<T>`, else the type itself."""
+    return t.async_value_inner if t.is_async_value else t
