@@ -1,0 +1,98 @@
+"""`python -m verifier check`: exit codes, text and JSON, --impl, --dot."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_verifier_rules import GOOD, SYNC
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "verifier", "check", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    paths = {}
+    for name, text in {"in": SYNC, "good": GOOD, "bad": GOOD.replace("    gpu.wait [%3]\n", ""), "junk": "func.func @f( {"}.items():
+        p = tmp_path / f"{name}.mlir"
+        p.write_text(text)
+        paths[name] = str(p)
+    return paths
+
+
+def test_verified_exit_0(files: dict[str, str]) -> None:
+    r = cli(files["in"], "--after", files["good"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "verdict: verified" in r.stdout
+
+
+def test_refuted_exit_1_with_diagnostic(files: dict[str, str]) -> None:
+    r = cli(files["in"], "--after", files["bad"])
+    assert r.returncode == 1
+    assert f"{files['bad']}:15:5: error: 'func.call' op may run before 'gpu.memcpy' ({files['in']}:13:5) has finished" in r.stdout
+
+
+def test_json(files: dict[str, str]) -> None:
+    r = cli(files["in"], "--after", files["bad"], "--format", "json")
+    assert r.returncode == 1
+    data = json.loads(r.stdout)
+    assert data["verdict"] == "refuted"
+    (fn,) = data["functions"]
+    assert fn["name"] == "f" and fn["verdict"] == "refuted" and fn["obligations"] == 4
+    (v,) = fn["violations"]
+    assert v["kind"] == "gpu-before-host"
+    assert v["first"] == {"op": "gpu.memcpy", "loc": f"{files['in']}:13:5", "input_loc": f"{files['in']}:13:5", "output_loc": f"{files['bad']}:14:10"}
+    assert v["second"]["op"] == "func.call" and v["second"]["loc"] == f"{files['bad']}:15:5"
+    times = {s["point"]: s["time"] for s in v["schedule"]}
+    # The model's schedule really has the call before the copy finishes.
+    assert times["t(func.call@15:5)"] < times["f(gpu.memcpy@14:10)"]
+
+
+def test_bad_input_exit_2(files: dict[str, str]) -> None:
+    assert cli(files["junk"], "--after", files["good"]).returncode == 2
+    assert cli(files["in"], "--after", files["junk"]).returncode == 2
+    assert cli(files["in"], "--after", "/nonexistent.mlir").returncode == 2
+    assert cli("--bogus").returncode == 2
+
+
+def test_impl_command(files: dict[str, str], tmp_path: Path) -> None:
+    # "Implementations": print a fixed file whatever the input; fail; print junk.
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(f"import sys\nassert sys.argv[1].endswith('in.mlir')\nprint(open({files['good']!r}).read())\n")
+    failing_py = tmp_path / "failing.py"
+    failing_py.write_text("import sys\nsys.exit(3)\n")
+    junk_py = tmp_path / "junk.py"
+    junk_py.write_text("print('}}}}')\n")
+    py = shlex.quote(sys.executable)
+    r = cli(files["in"], "--impl", f"{py} {shlex.quote(str(fixed))}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    failing = cli(files["in"], "--impl", f"{py} {shlex.quote(str(failing_py))}")
+    assert failing.returncode == 2
+    assert "implementation failed (exit 3)" in failing.stderr
+    garbage = cli(files["in"], "--impl", f"{py} {shlex.quote(str(junk_py))}")
+    assert garbage.returncode == 2
+    assert "the output does not parse" in garbage.stderr
+
+
+def test_dot(files: dict[str, str], tmp_path: Path) -> None:
+    dot = tmp_path / "g.dot"
+    r = cli(files["in"], "--after", files["bad"], "--dot", str(dot))
+    assert r.returncode == 1
+    text = dot.read_text()
+    assert text.startswith("digraph happens_before {")
+    missing = [line for line in text.splitlines() if "missing" in line]
+    assert len(missing) == 1 and "color=red" in missing[0]
+
+
+def test_func_filter(files: dict[str, str]) -> None:
+    assert cli(files["in"], "--after", files["bad"], "--func", "f").returncode == 1
+    assert cli(files["in"], "--after", files["bad"], "--func", "nope").returncode == 2

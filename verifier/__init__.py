@@ -1,0 +1,178 @@
+"""Translation validation of `-gpu-async-region` rewrites.
+
+`check(input_module, output_module)` pairs the functions of the two modules,
+matches the output's ops onto the input's (`correspondence`), derives the
+obligations from the input's happens-before (`obligations`), and proves each
+on the output's happens-before twice: with Z3 (`encode`) and by graph
+reachability (`reach`). The verdicts are in `report`; the command line is
+`python -m verifier check`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from spec.ir import Operation
+from spec.semantics import events
+from verifier.correspondence import Mismatch, match, well_formed
+from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
+from verifier.obligations import obligations
+from verifier.reach import reachable
+from verifier.report import (
+    INCONSISTENT,
+    REFUTED,
+    UNKNOWN,
+    VERIFIED,
+    Endpoint,
+    FunctionReport,
+    Report,
+    Violation,
+    obligation_message,
+)
+
+__all__ = ["check", "Report", "FunctionReport", "Violation", "functions_of"]
+
+MAX_REASONS = 3
+
+
+def functions_of(module: Operation) -> list[Operation]:
+    """Every `func.func` with a body, in walk order (nested modules too)."""
+    return [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+
+
+def _name(func: Operation) -> str:
+    sym = func.properties.get("sym_name")
+    return getattr(sym, "value", None) or str(sym).strip('"')
+
+
+def _mismatch_violation(m: Mismatch) -> Violation:
+    first_op = m.in_op.name if m.in_op is not None else (m.out_op.name if m.out_op else "?")
+    second_op = m.out_op.name if m.out_op is not None else first_op
+    return Violation(
+        m.kind,
+        Endpoint(first_op, m.in_loc, None),
+        Endpoint(second_op, None, m.out_loc),
+        m.message,
+    )
+
+
+def check(
+    input_module: Operation,
+    output_module: Operation,
+    *,
+    func: str | None = None,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    seed: int = DEFAULT_SEED,
+    rlimit: int | None = None,
+) -> Report:
+    """Validate that `output_module` is a correct rewrite of `input_module`."""
+    report = Report()
+    t = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
+    outs: dict[str, list[Operation]] = {}
+    for f in functions_of(output_module):
+        outs.setdefault(_name(f), []).append(f)
+    for fin in functions_of(input_module):
+        name = _name(fin)
+        if func is not None and name != func:
+            continue
+        candidates = outs.get(name, [])
+        fr = FunctionReport(name)
+        report.functions.append(fr)
+        if not candidates:
+            fr.verdict = REFUTED
+            fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} is missing from the output", None, fin)))
+            continue
+        _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit)
+    for name, rest in outs.items():
+        if func is not None and name != func:
+            continue
+        for fout in rest:
+            fr = FunctionReport(name, REFUTED)
+            fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} has no counterpart in the input", fout, None)))
+            report.functions.append(fr)
+    report.timings = t
+    return report
+
+
+def _check_function(
+    fin: Operation, fout: Operation, fr: FunctionReport, t: dict[str, float], timeout_ms: int, seed: int, rlimit: int | None
+) -> None:
+    t0 = time.perf_counter()
+    corr = match(fin, fout)
+    problems = corr.mismatches + well_formed(fout)
+    t["match"] += time.perf_counter() - t0
+    if problems:
+        fr.verdict = REFUTED
+        fr.violations.extend(_mismatch_violation(m) for m in problems)
+        return
+    t0 = time.perf_counter()
+    gin = events.build(fin)
+    gout = events.build(fout)
+    t["events"] += time.perf_counter() - t0
+    unsupported = gin.unsupported + gout.unsupported
+    if unsupported:
+        fr.verdict = UNKNOWN
+        reasons = sorted({f"{r} ({op.loc})" for op, r in unsupported})
+        fr.reason = "; ".join(reasons[:MAX_REASONS]) + (f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else "")
+        return
+    fr.graph = gout
+    obls = obligations(gin)
+    fr.obligations = len(obls)
+    prover = Prover(gout, timeout_ms, seed, rlimit)
+    unknown_reasons: list[str] = []
+    for ob in obls:
+        a_out = corr.to_output.get(ob.first)
+        b_out = corr.to_output.get(ob.second)
+        ea = gout.by_op.get(a_out) if a_out is not None else None
+        eb = gout.by_op.get(b_out) if b_out is not None else None
+        if ea is None or eb is None:
+            fr.verdict = INCONSISTENT
+            fr.reason = f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output"
+            return
+        t0 = time.perf_counter()
+        holds = reachable(gout, ea.end, eb.start)
+        t1 = time.perf_counter()
+        outcome = prover.prove(ea.end, eb.start)
+        t["reach"] += t1 - t0
+        t["z3"] += time.perf_counter() - t1
+        if outcome.status == "unknown":
+            unknown_reasons.append(outcome.reason)
+            continue
+        if outcome.status == "inconsistent" or (outcome.status == "proved") != holds:
+            fr.verdict = INCONSISTENT
+            fr.reason = (
+                f"Z3 says {outcome.status}, reachability says {'ordered' if holds else 'unordered'} "
+                f"for '{ob.first.name}' ({ob.first.loc}) before '{ob.second.name}' ({ob.second.loc})"
+            )
+            return
+        fr.agreements += 1
+        if outcome.status == "proved":
+            fr.proved += 1
+            continue
+        assert a_out is not None and b_out is not None
+        fr.missing.append((ea.end, eb.start))
+        fr.violations.append(
+            Violation(
+                ob.kind,
+                Endpoint(ob.first.name, ob.first.loc, a_out.loc),
+                Endpoint(ob.second.name, ob.second.loc, b_out.loc),
+                obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, ea.kind == "gpu", ob.cross_thread),
+                schedule=outcome.schedule,
+                cross_thread=ob.cross_thread,
+            )
+        )
+    fr.z3_checks = prover.checks
+    if not fr.violations and not unknown_reasons and corr.dropped:
+        # The orderings all survive, but the output is still not a rewrite
+        # of the input by DESIGN.md's correspondence.
+        fr.violations.extend(
+            _mismatch_violation(Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", fout, op))
+            for op in corr.dropped
+        )
+    if fr.violations:
+        fr.verdict = REFUTED
+    elif unknown_reasons:
+        fr.verdict = UNKNOWN
+        fr.reason = f"{len(unknown_reasons)} obligation(s) not decided: {unknown_reasons[0]}"
+    else:
+        fr.verdict = VERIFIED

@@ -1,0 +1,323 @@
+"""Correspondence: which op of the output is which op of the input.
+
+DESIGN.md section 4, "Correspondence". Output ops map 1:1 and in order onto
+input ops, except what a rewrite of this kind may add: `gpu.wait` ops,
+`async.await` of GPU tokens, and token plumbing (new `[deps]`, token results,
+extra `async.execute` results and body operands, block arguments, extra
+`async.yield` operands). Plumbing is recognised by type: `!gpu.async.token`
+and `!async.value<!gpu.async.token>`. Every input op must appear with the
+same name, attributes (operand segment sizes aside), non-plumbing operands
+(through the value map built while matching), result types and regions.
+Anything else is a mismatch, reported with both locations.
+
+Token operands are deliberately not compared: what a token orders is the
+business of the happens-before proof, which sees every token of the output.
+
+The output must also be well formed (`well_formed`): every use dominated by
+its definition, a GPU op's token as its last result, and the types of
+tokens and `!async.value`s consistent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spec import registry
+from spec.attributes import Type
+from spec.ir import Block, Location, Operation, Region, Value
+from spec.semantics.events import execute_segments, gpu_deps
+
+SEGMENTS = "operandSegmentSizes"
+
+
+def is_plumbing(t: Type) -> bool:
+    """Types a rewrite may add or rewire: GPU tokens and async values of them."""
+    return t.is_gpu_token or (t.is_async_value and t.async_value_inner.is_gpu_token)
+
+
+def is_addable(op: Operation) -> bool:
+    """Ops a rewrite may add: `gpu.wait`, `async.await` of a GPU token."""
+    if op.name == "gpu.wait":
+        return True
+    return op.name == "async.await" and len(op.operands) == 1 and is_plumbing(op.operands[0].type)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    kind: str
+    """`mismatch` (not a rewrite of the input) or `ill-formed` (not valid IR)."""
+    message: str
+    out_op: Operation | None
+    in_op: Operation | None
+
+    @property
+    def out_loc(self) -> Location | None:
+        return self.out_op.loc if self.out_op is not None else None
+
+    @property
+    def in_loc(self) -> Location | None:
+        return self.in_op.loc if self.in_op is not None else None
+
+
+@dataclass
+class Correspondence:
+    to_output: dict[Operation, Operation] = field(default_factory=dict)
+    added: list[Operation] = field(default_factory=list)
+    dropped: list[Operation] = field(default_factory=list)
+    """Input synchronization ops missing from the output: a mismatch, but
+    reported only if the proof does not already show what goes wrong."""
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+
+def _segmented(op: Operation) -> list[list[Value]]:
+    """The non-plumbing operands, by operand segment when the op has them."""
+    sizes = op.properties.get(SEGMENTS)
+    groups: list[list[Value]]
+    if sizes is not None and hasattr(sizes, "values"):
+        groups, i = [], 0
+        for n in sizes.values:  # type: ignore[attr-defined]
+            groups.append(op.operands[i : i + n])
+            i += n
+    else:
+        groups = [op.operands]
+    return [[v for v in grp if not is_plumbing(v.type)] for grp in groups]
+
+
+def _props(op: Operation) -> dict:
+    return {k: v for k, v in op.properties.items() if k != SEGMENTS}
+
+
+class _Matcher:
+    def __init__(self) -> None:
+        self.c = Correspondence()
+        self.vmap: dict[Value, Value] = {}
+
+    def fail(self, message: str, out_op: Operation | None, in_op: Operation | None) -> None:
+        self.c.mismatches.append(Mismatch("mismatch", message, out_op, in_op))
+
+    def values(self, ins: list[Value], outs: list[Value]) -> bool:
+        """Pair non-plumbing values in order (and plumbing ones where both
+        sides have them at the same plumbing position)."""
+        a = [v for v in ins if not is_plumbing(v.type)]
+        b = [v for v in outs if not is_plumbing(v.type)]
+        if [v.type for v in a] != [v.type for v in b]:
+            return False
+        for x, y in zip(a, b):
+            self.vmap[x] = y
+        for x, y in zip([v for v in ins if is_plumbing(v.type)], [v for v in outs if is_plumbing(v.type)]):
+            self.vmap[x] = y
+        return True
+
+    def op(self, a: Operation, b: Operation) -> bool:
+        """Compare a matched pair; returns False (after reporting) on a mismatch."""
+        name = f"'{b.name}' op"
+        if (_props(a), a.attributes) != (_props(b), b.attributes):
+            self.fail(f"{name} has attributes different from the input's", b, a)
+            return False
+        ga, gb = _segmented(a), _segmented(b)
+        if len(ga) != len(gb) or any(len(x) != len(y) for x, y in zip(ga, gb)):
+            self.fail(f"{name} has operands different from the input's", b, a)
+            return False
+        for k, (x, y) in enumerate((x, y) for xs, ys in zip(ga, gb) for x, y in zip(xs, ys)):
+            if self.vmap.get(x) is not y:
+                self.fail(f"{name} operand #{k} is not the value the input uses", b, a)
+                return False
+        in_tokens = sum(1 for r in a.results if is_plumbing(r.type))
+        out_tokens = sum(1 for r in b.results if is_plumbing(r.type))
+        if not self.values(a.results, b.results) or out_tokens < in_tokens:
+            self.fail(f"{name} has results different from the input's", b, a)
+            return False
+        if len(a.regions) != len(b.regions) or len(a.successors) != len(b.successors):
+            self.fail(f"{name} has regions or successors different from the input's", b, a)
+            return False
+        self.c.to_output[a] = b
+        for ra, rb in zip(a.regions, b.regions):
+            if not self.region(ra, rb, b, a):
+                return False
+        return True
+
+    def region(self, ra: Region, rb: Region, out_owner: Operation, in_owner: Operation) -> bool:
+        if len(ra.blocks) != len(rb.blocks):
+            self.fail(f"'{out_owner.name}' op has a region with a different number of blocks", out_owner, in_owner)
+            return False
+        for ba, bb in zip(ra.blocks, rb.blocks):
+            if not self.values(ba.args, bb.args):
+                self.fail(f"'{out_owner.name}' op has block arguments different from the input's", out_owner, in_owner)
+                return False
+        for ba, bb in zip(ra.blocks, rb.blocks):
+            if not self.block(ba, bb, out_owner, in_owner):
+                return False
+        return True
+
+    def block(self, ba: Block, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
+        i = 0
+        for ob in bb.ops:
+            ia = ba.ops[i] if i < len(ba.ops) else None
+            while ia is not None and ia.name != ob.name and _droppable(ia) and not (is_addable(ob) and ob.name == ia.name):
+                self.c.dropped.append(ia)
+                i += 1
+                ia = ba.ops[i] if i < len(ba.ops) else None
+            if ia is not None and ia.name == ob.name:
+                if not self.op(ia, ob):
+                    return False
+                i += 1
+            elif is_addable(ob):
+                self.c.added.append(ob)
+            elif ia is None:
+                self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ba.ops[-1] if ba.ops else in_owner)
+                return False
+            else:
+                self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
+                return False
+        while i < len(ba.ops) and _droppable(ba.ops[i]):
+            self.c.dropped.append(ba.ops[i])
+            i += 1
+        if i < len(ba.ops):
+            ia = ba.ops[i]
+            last = bb.ops[-1] if bb.ops else out_owner
+            self.fail(f"'{ia.name}' op of the input is missing from the output", last, ia)
+            return False
+        return True
+
+
+def _droppable(op: Operation) -> bool:
+    """A blocking wait or an await with no result: only ordering is lost if
+    it goes, which the proof checks."""
+    return op.name in ("gpu.wait", "async.await") and all(is_plumbing(r.type) for r in op.results)
+
+
+def match(fin: Operation, fout: Operation) -> Correspondence:
+    """Map the ops of output function `fout` onto input function `fin`."""
+    m = _Matcher()
+    m.op(fin, fout)
+    return m.c
+
+
+# --- well-formedness -------------------------------------------------------
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    """The ancestor of `op` (or `op`) that sits directly in `block`."""
+    cur: Operation | None = op
+    while cur is not None:
+        if cur.parent is block:
+            return cur
+        cur = cur.parent_op
+    return None
+
+
+def _ancestor_in_region(op: Operation, region: Region) -> Operation | None:
+    cur: Operation | None = op
+    while cur is not None:
+        if cur.parent is not None and cur.parent.parent is region:
+            return cur
+        cur = cur.parent_op
+    return None
+
+
+def _dominators(region: Region) -> dict[Block, set[Block]]:
+    """Block dominators of a multi-block region (iterative data flow)."""
+    blocks = region.blocks
+    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
+    for b in blocks:
+        for s in b.successors():
+            if s in preds:
+                preds[s].append(b)
+    every = set(blocks)
+    dom = {b: set(every) for b in blocks}
+    dom[blocks[0]] = {blocks[0]}
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks[1:]:
+            ps = [dom[p] for p in preds[b]]
+            new = (set.intersection(*ps) if ps else set()) | {b}
+            if new != dom[b]:
+                dom[b] = new
+                changed = True
+    return dom
+
+
+class _Dominance:
+    def __init__(self) -> None:
+        self.index: dict[Operation, int] = {}
+        self.doms: dict[Region, dict[Block, set[Block]]] = {}
+
+    def pos(self, op: Operation) -> int:
+        i = self.index.get(op)
+        if i is None:
+            assert op.parent is not None
+            for k, o in enumerate(op.parent.ops):
+                self.index[o] = k
+            i = self.index[op]
+        return i
+
+    def block_dominates(self, a: Block, b: Block) -> bool:
+        region = a.parent
+        if region is None or len(region.blocks) == 1:
+            return a is b
+        d = self.doms.get(region)
+        if d is None:
+            d = self.doms[region] = _dominators(region)
+        return a in d.get(b, set())
+
+    def dominates(self, v: Value, user: Operation) -> bool:
+        if isinstance(v.owner, Block):
+            block = v.owner
+            if _ancestor_in(user, block) is not None:
+                return True
+            if block.parent is None:
+                return False
+            anc = _ancestor_in_region(user, block.parent)
+            return anc is not None and anc.parent is not None and self.block_dominates(block, anc.parent)
+        d = v.owner
+        if not isinstance(d, Operation) or d.parent is None:
+            return False
+        anc = _ancestor_in(user, d.parent)
+        if anc is not None:
+            return anc is not d and self.pos(d) < self.pos(anc)
+        region = d.parent.parent
+        if region is None:
+            return False
+        anc = _ancestor_in_region(user, region)
+        return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
+
+
+def well_formed(func: Operation) -> list[Mismatch]:
+    """Problems that make `func` invalid IR, one per op at most."""
+    problems: list[Mismatch] = []
+    dom = _Dominance()
+
+    def bad(op: Operation, message: str) -> None:
+        problems.append(Mismatch("ill-formed", f"'{op.name}' op {message}", op, None))
+
+    for op in func.nested_ops():
+        k = next((k for k, v in enumerate(op.operands) if not dom.dominates(v, op)), None)
+        if k is not None:
+            bad(op, f"operand #{k} does not dominate this use")
+            continue
+        info = registry.lookup(op.name)
+        if info.gpu_async:
+            tokens = [i for i, r in enumerate(op.results) if r.type.is_gpu_token]
+            if len(tokens) > 1 or (tokens and tokens[0] != len(op.results) - 1):
+                bad(op, "must have at most one '!gpu.async.token' result, as its last result")
+            elif any(not d.type.is_gpu_token for d in gpu_deps(op)):
+                bad(op, "has an async dependency that is not a '!gpu.async.token'")
+        elif op.name == "async.await" and op.operands:
+            t = op.operands[0].type
+            expected = [t.async_value_inner] if t.is_async_value else []
+            if [r.type for r in op.results] != expected:
+                bad(op, f"result types do not match the awaited '{t}'")
+        elif op.name == "async.execute" and op.regions and op.regions[0].blocks:
+            deps, operands = execute_segments(op)
+            body = op.regions[0].blocks[0]
+            if any(not d.type.is_async_token for d in deps):
+                bad(op, "has a dependency that is not an '!async.token'")
+            elif [a.type for a in body.args] != [v.type.async_value_inner if v.type.is_async_value else v.type for v in operands]:
+                bad(op, "body argument types do not match its operands")
+            else:
+                y = body.ops[-1] if body.ops else None
+                values = [r.type.async_value_inner for r in op.results if r.type.is_async_value]
+                if y is None or y.name != "async.yield" or [v.type for v in y.operands] != values:
+                    bad(op, "'async.yield' operand types do not match its '!async.value' results")
+    return problems

@@ -1,0 +1,69 @@
+"""The obligations: which orderings of the input the output must keep.
+
+DESIGN.md section 4, "The property": for every pair of effectful events
+`a`, `b` of the input with `a` happening before `b`, the output must have
+`end(a) <= start(b)` in every schedule. Since every event has
+`start <= end` and happens-before is transitive, it suffices to keep the
+pairs with no effectful event between them: from each event's end, search
+the input's graph forward, stop at the first effectful events met (their
+start nodes) and record one obligation per event reached. Pairs implied by
+others through a third event are not generated, so a synchronous input of
+N effectful events gives about N obligations.
+
+Each obligation is named by its kind (which kinds of events it orders) so the
+report can give each its own counterexample message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spec.ir import Operation
+from spec.semantics.events import Event, EventGraph
+
+KINDS = ("gpu-before-gpu", "gpu-before-host", "host-before-gpu", "host-before-host", "before-return")
+"""Obligation kinds, by the events they order (`before-return`: anything
+the input finishes before its `func.return`)."""
+
+
+@dataclass(frozen=True)
+class Obligation:
+    kind: str
+    first: Operation
+    """The input op that must end first."""
+    second: Operation
+    """The input op that must not start before."""
+    cross_thread: bool
+    """The two events are on different threads (rules 6 and 7)."""
+
+
+def kind_of(a: Event, b: Event) -> str:
+    if b.kind == "return":
+        return "before-return"
+    first = "gpu" if a.kind == "gpu" else "host"
+    second = "gpu" if b.kind == "gpu" else "host"
+    return f"{first}-before-{second}"
+
+
+def obligations(g: EventGraph) -> list[Obligation]:
+    """The consecutive happens-before pairs of effectful events of `g`."""
+    starts: dict[int, Event] = {ev.start: ev for ev in g.events}
+    out: list[Obligation] = []
+    seen_pairs: set[tuple[int, int]] = set()
+    for ev in g.events:
+        stack = list(g.succ[ev.end])
+        seen: set[int] = set(stack)
+        while stack:
+            n = stack.pop()
+            other = starts.get(n)
+            if other is not None and other is not ev:
+                key = (id(ev.op), id(other.op))
+                if key not in seen_pairs:
+                    seen_pairs.add(key)
+                    out.append(Obligation(kind_of(ev, other), ev.op, other.op, ev.thread != other.thread))
+                continue
+            for m in g.succ[n]:
+                if m not in seen:
+                    seen.add(m)
+                    stack.append(m)
+    return out

@@ -1,0 +1,173 @@
+"""Verdicts and how they are shown: MLIR diagnostics in text, or JSON.
+
+Four verdicts, never blurred (DESIGN.md section 5): `verified` (every
+obligation proved by Z3 and reachability agrees), `refuted` (a
+counterexample, or an output that is not a rewrite of the input),
+`unknown` (solver gave up, or a construct the model cannot follow; with the
+reason) and `inconsistent` (the two oracles disagree: a bug, never expected).
+Across functions the worst wins: inconsistent, then refuted, then unknown.
+
+Each obligation kind has its own counterexample message, in MLIR's form:
+`out.mlir:14:5: error: 'func.call' op may run before 'gpu.launch_func'
+(in.mlir:10:5) has finished`, then notes with the path and the schedule.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from spec.diagnostics import Diagnostic, error, note, render
+from spec.ir import UNKNOWN_LOC, Location
+
+VERIFIED, REFUTED, UNKNOWN, INCONSISTENT = "verified", "refuted", "unknown", "inconsistent"
+_RANK = {VERIFIED: 0, UNKNOWN: 1, REFUTED: 2, INCONSISTENT: 3}
+EXIT_CODES = {VERIFIED: 0, REFUTED: 1, UNKNOWN: 3, INCONSISTENT: 3}
+
+
+def worst(verdicts: list[str]) -> str:
+    return max(verdicts, key=_RANK.__getitem__, default=VERIFIED)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    op: str
+    input_loc: Location | None
+    output_loc: Location | None
+
+    def to_json(self, prefer_output: bool) -> dict:
+        loc = (self.output_loc or self.input_loc) if prefer_output else (self.input_loc or self.output_loc)
+        return {
+            "op": self.op,
+            "loc": str(loc) if loc else None,
+            "input_loc": str(self.input_loc) if self.input_loc else None,
+            "output_loc": str(self.output_loc) if self.output_loc else None,
+        }
+
+
+@dataclass
+class Violation:
+    kind: str
+    """An obligation kind (`gpu-before-host`, ...), `mismatch` or `ill-formed`."""
+    first: Endpoint
+    second: Endpoint
+    message: str
+    path: list[str] = field(default_factory=list)
+    schedule: list[tuple[int, str]] = field(default_factory=list)
+    cross_thread: bool = False
+
+    def diagnostic(self) -> Diagnostic:
+        loc = self.second.output_loc or self.second.input_loc or UNKNOWN_LOC
+        notes = []
+        if self.kind == "mismatch" and self.first.input_loc is not None:
+            notes.append(note(self.first.input_loc, f"'{self.first.op}' op of the input is here"))
+        if self.path:
+            notes.append(note(loc, "path: " + "; ".join(self.path)))
+        if self.schedule:
+            lines = "\n".join(f"  {t:>4}  {label}" for t, label in self.schedule)
+            first = self.first.output_loc or loc
+            notes.append(note(first, f"'{self.first.op}' op is here; a schedule from the Z3 model (time, point):\n" + lines))
+        return error(loc, self.message, *notes)
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "first": self.first.to_json(prefer_output=False),
+            "second": self.second.to_json(prefer_output=True),
+            "cross_thread": self.cross_thread,
+            "path": self.path,
+            "schedule": [{"time": t, "point": label} for t, label in self.schedule],
+        }
+
+
+def obligation_message(kind: str, first_op: str, first_loc: Location, second_op: str, first_is_gpu: bool, cross: bool) -> str:
+    """The counterexample message of each obligation kind."""
+    done = "has finished" if first_is_gpu else "has run"
+    where = " (on another thread)" if cross else ""
+    verb = {
+        "gpu-before-gpu": "may start before",
+        "host-before-gpu": "may start before",
+        "gpu-before-host": "may run before",
+        "host-before-host": "may run before",
+        "before-return": "may return before",
+    }[kind]
+    return f"'{second_op}' op {verb} '{first_op}' ({first_loc}) {done}{where}"
+
+
+@dataclass
+class FunctionReport:
+    name: str
+    verdict: str = VERIFIED
+    obligations: int = 0
+    proved: int = 0
+    agreements: int = 0
+    """Obligations on which Z3 and reachability gave the same answer."""
+    violations: list[Violation] = field(default_factory=list)
+    reason: str = ""
+    bounded: bool = False
+    unroll: int = 0
+    z3_checks: int = 0
+    graph: object = None
+    """The output's `EventGraph` (for `--dot`; not serialised)."""
+    missing: list[tuple[int, int]] = field(default_factory=list)
+    """Per violation of an obligation: (end of first, start of second) nodes."""
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "verdict": self.verdict,
+            "obligations": self.obligations,
+            "proved": self.proved,
+            "oracle_agreements": self.agreements,
+            "violations": [v.to_json() for v in self.violations],
+            "reason": self.reason,
+            "bounded": self.bounded,
+            "unroll": self.unroll,
+        }
+
+
+@dataclass
+class Report:
+    functions: list[FunctionReport] = field(default_factory=list)
+    input_file: str = ""
+    output_file: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds per phase (`match`, `events`, `reach`, `z3`)."""
+
+    @property
+    def verdict(self) -> str:
+        return worst([f.verdict for f in self.functions])
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
+
+    def to_json(self) -> dict:
+        return {
+            "verdict": self.verdict,
+            "input": self.input_file,
+            "output": self.output_file,
+            "functions": [f.to_json() for f in self.functions],
+        }
+
+    def json_text(self) -> str:
+        return json.dumps(self.to_json(), indent=2) + "\n"
+
+    def text(self, sources: dict[str, str] | None = None) -> str:
+        out: list[str] = []
+        for f in self.functions:
+            for v in f.violations:
+                out.append(render(v.diagnostic(), sources))
+        for f in self.functions:
+            line = f"@{f.name}: {f.verdict}"
+            if f.verdict == VERIFIED:
+                line += f" ({f.proved} obligations proved by Z3, reachability agrees"
+                line += f"; up to {f.unroll} loop iterations)" if f.bounded else ")"
+            elif f.verdict == REFUTED:
+                line += f" ({len(f.violations)} violation{'s' if len(f.violations) != 1 else ''} of {f.obligations} obligations)"
+            if f.reason:
+                line += f": {f.reason}"
+            out.append(line + "\n")
+        out.append(f"verdict: {self.verdict}\n")
+        return "".join(out)
