@@ -1,0 +1,771 @@
+"""Schedules: the processes of a run, their steps, and the ways to choose them.
+
+A run of one function is a set of *processes*, each taking *steps*:
+
+- a host thread (the function body, and one per executed `async.execute`
+  body) steps at each visible op (`interp.is_visible`); an `async.execute`
+  body first takes a `begin` step, enabled once the execute is issued, its
+  dependency tokens are complete and its operand values are available;
+- a GPU op instance is a process of two steps, `start` (enabled once issued
+  and all `[deps]` tokens are complete; reads its inputs) and `finish`
+  (writes its outputs, completes its token). Its issue is a step of the
+  thread that issues it; without `async` that thread's next step waits for
+  `finish` (DESIGN.md rule 3).
+
+API (what the CLI and the verifier use):
+
+- `Machine(func, args)`: one run; `enabled()` lists the processes that can
+  step (in program-order priority), `label(pid)` the step each would take,
+  `step(pid)` takes it, `outcome()` once nothing is left.
+- `run(func, args, schedule=None) -> Run`: one run; without a schedule in
+  program order (every GPU op runs as soon as it can, a new async body runs
+  before its creator continues), with one it replays the given step labels
+  (`replay(...)` is the same and returns the `Outcome`). After the labels run
+  out the run continues in program order. An unknown or disabled label is a
+  `ReplayError`.
+- `explore(func, args, exhaustive=True, bound=..., schedules=N, seed=S) ->
+  Exploration`: exhaustive exploration with dynamic partial-order reduction
+  (Flanagan-Godefroid DPOR, over the dependency "same elements, one writes";
+  every other pair of steps commutes), stopping after `bound` schedules; or,
+  with `exhaustive=False`, `schedules` runs choosing uniformly at random among
+  enabled steps with `random.Random(seed)`; `por=False` explores every
+  interleaving (for cross-checking the reduction).
+
+Step labels name the op and its location (`start gpu.launch_func@f.mlir:10:5`),
+so a schedule is readable, stable across runs, and replayable.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from spec.diagnostics import DiagnosticError, error
+from spec.ir import Operation
+from spec.semantics.interp import (
+    GPU_OPS,
+    MAX_OPS,
+    AsyncValue,
+    Buffer,
+    Fault,
+    Producer,
+    Thread,
+    Token,
+    View,
+    check_supported,
+    element,
+    free_values,
+    fresh_buffer,
+    gpu_deps,
+    is_effectful_event,
+    kernel_mix,
+    kernel_name,
+    render_value,
+    segment,
+    stable_hash,
+)
+from spec.semantics.outcome import (
+    Event,
+    Exploration,
+    Footprint,
+    Observation,
+    Outcome,
+    Race,
+    Step,
+    Unordered,
+    find_concurrent,
+    find_races,
+    find_unordered,
+    hb,
+    overlap_schedule,
+    site,
+)
+
+DEFAULT_BOUND = 100_000
+"""Schedules an exhaustive exploration tries before it stops (incomplete)."""
+
+
+class ReplayError(Exception):
+    """A schedule that does not fit the program."""
+
+
+def _join(into: dict[str, int], other: dict[str, int] | None) -> None:
+    if other:
+        for k, v in other.items():
+            if into.get(k, 0) < v:
+                into[k] = v
+
+
+class HostProc(Producer):
+    """A host thread as a process (also the producer of an async body's
+    token and values)."""
+
+    def __init__(self, pid: str, thread: Thread, clock: dict[str, int]) -> None:
+        self.pid = pid
+        self.thread = thread
+        self.clock = clock
+        self.state = "run"
+        self.wait_for: list[Producer] = []
+        self.values: list = []
+        self.failed = False
+        self.exec_op: Operation | None = None
+        self.exec_deps: list = []
+        self.exec_operands: list = []
+        self.fp: Footprint | None = None
+
+
+class GpuProc(Producer):
+    """One instance of a GPU op."""
+
+    def __init__(self, pid: str, op: Operation, thread: str, deps: list[Token], clock: dict[str, int], event: Event) -> None:
+        self.pid = pid
+        self.op = op
+        self.thread = thread
+        self.deps = deps
+        self.clock = clock
+        self.state = "issued"
+        self.event = event
+        self.reads: Footprint = ()
+        self.writes: Footprint = ()
+        self.args: list = []
+        self.snapshot: list = []
+        self.values: list = []
+        self.failed = False
+
+
+class Machine:
+    """One run of a function: processes, steps, observations, buffers."""
+
+    def __init__(self, func: Operation, args: list) -> None:
+        self.func = func
+        self.procs: dict[str, HostProc | GpuProc] = {}
+        self.steps: list[Step] = []
+        self.events: list[Event] = []
+        self.obs: dict[str, list[Observation]] = {}
+        self.buffers: dict[str, Buffer] = {}
+        self.budget = [MAX_OPS]
+        self._pos_cache: dict[tuple, frozenset] = {}
+        entry = func.regions[0].blocks[0]
+        for v in args:
+            if isinstance(v, View):
+                self.buffers[v.buffer.name] = v.buffer
+        main = HostProc("main", Thread("main", entry, dict(zip(entry.args, args)), self.budget), {})
+        self.procs["main"] = main
+        self._advance(main)
+
+    # -- queries ----------------------------------------------------------------
+    def _ready(self, p: HostProc | GpuProc) -> bool:
+        if isinstance(p, GpuProc):
+            if p.state == "issued":
+                return all(t.complete() for t in p.deps)
+            return p.state == "running"
+        if p.state == "begin":
+            return all(t.complete() for t in p.exec_deps) and all(v.complete() for v in p.exec_operands if isinstance(v, AsyncValue))
+        if p.state != "run" or not all(w.done for w in p.wait_for):
+            return False
+        op = p.thread.current()
+        assert op is not None
+        name = op.name
+        if name == "gpu.wait":
+            return all(t.complete() for t in p.thread.operands(op))
+        if name == "async.await":
+            return p.thread.operands(op)[0].complete()
+        if name == "async.await_all":
+            return all(t.complete() for t in p.thread.operands(op)[0].tokens)
+        return True
+
+    def enabled(self) -> list[str]:
+        """Processes that can step, in program-order priority: GPU finishes,
+        GPU starts (issue order), then host threads, newest first."""
+        fin, start, host = [], [], []
+        for pid, p in self.procs.items():
+            if p.state == "done" or not self._ready(p):
+                continue
+            if isinstance(p, GpuProc):
+                (fin if p.state == "running" else start).append(pid)
+            else:
+                host.append(pid)
+        return fin + start + host[::-1]
+
+    def pending(self) -> list[str]:
+        return [pid for pid, p in self.procs.items() if p.state != "done"]
+
+    def clock_of(self, pid: str) -> dict[str, int]:
+        """What `pid`'s next step will know: its clock joined with the
+        producers it waits for that are already done."""
+        p = self.procs[pid]
+        c = dict(p.clock)
+        if isinstance(p, GpuProc):
+            if p.state == "issued":
+                for t in p.deps:
+                    for q in t.producers:
+                        _join(c, q.done_clock)
+        else:
+            for q in p.wait_for:
+                _join(c, q.done_clock)
+            if p.state == "begin":
+                for t in p.exec_deps:
+                    for q in t.producers:
+                        _join(c, q.done_clock)
+                for v in p.exec_operands:
+                    if isinstance(v, AsyncValue):
+                        _join(c, v.producer.done_clock)
+            elif p.state == "run":
+                for q in self._awaited(p):
+                    _join(c, q.done_clock)
+        return c
+
+    def _awaited(self, p: HostProc) -> list[Producer]:
+        """Producers the current op of `p` (a wait or an await) waits for."""
+        op = p.thread.current()
+        if op is None or op.name not in ("gpu.wait", "async.await", "async.await_all"):
+            return []
+        vals = p.thread.operands(op)
+        tokens = vals[0].tokens if op.name == "async.await_all" else vals
+        out: list[Producer] = []
+        for tok in tokens:
+            out.extend(tok.producers if isinstance(tok, Token) else (tok.producer,))
+        return out
+
+    def _suffix(self, thread: Thread, op: Operation) -> str:
+        n = thread.counts.get(id(op), 0)
+        return (f"#{n}" if n else "") + ("" if thread.name == "main" else f" in {thread.name}")
+
+    def label(self, pid: str) -> str:
+        p = self.procs[pid]
+        if isinstance(p, GpuProc):
+            return ("start " if p.state == "issued" else "finish ") + pid
+        if p.state == "begin":
+            return "begin " + pid
+        op = p.thread.current()
+        assert op is not None
+        kind = "issue" if op.name in GPU_OPS else "host"
+        return f"{kind} {op.name}@{op.loc}{self._suffix(p.thread, op)}"
+
+    def positions(self, v: View) -> frozenset:
+        key = (id(v.buffer), v.offset, v.shape, v.strides)
+        s = self._pos_cache.get(key)
+        if s is None:
+            s = self._pos_cache[key] = frozenset(v.positions())
+        return s
+
+    def whole(self, v: View) -> frozenset:
+        return self.positions(View(v.buffer, 0, (len(v.buffer.data),), (1,)))
+
+    def footprint(self, pid: str) -> Footprint:
+        """Memory the next step of `pid` touches."""
+        p = self.procs[pid]
+        if isinstance(p, GpuProc):
+            return p.reads if p.state == "issued" else p.writes
+        if p.fp is not None:
+            return p.fp
+        fp: Footprint = ()
+        op = p.thread.current() if p.state == "run" else None
+        if op is not None:
+            try:
+                fp = self._host_fp(p.thread, op)
+            except (Fault, KeyError, TypeError, AttributeError):
+                fp = ()
+        p.fp = fp
+        return fp
+
+    def _host_fp(self, t: Thread, op: Operation) -> Footprint:
+        name = op.name
+        if name == "memref.load":
+            view, *idx = t.operands(op)
+            return ((view.buffer.name, frozenset([view.flat(idx)]), False),)
+        if name == "memref.store":
+            _, view, *idx = t.operands(op)
+            return ((view.buffer.name, frozenset([view.flat(idx)]), True),)
+        if name == "memref.copy":
+            src, dst = t.operands(op)
+            return ((src.buffer.name, self.positions(src), False), (dst.buffer.name, self.positions(dst), True))
+        if name == "memref.dealloc":
+            (v,) = t.operands(op)
+            return ((v.buffer.name, self.whole(v), True),)
+        if name in ("func.call", "func.return"):
+            return tuple((v.buffer.name, self.whole(v), False) for v in t.operands(op) if isinstance(v, View))
+        return ()
+
+    # -- stepping -----------------------------------------------------------------
+    def step(self, pid: str) -> Step:
+        p = self.procs[pid]
+        label = self.label(pid)
+        fp = self.footprint(pid)
+        clock = self.clock_of(pid)
+        clock[pid] = clock.get(pid, 0) + 1
+        p.clock = clock
+        st = Step(label, pid, clock[pid], clock, fp)
+        index = len(self.steps)
+        self.steps.append(st)
+        if isinstance(p, GpuProc):
+            self._gpu_step(p, index)
+        else:
+            p.fp = None
+            p.wait_for = []
+            self._host_step(p, index)
+        return st
+
+    def _observe(self, thread: str, kind: str, op: Operation | None, detail: str) -> None:
+        self.obs.setdefault(thread, []).append(Observation(kind, str(op.loc) if op is not None else "", detail))
+
+    def _fail(self, p: HostProc, exc: Fault) -> None:
+        op = exc.op if exc.op is not None else p.thread.current()
+        self._observe(p.thread.name, "fault", op, exc.message)
+        p.thread.finish()
+        p.failed = True
+        p.done = True
+        p.done_clock = p.clock
+        p.state = "done"
+
+    def _advance(self, p: HostProc) -> None:
+        try:
+            p.thread.advance()
+        except Fault as exc:
+            self._fail(p, exc)
+            return
+        if p.thread.current() is None:
+            p.state = "done"
+
+    def _check_live(self, op: Operation, views: list) -> None:
+        for v in views:
+            if isinstance(v, View) and v.buffer.freed:
+                raise Fault(op, f"use of freed buffer {v.buffer.name}")
+
+    def _host_step(self, p: HostProc, index: int) -> None:
+        t = p.thread
+        if p.state == "begin":
+            op = p.exec_op
+            assert op is not None
+            vals = [v.producer.values[v.index] if isinstance(v, AsyncValue) and not v.producer.failed else v for v in p.exec_operands]
+            if any(isinstance(v, AsyncValue) and v.producer.failed for v in p.exec_operands):
+                self._fail(p, Fault(op, "operand of an async body that failed"))
+                return
+            for a, v in zip(op.regions[0].blocks[0].args, vals):
+                t.env[a] = v
+            p.state = "run"
+            self._advance(p)
+            return
+        op = t.current()
+        assert op is not None
+        ev: Event | None = None
+        if is_effectful_event(op) and op.name not in GPU_OPS:
+            ev = Event(f"{op.name}@{op.loc}{self._suffix(t, op)}", op, t.name, len(self.events), False, index, index)
+            for buf, pos, w in self.steps[index].fp:
+                (ev.writes if w else ev.reads)[buf] = pos
+            self.events.append(ev)
+        try:
+            self._execute(p, op, index)
+        except Fault as exc:
+            self._fail(p, exc)
+            return
+        t.counts[id(op)] = t.counts.get(id(op), 0) + 1
+        if p.state == "run":
+            try:
+                t.proceed()
+            except Fault as exc:
+                self._fail(p, exc)
+                return
+            if t.current() is None:
+                p.state = "done"
+
+    def _execute(self, p: HostProc, op: Operation, index: int) -> None:
+        t = p.thread
+        name = op.name
+        vals = t.operands(op)
+        if name == "memref.load":
+            view, *idx = vals
+            self._check_live(op, [view])
+            v = view.buffer.data[view.flat(idx, op)]
+            t.set_results(op, [v])
+            self._observe(t.name, "load", op, render_value(v))
+        elif name == "memref.store":
+            v, view, *idx = vals
+            self._check_live(op, [view])
+            view.buffer.data[view.flat(idx, op)] = v
+        elif name == "memref.copy":
+            src, dst = vals
+            self._check_live(op, [src, dst])
+            if src.shape != dst.shape:
+                raise Fault(op, "memref.copy between views of different shapes")
+            data = [src.buffer.data[i] for i in src.positions()]
+            for i, v in zip(dst.positions(), data):
+                dst.buffer.data[i] = v
+        elif name in ("memref.alloc", "memref.alloca"):
+            rt = op.results[0].type
+            dyn = iter(vals)
+            shape = tuple(next(dyn) if d is None else d for d in rt.memref_shape())
+            bname = f"{name}@{op.loc}{self._suffix(t, op)}"
+            view = fresh_buffer(bname, rt, shape, stable_hash(bname) % 997)
+            self.buffers[bname] = view.buffer
+            t.set_results(op, [view])
+        elif name == "memref.dealloc":
+            (view,) = vals
+            self._check_live(op, [view])
+            view.buffer.freed = True
+        elif name == "func.call":
+            self._check_live(op, vals)
+            callee = str(op.properties.get("callee"))
+            detail = f"{callee}(" + ", ".join(render_value(v) for v in vals) + ")"
+            self._observe(t.name, "call", op, detail)
+            results = []
+            for i, r in enumerate(op.results):
+                seed = stable_hash(f"{detail}#{i}")
+                if r.type.is_memref:
+                    shape = tuple(2 if d is None else d for d in r.type.memref_shape())
+                    bname = f"result of {callee}@{op.loc}{self._suffix(t, op)}#{i}"
+                    view = fresh_buffer(bname, r.type, shape, seed % 997)
+                    self.buffers[bname] = view.buffer
+                    results.append(view)
+                elif r.type.is_gpu_token or r.type.is_async_token:
+                    results.append(Token())
+                else:
+                    results.append(element(seed % 65521, r.type))
+            t.set_results(op, results)
+        elif name == "cf.assert":
+            if not vals[0]:
+                raise Fault(op, f"assertion failed: {op.properties.get('msg')}")
+        elif name == "func.return":
+            self._check_live(op, vals)
+            self._observe(t.name, "return", op, ", ".join(render_value(v) for v in vals))
+            t.finish()
+            p.state = "done"
+            p.done = True
+            p.done_clock = p.clock
+        elif name == "async.yield":
+            p.values = vals
+            t.finish()
+            p.state = "done"
+            p.done = True
+            p.done_clock = p.clock
+        elif name == "async.execute":
+            self._spawn(p, op, vals)
+        elif name in ("async.await", "async.await_all", "gpu.wait"):
+            for q in self._awaited(p):
+                if getattr(q, "failed", False):
+                    raise Fault(op, f"awaited work failed ({getattr(q, 'pid', '?')})")
+            if name == "async.await" and op.results:
+                av = vals[0]
+                t.set_results(op, [av.producer.values[av.index]])
+        elif name in GPU_OPS:
+            self._issue(p, op, vals)
+        else:
+            raise Fault(op, f"'{name}' op is not supported by the interpreter")
+
+    def _spawn(self, p: HostProc, op: Operation, vals: list) -> None:
+        t = p.thread
+        n_deps = len(segment(op, 0))
+        name = ("" if t.name == "main" else t.name + "/") + f"async.execute@{op.loc}" + (f"#{t.counts.get(id(op), 0)}" if t.counts.get(id(op), 0) else "")
+        env = {v: t.env[v] for v in free_values(op) if v in t.env}
+        child = HostProc(name, Thread(name, op.regions[0].blocks[0], env, self.budget), dict(p.clock))
+        child.state = "begin"
+        child.exec_op = op
+        child.exec_deps = vals[:n_deps]
+        child.exec_operands = vals[n_deps:]
+        self.procs[name] = child
+        t.set_results(op, [Token((child,)), *(AsyncValue(child, i) for i in range(len(op.results) - 1))])
+
+    def _issue(self, p: HostProc, op: Operation, vals: list) -> None:
+        t = p.thread
+        pid = f"{op.name}@{op.loc}{self._suffix(t, op)}"
+        deps_vals = [t.env[v] for v in gpu_deps(op)]
+        ev = Event(pid, op, t.name, len(self.events), True)
+        self.events.append(ev)
+        g = GpuProc(pid, op, t.name, deps_vals, dict(p.clock), ev)
+        n = len(deps_vals)
+        name = op.name
+        if name == "gpu.launch_func":
+            sizes = [v for v in vals[n:] if not isinstance(v, View)]
+            views = [v for v in vals[n:] if isinstance(v, View)]
+            g.args = [stable_hash(f"{kernel_name(op)}{sizes}"), views]
+            g.reads = tuple((v.buffer.name, self.positions(v), False) for v in views)
+            g.writes = tuple((v.buffer.name, self.positions(v), True) for v in views)
+        elif name == "gpu.memcpy":
+            dst, src = vals[n], vals[n + 1]
+            g.args = [dst, src]
+            g.reads = ((src.buffer.name, self.positions(src), False),)
+            g.writes = ((dst.buffer.name, self.positions(dst), True),)
+        elif name == "gpu.memset":
+            dst, value = vals[n], vals[n + 1]
+            g.args = [dst, value]
+            g.writes = ((dst.buffer.name, self.positions(dst), True),)
+        elif name == "gpu.alloc":
+            rt = op.results[0].type
+            dyn = iter(vals[n : n + len(segment(op, 1))])
+            shape = tuple(next(dyn) if d is None else d for d in rt.memref_shape())
+            view = fresh_buffer(pid, rt, shape, stable_hash(pid) % 997)
+            view.buffer.ready = False
+            self.buffers[pid] = view.buffer
+            g.args = [view]
+            g.writes = ((pid, self.whole(view), True),)
+            g.values = [view]
+        elif name == "gpu.dealloc":
+            (view,) = vals[n:]
+            g.args = [view]
+            g.writes = ((view.buffer.name, self.whole(view), True),)
+        for buf, pos, _ in g.reads:
+            ev.reads[buf] = pos
+        for buf, pos, _ in g.writes:
+            ev.writes[buf] = ev.writes.get(buf, frozenset()) | pos
+        self.procs[pid] = g
+        results = list(g.values)
+        if op.results and op.results[-1].type.is_gpu_token:
+            results.append(Token((g,)))
+        else:
+            p.wait_for = [g]
+        t.set_results(op, results)
+
+    def _gpu_step(self, g: GpuProc, index: int) -> None:
+        op = g.op
+        try:
+            if g.state == "issued":
+                g.state = "running"
+                g.event.start = index
+                for v in g.args[1] if op.name == "gpu.launch_func" else g.args:
+                    if isinstance(v, View):
+                        self._check_live(op, [v])
+                if op.name == "gpu.launch_func":
+                    g.snapshot = [[v.buffer.data[i] for i in v.positions()] for v in g.args[1]]
+                elif op.name == "gpu.memcpy":
+                    dst, src = g.args
+                    if src.size() != dst.size():
+                        raise Fault(op, "gpu.memcpy between views of different sizes")
+                    g.snapshot = [src.buffer.data[i] for i in src.positions()]
+                return
+            g.state = "done"
+            g.done = True
+            g.done_clock = g.clock
+            g.event.end = index
+            if op.name == "gpu.launch_func":
+                seed, views = g.args
+                for pos, (v, snap) in enumerate(zip(views, g.snapshot)):
+                    new = kernel_mix(seed + pos * 7919, v, snap)
+                    for i, x in zip(v.positions(), new):
+                        v.buffer.data[i] = x
+            elif op.name == "gpu.memcpy":
+                dst = g.args[0]
+                self._check_live(op, [dst])
+                for i, x in zip(dst.positions(), g.snapshot):
+                    dst.buffer.data[i] = x
+            elif op.name == "gpu.memset":
+                dst, value = g.args
+                self._check_live(op, [dst])
+                for i in dst.positions():
+                    dst.buffer.data[i] = value
+            elif op.name == "gpu.alloc":
+                g.args[0].buffer.ready = True
+            elif op.name == "gpu.dealloc":
+                self._check_live(op, g.args)
+                g.args[0].buffer.freed = True
+        except Fault as exc:
+            self._observe(g.thread, "fault", op, exc.message)
+            g.failed = True
+            g.state = "done"
+            g.done = True
+            g.done_clock = g.clock
+            if g.event.end < 0:
+                g.event.end = index
+
+    # -- results ----------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        blocked = self.pending()
+        obs = {k: list(v) for k, v in self.obs.items()}
+        if blocked:
+            obs.setdefault("scheduler", []).append(Observation("deadlock", "", "blocked: " + ", ".join(self.label(p) for p in blocked)))
+        return Outcome(
+            tuple(sorted((k, tuple(v)) for k, v in obs.items())),
+            tuple(sorted((name, b.digest()) for name, b in self.buffers.items())),
+        )
+
+
+# -- runs -----------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    outcome: Outcome
+    schedule: list[str]
+    machine: Machine
+
+
+def _prepare(func: Operation) -> None:
+    if not func.regions or not func.regions[0].blocks:
+        raise DiagnosticError(error(func.loc, "cannot run a function declaration"))
+    check_supported(func)
+
+
+def run(func: Operation, args: list, schedule: list[str] | None = None, choose: Callable[[list[str]], str] | None = None) -> Run:
+    """One run: follow `schedule` (labels), then `choose` among enabled
+    processes (default: program order)."""
+    _prepare(func)
+    m = Machine(func, _fresh(args))
+    for i, label in enumerate(schedule or []):
+        en = m.enabled()
+        pid = next((q for q in en if m.label(q) == label), None)
+        if pid is None:
+            raise ReplayError(f"step {i}: '{label}' is not enabled (enabled: {', '.join(m.label(q) for q in en) or 'none'})")
+        m.step(pid)
+    while True:
+        en = m.enabled()
+        if not en:
+            break
+        m.step(choose(en) if choose else en[0])
+    return Run(m.outcome(), [s.label for s in m.steps], m)
+
+
+def replay(func: Operation, schedule: list[str], args: list) -> Outcome:
+    """The outcome of following `schedule` (then program order)."""
+    return run(func, args, schedule).outcome
+
+
+class _Node:
+    __slots__ = ("enabled", "backtrack", "done", "taken")
+
+    def __init__(self, enabled: list[str]) -> None:
+        self.enabled = enabled
+        self.backtrack: set[str] = set()
+        self.done: set[str] = set()
+        self.taken = ""
+
+
+def _conflicts(a: Footprint, b: Footprint) -> bool:
+    for buf, pos, w in a:
+        for buf2, pos2, w2 in b:
+            if buf == buf2 and (w or w2) and not pos.isdisjoint(pos2):
+                return True
+    return False
+
+
+def _dpor_update(m: Machine, nodes: list[_Node], by_buf: dict[str, list[int]]) -> None:
+    """Flanagan-Godefroid: for every process's next step, find the last
+    earlier step it conflicts with and is not ordered after; schedule a
+    reversal there."""
+    steps = m.steps
+    n = len(steps)
+    for pid in m.pending():
+        fp = m.footprint(pid)
+        if not fp:
+            continue
+        cp = m.clock_of(pid)
+        last = -1
+        for buf, pos, w in fp:
+            for i in reversed(by_buf.get(buf, ())):
+                if i <= last:
+                    break
+                st = steps[i]
+                if st.pid == pid or hb(st.pid, st.seq, cp):
+                    continue
+                if _conflicts(((buf, pos, w),), st.fp):
+                    last = i
+                    break
+        if last < 0:
+            continue
+        node = nodes[last]
+        if pid in node.enabled:
+            node.backtrack.add(pid)
+            continue
+        later = {steps[j].pid for j in range(last + 1, n) if hb(steps[j].pid, steps[j].seq, cp)}
+        cands = [q for q in node.enabled if q in later]
+        if cands:
+            if not (set(cands) & node.backtrack):
+                node.backtrack.add(cands[0])
+        else:
+            node.backtrack.update(node.enabled)
+
+
+def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: bool) -> None:
+    schedule = tuple(s.label for s in m.steps)
+    out = m.outcome()
+    ex.outcomes.setdefault(out, schedule)
+    for g, e, buf in find_races(m.steps, m.events):
+        key = (g.key, e.key)
+        if key in ex.races:
+            continue
+        witness = overlap_schedule(m.steps, g, e)
+        try:
+            run(func, _fresh(args), witness)
+        except ReplayError:
+            witness = list(schedule)
+        ex.races[key] = Race(site(g), site(e), buf, tuple(witness))
+    for a, b in find_unordered(m.steps, m.events):
+        ex.out_of_order.setdefault((a.key, b.key), Unordered(site(a), site(b), schedule))
+    if pairs:
+        for a, b in find_concurrent(m.steps, m.events):
+            ex.concurrent.setdefault(tuple(sorted((a.key, b.key))), schedule)  # type: ignore[arg-type]
+
+
+def _fresh(args: list) -> list:
+    """Arguments for another run: buffers are mutated by a run, so copy them."""
+    out = []
+    for v in args:
+        if isinstance(v, View):
+            b = Buffer(v.buffer.name, list(v.buffer.data), v.buffer.elem)
+            out.append(View(b, v.offset, v.shape, v.strides))
+        else:
+            out.append(v)
+    return out
+
+
+def explore(
+    func: Operation,
+    args: list,
+    exhaustive: bool = True,
+    bound: int = DEFAULT_BOUND,
+    schedules: int = 100,
+    seed: int = 0,
+    por: bool = True,
+    pairs: bool = False,
+) -> Exploration:
+    """Explore schedules of `func` on `args` (see the module docstring)."""
+    _prepare(func)
+    ex = Exploration()
+    if not exhaustive:
+        rng = random.Random(seed)
+        for _ in range(schedules):
+            r = run(func, _fresh(args), None, lambda en: en[rng.randrange(len(en))])
+            ex.schedules_explored += 1
+            _record(ex, func, args, r.machine, pairs)
+        ex.complete = False
+        return ex
+    nodes: list[_Node] = []
+    while True:
+        m = Machine(func, _fresh(args))
+        by_buf: dict[str, list[int]] = {}
+
+        def take(pid: str) -> None:
+            st = m.step(pid)
+            for buf, _, _ in st.fp:
+                by_buf.setdefault(buf, []).append(len(m.steps) - 1)
+
+        for node in nodes:
+            take(node.taken)
+        while True:
+            en = m.enabled()
+            if not en:
+                break
+            node = _Node(en)
+            nodes.append(node)
+            if por:
+                _dpor_update(m, nodes, by_buf)
+            else:
+                node.backtrack.update(en)
+            pid = en[0]
+            node.backtrack.add(pid)
+            node.done.add(pid)
+            node.taken = pid
+            take(pid)
+        ex.schedules_explored += 1
+        _record(ex, func, args, m, pairs)
+        while nodes and not (nodes[-1].backtrack - nodes[-1].done):
+            nodes.pop()
+        if not nodes:
+            break
+        if ex.schedules_explored >= bound:
+            ex.complete = False
+            break
+        node = nodes[-1]
+        pid = next(q for q in node.enabled if q in node.backtrack and q not in node.done)
+        node.done.add(pid)
+        node.taken = pid
+    return ex
