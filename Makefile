@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@echo "== input: examples/demo.mlir"
 	@cat examples/demo.mlir
-	@echo "== python -m spec print examples/demo.mlir (parsed and reprinted)"
-	@$(PY) -m spec print examples/demo.mlir
+	@echo "== python -m refimpl examples/demo.mlir"
+	@$(PY) -m refimpl examples/demo.mlir
+	@echo "== python -m verifier check examples/demo.mlir"
+	@$(PY) -m verifier check examples/demo.mlir
 
 pytest: $(STAMP)
 	$(PY) -m pytest
