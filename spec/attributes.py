@@ -192,7 +192,17 @@ class ArrayAttr(Attr):
     elements: tuple[Attr, ...]
 
     def __str__(self) -> str:
-        return "[" + ", ".join(map(str, self.elements)) + "]"
+        return "[" + ", ".join(map(_elided, self.elements)) + "]"
+
+
+def _elided(attr: Attr) -> str:
+    """An array element: MLIR elides the default types (`i64`, `f64`) of
+    integers and floats inside arrays (`AttrTypeElision::May`)."""
+    if isinstance(attr, IntegerAttr) and attr.type.text == "i64":
+        return str(attr.value)
+    if isinstance(attr, FloatAttr) and attr.type.text == "f64":
+        return format_float(attr.value, attr.type, attr.hex_bits)
+    return str(attr)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,12 +210,22 @@ class DenseArrayAttr(Attr):
     """`array<i32: 1, 2>` (also used for `operandSegmentSizes`)."""
 
     element: Type
-    values: tuple[int, ...]
+    values: tuple[int, ...] | tuple[float, ...]
+    """Integers (`i1` as 0/1) or, for a float element type, floats."""
 
     def __str__(self) -> str:
         if not self.values:
             return f"array<{self.element}>"
-        return f"array<{self.element}: " + ", ".join(map(str, self.values)) + ">"
+        return f"array<{self.element}: " + ", ".join(format_scalar(v, self.element) for v in self.values) + ">"
+
+
+def format_scalar(value: int | float, type: Type) -> str:
+    """An element of a dense array or dense elements attribute."""
+    if type.is_float:
+        return format_float(float(value), type)
+    if type.text == "i1":
+        return "true" if value else "false"
+    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,15 +280,33 @@ def quote_symbol(name: str) -> str:
     return "@" + quote_string(name)
 
 
-def _round_to(value: float, type: Type) -> float:
-    if type.text == "f32":
-        return struct.unpack("<f", struct.pack("<f", value))[0]
-    if type.text == "f16":
-        return struct.unpack("<e", struct.pack("<e", value))[0]
+_PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53, "f80": 64, "f128": 113}
+"""Significand bits (with the implicit one) of each float semantics."""
+
+
+def round_to_type(value: float, type: Type) -> float:
+    """`value` rounded to the nearest number of the float type (inf on overflow)."""
+    try:
+        if type.text == "f32":
+            return struct.unpack("<f", struct.pack("<f", value))[0]
+        if type.text == "f16":
+            return struct.unpack("<e", struct.pack("<e", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+    if type.text == "bf16" and math.isfinite(value):
+        # The top half of the f32 pattern, rounded to nearest even.
+        bits = struct.unpack("<I", struct.pack("<f", round_to_type(value, Type("f32"))))[0]
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
     return value
 
 
+_round_to = round_to_type
+
+
 def float_bits(value: float, type: Type) -> int:
+    if type.text == "bf16":
+        return float_bits(value, Type("f32")) >> 16
     code = {"f16": "<e", "f32": "<f"}.get(type.text, "<d")
     if math.isinf(value) and code == "<e":
         return 0x7C00 if value > 0 else 0xFC00
@@ -276,22 +314,185 @@ def float_bits(value: float, type: Type) -> int:
     return int.from_bytes(raw, "little")
 
 
+def _same(a: float, b: float) -> bool:
+    return a == b and math.copysign(1, a) == math.copysign(1, b)
+
+
+def _digits(value: float, count: int) -> tuple[str, int]:
+    """Decimal digits of `value` (> 0) for `count` significant figures, as
+    `APFloat::toString` computes them: the exact expansion is first cut
+    (truncated, not rounded) to a few digits more than needed, by a
+    conservative bit count, then rounded half-up on the first dropped digit;
+    trailing zeros dropped. Returns (digits, exponent of the last digit).
+    The truncation is why mlir-opt prints `0.699999988 : f32` rather than
+    `7.000000e-01`: the cut can leave exactly `count` digits, unrounded."""
+    num, den = value.as_integer_ratio()
+    k = den.bit_length() - 1
+    digits_int = num * 5**k
+    exp = -k
+    bits = digits_int.bit_length()
+    required = (count * 196 + 58) // 59
+    if bits > required:
+        removable = (bits - required) * 59 // 196
+        if removable:
+            digits_int //= 10**removable
+            exp += removable
+    text = str(digits_int)
+    stripped = text.rstrip("0")
+    exp += len(text) - len(stripped)
+    text = stripped
+    n = len(text)
+    if n <= count:
+        return text, exp
+    if text[count] < "5":
+        kept = text[:count].rstrip("0")
+        return kept, exp + n - len(kept)
+    kept = text[:count].rstrip("9")
+    if not kept:
+        return "1", exp + n
+    return kept[:-1] + chr(ord(kept[-1]) + 1), exp + n - len(kept)
+
+
+def _apfloat_default(value: float, type: Type) -> str:
+    """`APFloat::toString(Str)` with its defaults (natural precision, max
+    padding 3, trailing zeros dropped)."""
+    precision = 2 + _PRECISION.get(type.text, 53) * 59 // 196
+    digits, exp = _digits(abs(value), precision)
+    sign = "-" if math.copysign(1, value) < 0 else ""
+    n = len(digits)
+    if exp >= 0:
+        scientific = exp > 3 or n + exp > precision
+    else:
+        msd = exp + n - 1
+        scientific = msd < 0 and -msd > 3
+    if scientific:
+        e = exp + n - 1
+        mant = digits[0] + "." + (digits[1:] or "0")
+        return f"{sign}{mant}E{'+' if e >= 0 else '-'}{abs(e)}"
+    if exp >= 0:
+        return sign + digits + "0" * exp
+    whole = exp + n
+    if whole > 0:
+        return sign + digits[:whole] + "." + digits[whole:]
+    return sign + "0." + "0" * (-whole) + digits
+
+
 def format_float(value: float, type: Type, hex_bits: int | None = None) -> str:
     """mlir-opt's float spelling: `%.6e` when it round-trips in `type`, else
-    the shortest decimal with a point, else the bit pattern in hex."""
+    APFloat's default form if it has a point, else the bit pattern in hex."""
     if hex_bits is not None:
         return f"0x{hex_bits:0{FLOAT_BITS.get(type.text, 64) // 4}X}"
     if math.isfinite(value):
-        # APFloat::toString(precision 6, no truncation): six significant
-        # digits, then zero-padded to six decimals.
-        mant, exp = f"{value:.5e}".split("e")
-        short = f"{mant}0e{exp}"
-        if _round_to(float(short), type) == value and math.copysign(1, float(short)) == math.copysign(1, value):
+        # APFloat::toString(precision 6, no padding, keep zeros): six
+        # significant digits, then zero-padded to six decimals.
+        if value == 0:
+            short = ("-" if math.copysign(1, value) < 0 else "") + "0.000000e+00"
+        else:
+            digits, exp = _digits(abs(value), 6)
+            e = exp + len(digits) - 1
+            mant = digits[0] + "." + digits[1:].ljust(6, "0")
+            short = f"{'-' if value < 0 else ''}{mant}e{'+' if e >= 0 else '-'}{abs(e):02d}"
+        if _same(round_to_type(float(short), type), value):
             return short
-        # Otherwise APFloat's shortest form, used only if it has a point.
-        text = repr(value)
-        if value != int(value) and "e" not in text and _round_to(float(text), type) == value:
+        text = _apfloat_default(value, type)
+        if "." in text:
             return text
-    if type.text in ("f16", "f32", "f64"):
+    if type.text in FLOAT_BITS and type.text not in ("f80", "f128"):
         return f"0x{float_bits(value, type):0{FLOAT_BITS[type.text] // 4}X}"
     return repr(value)
+
+
+_FLAG_ORDER = {
+    "overflow": ("nsw", "nuw"),
+    "fastmath": ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
+}
+
+
+def arith_flags_text(kind: str, flags: list[str]) -> str | None:
+    """`#arith.overflow<...>` / `#arith.fastmath<...>` as MLIR prints the
+    bit enum: flags in declaration order (overflow joined by `, `, fastmath
+    by `,`), `fast` for all fastmath flags, `none` for none. `None` if a
+    flag is unknown."""
+    order = _FLAG_ORDER[kind]
+    chosen: set[str] = set()
+    for f in flags:
+        if kind == "fastmath" and f == "fast":
+            chosen.update(order)
+        elif f in order:
+            chosen.add(f)
+        elif f != "none":
+            return None
+    names = [f for f in order if f in chosen]
+    if kind == "fastmath" and len(names) == len(order):
+        body = "fast"
+    else:
+        body = (", " if kind == "overflow" else ",").join(names) or "none"
+    return f"#arith.{kind}<{body}>"
+
+
+_DENSE_TOKEN = re.compile(r"\s*(?:([\[\],])|(true|false)|(-?0x[0-9a-fA-F]+)|(-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?))")
+
+
+def canonical_dense(body: str, type_text: str) -> str | None:
+    """The text mlir-opt prints for `dense<body> : type_text`: elements
+    re-spelled for the element type, a splat when all are equal, nested by
+    the shape. `None` when the literal is outside what this models (hex
+    blobs, complex or string elements, dynamic or scalable shapes); the
+    caller then keeps the source text."""
+    m = re.fullmatch(r"(?:tensor|vector)<((?:\d+x)*)([a-z][a-z0-9]*)>", type_text)
+    if m is None:
+        return None
+    shape = [int(d) for d in m.group(1).split("x") if d]
+    elem = Type(m.group(2))
+    if not (elem.is_float or elem.int_width is not None or elem.is_index):
+        return None
+    flat: list[int | float] = []
+    pos = 0
+    while pos < len(body):
+        tok = _DENSE_TOKEN.match(body, pos)
+        if tok is None:
+            return None
+        pos = tok.end()
+        punct, boolean, hexnum, num = tok.groups()
+        if punct:
+            continue
+        if boolean:
+            flat.append(1 if boolean == "true" else 0)
+        elif hexnum and elem.is_float:
+            return None
+        elif hexnum:
+            flat.append(int(hexnum, 16))
+        elif num is not None:
+            if elem.is_float:
+                flat.append(round_to_type(float(num), elem))
+            elif "." in num or "e" in num.lower():
+                return None
+            else:
+                flat.append(int(num))
+        elif body[pos:].strip():
+            return None
+        else:
+            break
+    count = math.prod(shape)
+    if count == 0:
+        return "dense<>"
+    if not flat:
+        return None
+    if all(_scalar_same(v, flat[0]) for v in flat):
+        return f"dense<{format_scalar(flat[0], elem)}>"
+    if len(flat) != count:
+        return None
+
+    def nest(values: list, dims: list[int]) -> str:
+        if not dims:
+            return format_scalar(values[0], elem)
+        step = len(values) // dims[0]
+        return "[" + ", ".join(nest(values[i * step : (i + 1) * step], dims[1:]) for i in range(dims[0])) + "]"
+
+    return f"dense<{nest(flat, shape)}>"
+
+
+def _scalar_same(a: int | float, b: int | float) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return _same(a, b) or (math.isnan(a) and math.isnan(b))
+    return a == b

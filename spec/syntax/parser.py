@@ -45,7 +45,10 @@ from spec.attributes import (
     Type,
     TypeAttr,
     UnitAttr,
+    arith_flags_text,
+    canonical_dense,
     canonical_type_text,
+    round_to_type,
 )
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Block, Location, Operation, Region, Value, new_module
@@ -163,6 +166,12 @@ class _Builder(Transformer):
 
     # -- top level ----------------------------------------------------------
     def start(self, meta: Any, items: list) -> list[Operation]:
+        # The top level is the implicit module's single block: it has no
+        # labels, so any successor there is an undefined block.
+        for op in items:
+            for s in op.successors:
+                if isinstance(s, Token):
+                    raise DiagnosticError(error(self.tok_loc(s), "reference to an undefined block"))
         return items
 
     def operation(self, meta: Any, items: list) -> Operation:
@@ -309,25 +318,28 @@ class _Builder(Transformer):
             return FloatAttr(fval, t)
         width = 64 if t == INDEX else (t.int_width if isinstance(t, Type) else None)
         if width is not None and width > 0:
-            if not -(1 << (width - 1)) <= value < (1 << width):
+            # Ranges as MLIR checks them: signless i8 takes -128..255, si8
+            # -128..127, ui8 0..255 (and no minus sign at all).
+            unsigned = isinstance(t, Type) and t.text.startswith("u")
+            if unsigned and text.startswith("-"):
+                loc = self.tok_loc(items[0])
+                raise DiagnosticError(error(Location(loc.file, loc.line, loc.col + 1), "negative integer literal not valid for unsigned integer type"))
+            signed = isinstance(t, Type) and t.text.startswith("s")
+            top = 1 << (width - 1) if signed else 1 << width
+            if not -(1 << (width - 1)) <= value < top:
                 raise DiagnosticError(error(self.tok_loc(items[0]), "integer constant out of range for attribute"))
-            # Stored as a `width`-bit pattern, printed signed, as APInt does.
+            # Stored as a `width`-bit pattern, printed signed (unsigned for
+            # `ui` types), as APInt does.
             value &= (1 << width) - 1
-            if width > 1 and value >= 1 << (width - 1):
+            if not unsigned and width > 1 and value >= 1 << (width - 1):
                 value -= 1 << width
         return IntegerAttr(value, t)  # type: ignore[arg-type]
 
     def float_attr(self, meta: Any, items: list) -> FloatAttr:
-        import struct
-
         t = _type(items[1]) if len(items) > 1 else Type("f64")
         value = float(str(items[0]))
-        if isinstance(t, Type) and t.text in ("f32", "f16"):
-            code = "<f" if t.text == "f32" else "<e"
-            try:
-                value = struct.unpack(code, struct.pack(code, value))[0]
-            except OverflowError:
-                value = float("inf") if value > 0 else float("-inf")
+        if isinstance(t, Type):
+            value = round_to_type(value, t)
         return FloatAttr(value, t)  # type: ignore[arg-type]
 
     def bool_attr(self, meta: Any, items: list) -> IntegerAttr:
@@ -354,16 +366,28 @@ class _Builder(Transformer):
     def dense_array_attr(self, meta: Any, items: list) -> Attr:
         text = str(items[0])[len("array<") : -1]
         elem, _, rest = text.partition(":")
+        t = Type(elem.strip())
+        words = [v.strip() for v in rest.split(",") if v.strip()] if rest else []
         try:
-            values = tuple(int(v) for v in rest.split(",") if v.strip()) if rest else ()
+            if t.is_float:
+                values: tuple = tuple(round_to_type(float(v), t) for v in words)
+            else:
+                values = tuple({"true": 1, "false": 0}.get(v, None) if v in ("true", "false") else int(v, 0) for v in words)
         except ValueError:
             return OpaqueAttr(canonical_type_text(str(items[0])))
-        return DenseArrayAttr(Type(elem.strip()), values)
+        return DenseArrayAttr(t, values)
 
     def opaque_attr(self, meta: Any, items: list) -> OpaqueAttr:
-        text = canonical_type_text(str(items[0]))
+        raw = str(items[0])
+        text = canonical_type_text(raw)
+        flags = re.fullmatch(r"#arith\.(overflow|fastmath)<([\w\s,]*)>", raw)
+        if flags:
+            text = arith_flags_text(flags.group(1), [f.strip() for f in flags.group(2).split(",") if f.strip()]) or text
         if len(items) > 1:
-            text += f" : {_type(items[1])}"
+            type_text = str(_type(items[1]))
+            if raw.startswith("dense<"):
+                text = canonical_dense(raw[len("dense<") : -1], type_text) or text
+            text += f" : {type_text}"
         return OpaqueAttr(text)
 
     # -- generic form -------------------------------------------------------------
@@ -692,11 +716,13 @@ class _Builder(Transformer):
 
     def arith_flags(self, meta: Any, items: list) -> tuple[str, Attr]:
         kind = str(items[0])
-        flags = ",".join(str(i) for i in items[1:] if i is not None)
         key = {"overflow": "overflowFlags", "fastmath": "fastmath"}.get(kind)
         if key is None:
-            raise DiagnosticError(error(self.loc(meta), f"expected 'overflow' or 'fastmath', got '{kind}'"))
-        return (key, OpaqueAttr(f"#arith.{kind}<{flags}>"))
+            raise DiagnosticError(error(self.tok_loc(items[0]), f"expected 'overflow' or 'fastmath', got '{kind}'"))
+        text = arith_flags_text(kind, [str(i) for i in items[1:] if i is not None])
+        if text is None:
+            raise DiagnosticError(error(self.tok_loc(items[0]), f"invalid {kind} flags"))
+        return (key, OpaqueAttr(text))
 
     def _arith(self, name: str, meta: Any, operands: list[_Use], result: Type, rest: list, extra: dict | None = None) -> _Partial:
         props: dict[str, Attr] = dict(extra or {})
