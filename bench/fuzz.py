@@ -73,7 +73,7 @@ def classify(data: bytes) -> str:
         if any(d.loc.line < 1 or d.loc.col < 1 for d in diags):
             raise AssertionError(f"unlocated diagnostic: {diags[0].message}")
         return "rejected: " + diags[0].message.split("(")[0].split("'")[0].strip()[:40]
-    for chunk in text.split("// -----\n"):
+    for chunk in filter(None, text.split("// -----\n")):
         if print_op(parse_module(chunk)) + "\n" != chunk:
             raise AssertionError("output is not a fixed point")
     return "accepted"

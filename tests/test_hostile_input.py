@@ -98,7 +98,7 @@ def _check_in_process(data: bytes) -> None:
             assert d.loc.line >= 1 and d.loc.col >= 1, d
     else:
         # Valid input: the output must parse again to the same text.
-        for chunk in text.split("// -----\n"):
+        for chunk in filter(None, text.split("// -----\n")):
             assert print_op(parse_module(chunk)) + "\n" == chunk
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from spec import registry
 from spec.attributes import (
@@ -58,7 +58,7 @@ MAX_NESTING = 1000
 K_DYNAMIC = -9223372036854775808
 CMPI_PREDICATES = "eq ne slt sle sgt sge ult ule ugt uge".split()
 CMPF_PREDICATES = "false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true".split()
-SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
+SPLIT_MARKER = "// -----"
 
 
 @dataclass(slots=True)
@@ -225,6 +225,10 @@ class _Builder(Transformer):
                 region.append(block)
         for b in labeled:
             region.append(b)
+        for block in region.blocks:
+            for op in block.ops[:-1]:
+                if registry.lookup(op.name).terminator:
+                    raise DiagnosticError(error(op.loc, f"'{op.name}' op must be the last operation in the parent block"))
         labels: dict[str, Block] = {}
         for b in labeled:
             if b.label in labels:
@@ -393,6 +397,8 @@ class _Builder(Transformer):
     # -- generic form -------------------------------------------------------------
     def generic_op(self, meta: Any, items: list) -> _Partial:
         name = _unescape(str(items[0]))
+        if not re.fullmatch(r"[A-Za-z_][\w$.]*\.[\w$.]+|[A-Za-z_][\w$.]*", name):
+            raise DiagnosticError(error(self.loc(meta), f"invalid operation name '{name}'"))
         operands: list[_Use] = items[1] or []
         successors: list[Token] = []
         props: dict[str, Attr] = {}
@@ -1095,12 +1101,22 @@ for _rule, _kind in _KEYWORD_RULES.items():
 
 def _wrap(fn: Any, rule: str) -> Any:
     # lark's inline transformer passes only the children; give every callback
-    # (meta, items) where meta is the token that locates the op.
-    if rule in _KEYWORD_FIRST:
-        return lambda self, items: fn(self, items[0], items[1:])
-    if rule in _NAME_FIRST:
-        return lambda self, items: fn(self, items[0], items)
-    return lambda self, items: fn(self, None, items)
+    # (meta, items) where meta is the token that locates the construct, and
+    # turn any failure of a builder into a located diagnostic.
+    def call(self: _Builder, items: list) -> Any:
+        try:
+            if rule in _KEYWORD_FIRST:
+                return fn(self, items[0], items[1:])
+            if rule in _NAME_FIRST:
+                return fn(self, items[0], items)
+            return fn(self, next((i for i in items if isinstance(i, Token)), None), items)
+        except DiagnosticError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - malformed input the grammar admits
+            loc = _first_location(items, self.file, self.line_offset)
+            raise DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}")) from None
+
+    return call
 
 
 for _name, _fn in list(vars(_Builder).items()):
@@ -1165,12 +1181,6 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
     builder.line_offset = line_offset
     try:
         ops: list[Operation] = parser.parse(text)
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, DiagnosticError):
-            raise exc.orig_exc from None
-        # A malformed construct the grammar admits but a builder rejects:
-        # report it at the first token of the construct.
-        raise DiagnosticError(error(_first_location(exc.obj, file, line_offset), f"malformed construct: {exc.orig_exc}")) from None
     except UnexpectedInput as exc:
         raise _syntax_error(exc, file, line_offset) from None
     _check_nesting(ops)
@@ -1193,18 +1203,37 @@ def parse_module(text: str, file: str = "<stdin>", line_offset: int = 0) -> Oper
 
 
 def split_input(text: str) -> list[tuple[str, int]]:
-    """Split on `// -----` lines: each chunk with the line number it starts at
-    (0-based offset), so diagnostics keep the original line numbers."""
-    chunks: list[tuple[str, int]] = []
-    start = 0
-    line = 0
-    for m in SPLIT_MARKER.finditer(text):
-        chunk = text[start : m.start()]
-        chunks.append((chunk, line))
-        line += chunk.count("\n") + text[m.start() : m.end()].count("\n")
-        start = m.end()
-    chunks.append((text[start:], line))
-    return chunks
+    """Split on `// -----` as mlir-opt-19's `--split-input-file` does: each
+    chunk with the 0-based line it starts at, so diagnostics keep the
+    original line numbers.
+
+    LLVM splits on `// ---` anywhere (not only at the start of a line) and
+    accepts a split when `--` and one more character other than `-` follow;
+    otherwise (`// ------`, a marker at the very end) the text stays in the
+    chunk. Empty chunks are dropped, and a leading empty chunk makes the next
+    piece a chunk unchecked (so `// -----` alone is a chunk `--`). A chunk
+    that starts mid-line is padded with blanks so columns stay right too."""
+    pieces = text.split(SPLIT_MARKER[:-2])
+    chunks: list[tuple[int, int]] = []
+    start, end = 0, len(pieces[0])
+    for piece in pieces[1:]:
+        piece_start = end + len(SPLIT_MARKER) - 2
+        if start == end:
+            start, end = piece_start, piece_start + len(piece)
+            continue
+        if piece.startswith("--") and len(piece) > 2 and piece[2] != "-":
+            chunks.append((start, end))
+            start, end = piece_start + 2, piece_start + len(piece)
+        else:
+            end = piece_start + len(piece)
+    if start != end:
+        chunks.append((start, end))
+    out: list[tuple[str, int]] = []
+    for a, b in chunks:
+        line = text.count("\n", 0, a)
+        col = a - (text.rfind("\n", 0, a) + 1)
+        out.append((" " * col + text[a:b], line))
+    return out
 
 
 def _first_location(obj: Any, file: str, line_offset: int) -> Location:
@@ -1232,53 +1261,64 @@ def _check_nesting(ops: list[Operation]) -> None:
 
 
 def _resolve(top: list[Operation]) -> None:
-    """Replace `_Use` placeholders by values, with MLIR's scoping: names are
-    visible in the region defining them and the regions nested in it; a name
-    may not be redefined while visible (sibling regions may reuse it)."""
+    """Replace `_Use` placeholders by values, in text order, with MLIR's
+    scoping: a value is visible from its definition on, in its region and the
+    regions nested in it; a name may not be redefined while visible (sibling
+    regions, and the enclosing region after a nested one closes, may reuse
+    it). An op's results are defined once its regions are read; a use before
+    the definition is a forward reference, resolved when the name is defined
+    and an error if it never is."""
     scope: dict[str, Value] = {}
-    # Work items: ("enter", region) defines the region's names and schedules
-    # its ops; ("op", op) resolves operands then enters nested regions;
-    # ("leave", names) drops a region's names.
-    work: list[tuple[str, Any]] = []
-    for op in reversed(top):
-        work.append(("op", op))
-    top_defs: list[str] = []
-    for op in top:
-        for v in op.results:
-            _define(scope, v, top_defs)
+    # Forward references waiting for a definition: name -> [(op, index, use)].
+    pending: dict[str, list[tuple[Operation, int, _Use]]] = {}
+    work: list[tuple[str, Any]] = [("op", op) for op in reversed(top)]
     while work:
         kind, item = work.pop()
         if kind == "leave":
             for name in item:
                 scope.pop(name, None)
-            continue
-        if kind == "region":
-            region: Region = item
-            defined: list[str] = []
-            for block in region.blocks:
-                for v in block.args:
-                    _define(scope, v, defined)
-                for op in block.ops:
-                    for v in op.results:
-                        _define(scope, v, defined)
-            work.append(("leave", defined))
-            for block in reversed(region.blocks):
-                for op in reversed(block.ops):
-                    work.append(("op", op))
-            continue
-        op: Operation = item
-        resolved: list[Value] = []
-        for u in op.operands:
-            if isinstance(u, _Use):
-                resolved.append(_lookup(scope, u))
-            else:
-                resolved.append(u)
-        op.operands = resolved
-        for region in reversed(op.regions):
-            work.append(("region", region))
+        elif kind == "block":
+            block, defined = item
+            for v in block.args:
+                _define(scope, v, defined, pending)
+            work.extend(("op", op) for op in reversed(block.ops))
+        elif kind == "define":
+            op, defined = item
+            for v in op.results:
+                _define(scope, v, defined, pending)
+        else:
+            op = item
+            for i, u in enumerate(op.operands):
+                if isinstance(u, _Use):
+                    v = _lookup(scope, u, forward_ok=True)
+                    if v is None:
+                        pending.setdefault(_key(u), []).append((op, i, u))
+                    else:
+                        op.operands[i] = v
+            defined = _enclosing_defs(work)
+            work.append(("define", (op, defined)))
+            for region in reversed(op.regions):
+                names: list[str] = []
+                work.append(("leave", names))
+                work.extend(("block", (b, names)) for b in reversed(region.blocks))
+    for uses in pending.values():
+        raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
 
 
-def _define(scope: dict[str, Value], v: Value, defined: list[str]) -> None:
+def _enclosing_defs(work: list[tuple[str, Any]]) -> list[str]:
+    """The name list of the innermost open region (dropped when it closes);
+    top-level names are never dropped."""
+    for kind, item in reversed(work):
+        if kind == "leave":
+            return item
+    return []
+
+
+def _key(u: _Use) -> str:
+    return f"{u.name}#{u.number}" if u.number else u.name
+
+
+def _define(scope: dict[str, Value], v: Value, defined: list[str], pending: dict[str, list]) -> None:
     names = [v.hint]
     if "#" in v.hint and v.hint.endswith("#0"):
         names.append(v.hint[:-2])
@@ -1292,14 +1332,18 @@ def _define(scope: dict[str, Value], v: Value, defined: list[str]) -> None:
             )
         scope[name] = v
         defined.append(name)
+        for op, i, u in pending.pop(name, []):
+            op.operands[i] = _lookup(scope, u)  # type: ignore[assignment]
 
 
-def _lookup(scope: dict[str, Value], u: _Use) -> Value:
-    key = f"{u.name}#{u.number}" if u.number else u.name
+def _lookup(scope: dict[str, Value], u: _Use, forward_ok: bool = False) -> Value | None:
+    key = _key(u)
     v = scope.get(key)
     if v is None and u.number == 0:
         v = scope.get(f"{u.name}#0")
     if v is None:
+        if forward_ok:
+            return None
         raise DiagnosticError(error(u.loc, "use of undeclared SSA value name"))
     if u.type is not None and v.type != u.type:
         raise DiagnosticError(
