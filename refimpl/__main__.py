@@ -51,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-split-input-file", "--split-input-file", action="store_true")
     p.add_argument("-verify-diagnostics", "--verify-diagnostics", action="store_true")
     p.add_argument("-mlir-print-op-generic", "--mlir-print-op-generic", action="store_true")
+    p.add_argument("-allow-unregistered-dialect", "--allow-unregistered-dialect", action="store_true", help="accepted: unregistered ops are always allowed")
     return p
 
 

@@ -1,0 +1,31 @@
+// DEVIATION (reference vs mlir19): upstream defers the wait out of an
+// async.execute looking only at the users of its !async.token. A value
+// result awaited before the token is then available while the body's GPU
+// work still runs, and the host reads the buffer the GPU writes. The
+// reference does not defer such an execute.
+// RUN: %python -m refimpl %s | filecheck %s --check-prefix=REF
+// RUN: %python -m refimpl --mode mlir19 %s | filecheck %s --check-prefix=M19
+
+// REF-LABEL: func.func @leak
+// M19-LABEL: func.func @leak
+func.func @leak(%m: memref<4xf32>, %c: f32) {
+  // REF: %[[T:.*]], %[[R:.*]] = async.execute -> !async.value<memref<4xf32>>
+  // REF: %[[G:.*]] = gpu.memset async
+  // REF-NEXT: gpu.wait [%[[G]]]
+  // REF-NEXT: async.yield %arg0
+  // M19: async.execute -> (!async.value<memref<4xf32>>, !async.value<!gpu.async.token>)
+  // M19-NOT: gpu.wait [
+  // M19: async.yield
+  %t, %v = async.execute -> !async.value<memref<4xf32>> {
+    gpu.memset %m, %c : memref<4xf32>, f32
+    async.yield %m : memref<4xf32>
+  }
+  // M19: async.await
+  // M19-NEXT: arith.constant
+  // M19-NEXT: memref.load
+  %r = async.await %v : !async.value<memref<4xf32>>
+  %c0 = arith.constant 0 : index
+  %l = memref.load %r[%c0] : memref<4xf32>
+  async.await %t : !async.token
+  return
+}
