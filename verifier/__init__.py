@@ -14,7 +14,7 @@ import time
 
 from spec.ir import Operation
 from spec.semantics import events
-from verifier.correspondence import Mismatch, match, well_formed
+from verifier.correspondence import Correspondence, Mismatch, match, well_formed
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
 from verifier.obligations import obligations
 from verifier.reach import reachable
@@ -64,6 +64,8 @@ def check(
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
     seed: int = DEFAULT_SEED,
     rlimit: int | None = None,
+    unroll: int = events.DEFAULT_UNROLL,
+    max_paths: int = events.MAX_PATHS,
 ) -> Report:
     """Validate that `output_module` is a correct rewrite of `input_module`."""
     report = Report()
@@ -82,7 +84,7 @@ def check(
             fr.verdict = REFUTED
             fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} is missing from the output", None, fin)))
             continue
-        _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit)
+        _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit, unroll, max_paths)
     for name, rest in outs.items():
         if func is not None and name != func:
             continue
@@ -94,8 +96,22 @@ def check(
     return report
 
 
+def _reason(unsupported: list) -> str:
+    reasons = sorted({f"{r} ({op.loc})" for op, r in unsupported})
+    more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
+    return "; ".join(reasons[:MAX_REASONS]) + more
+
+
 def _check_function(
-    fin: Operation, fout: Operation, fr: FunctionReport, t: dict[str, float], timeout_ms: int, seed: int, rlimit: int | None
+    fin: Operation,
+    fout: Operation,
+    fr: FunctionReport,
+    t: dict[str, float],
+    timeout_ms: int,
+    seed: int,
+    rlimit: int | None,
+    unroll: int,
+    max_paths: int,
 ) -> None:
     t0 = time.perf_counter()
     corr = match(fin, fout)
@@ -105,63 +121,35 @@ def _check_function(
         fr.verdict = REFUTED
         fr.violations.extend(_mismatch_violation(m) for m in problems)
         return
-    t0 = time.perf_counter()
-    gin = events.build(fin)
-    gout = events.build(fout)
-    t["events"] += time.perf_counter() - t0
-    unsupported = gin.unsupported + gout.unsupported
-    if unsupported:
-        fr.verdict = UNKNOWN
-        reasons = sorted({f"{r} ({op.loc})" for op, r in unsupported})
-        fr.reason = "; ".join(reasons[:MAX_REASONS]) + (f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else "")
-        return
-    fr.graph = gout
-    obls = obligations(gin)
-    fr.obligations = len(obls)
-    prover = Prover(gout, timeout_ms, seed, rlimit)
     unknown_reasons: list[str] = []
-    for ob in obls:
-        a_out = corr.to_output.get(ob.first)
-        b_out = corr.to_output.get(ob.second)
-        ea = gout.by_op.get(a_out) if a_out is not None else None
-        eb = gout.by_op.get(b_out) if b_out is not None else None
-        if ea is None or eb is None:
-            fr.verdict = INCONSISTENT
-            fr.reason = f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output"
-            return
+    reported: set[tuple[int, int]] = set()
+    fr.unroll = unroll
+    try:
         t0 = time.perf_counter()
-        holds = reachable(gout, ea.end, eb.start)
-        t1 = time.perf_counter()
-        outcome = prover.prove(ea.end, eb.start)
-        t["reach"] += t1 - t0
-        t["z3"] += time.perf_counter() - t1
-        if outcome.status == "unknown":
-            unknown_reasons.append(outcome.reason)
-            continue
-        if outcome.status == "inconsistent" or (outcome.status == "proved") != holds:
-            fr.verdict = INCONSISTENT
-            fr.reason = (
-                f"Z3 says {outcome.status}, reachability says {'ordered' if holds else 'unordered'} "
-                f"for '{ob.first.name}' ({ob.first.loc}) before '{ob.second.name}' ({ob.second.loc})"
-            )
-            return
-        fr.agreements += 1
-        if outcome.status == "proved":
-            fr.proved += 1
-            continue
-        assert a_out is not None and b_out is not None
-        fr.missing.append((ea.end, eb.start))
-        fr.violations.append(
-            Violation(
-                ob.kind,
-                Endpoint(ob.first.name, ob.first.loc, a_out.loc),
-                Endpoint(ob.second.name, ob.second.loc, b_out.loc),
-                obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, ea.kind == "gpu", ob.cross_thread),
-                schedule=outcome.schedule,
-                cross_thread=ob.cross_thread,
-            )
-        )
-    fr.z3_checks = prover.checks
+        for gin in events.paths(fin, unroll, max_paths):
+            fr.paths += 1
+            fr.bounded = fr.bounded or gin.bounded
+            if gin.unsupported:
+                fr.verdict, fr.reason = UNKNOWN, _reason(gin.unsupported)
+                return
+            if gin.truncated:
+                continue
+            gout = events.build(fout, gin.choices, unroll)
+            t["events"] += time.perf_counter() - t0
+            if gout.unsupported:
+                fr.verdict, fr.reason = UNKNOWN, _reason(gout.unsupported)
+                return
+            if gout.options != gin.options or gout.truncated:
+                fr.verdict, fr.reason = UNKNOWN, "the output's control flow does not follow the input's"
+                return
+            if fr.graph is None or fr.missing == []:
+                fr.graph = gout
+            if not _check_path(gin, gout, corr, fr, t, reported, unknown_reasons, timeout_ms, seed, rlimit):
+                return
+            t0 = time.perf_counter()
+    except events.TooManyPaths as exc:
+        fr.verdict, fr.reason = UNKNOWN, str(exc)
+        return
     if not fr.violations and not unknown_reasons and corr.dropped:
         # The orderings all survive, but the output is still not a rewrite
         # of the input by DESIGN.md's correspondence.
@@ -176,3 +164,71 @@ def _check_function(
         fr.reason = f"{len(unknown_reasons)} obligation(s) not decided: {unknown_reasons[0]}"
     else:
         fr.verdict = VERIFIED
+
+
+def _check_path(
+    gin: events.EventGraph,
+    gout: events.EventGraph,
+    corr: Correspondence,
+    fr: FunctionReport,
+    t: dict[str, float],
+    reported: set[tuple[int, int]],
+    unknown_reasons: list[str],
+    timeout_ms: int,
+    seed: int,
+    rlimit: int | None,
+) -> bool:
+    """Prove the obligations of one path; False if the function is done
+    (inconsistent)."""
+    obls = obligations(gin)
+    fr.obligations += len(obls)
+    prover = Prover(gout, timeout_ms, seed, rlimit)
+    for ob in obls:
+        a_out = corr.to_output.get(ob.first)
+        b_out = corr.to_output.get(ob.second)
+        ea = gout.event(a_out, ob.first_occurrence) if a_out is not None else None
+        eb = gout.event(b_out, ob.second_occurrence) if b_out is not None else None
+        if ea is None or eb is None or a_out is None or b_out is None:
+            fr.verdict = INCONSISTENT
+            fr.reason = f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output"
+            return False
+        t0 = time.perf_counter()
+        holds = reachable(gout, ea.end, eb.start)
+        t1 = time.perf_counter()
+        outcome = prover.prove(ea.end, eb.start)
+        t["reach"] += t1 - t0
+        t["z3"] += time.perf_counter() - t1
+        fr.z3_checks += 1
+        if outcome.status == "unknown":
+            unknown_reasons.append(outcome.reason)
+            continue
+        if outcome.status == "inconsistent" or (outcome.status == "proved") != holds:
+            fr.verdict = INCONSISTENT
+            fr.reason = (
+                f"Z3 says {outcome.status}, reachability says {'ordered' if holds else 'unordered'} "
+                f"for '{ob.first.name}' ({ob.first.loc}) before '{ob.second.name}' ({ob.second.loc})"
+            )
+            return False
+        fr.agreements += 1
+        if outcome.status == "proved":
+            fr.proved += 1
+            continue
+        key = (id(ob.first), id(ob.second))
+        if key in reported:
+            continue
+        reported.add(key)
+        if fr.graph is not gout:
+            fr.graph, fr.missing = gout, []
+        fr.missing.append((ea.end, eb.start))
+        fr.violations.append(
+            Violation(
+                ob.kind,
+                Endpoint(ob.first.name, ob.first.loc, a_out.loc),
+                Endpoint(ob.second.name, ob.second.loc, b_out.loc),
+                obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, ea.kind == "gpu", ob.cross_thread),
+                path=list(gin.path),
+                schedule=outcome.schedule,
+                cross_thread=ob.cross_thread,
+            )
+        )
+    return True

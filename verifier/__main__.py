@@ -19,6 +19,7 @@ import sys
 
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
+from spec.semantics.events import DEFAULT_UNROLL
 from spec.syntax.parser import parse_module
 from spec.tool import Source, read_source
 from verifier import check
@@ -40,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--func", metavar="NAME", help="check only this function")
     c.add_argument("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, help=f"Z3 timeout per query (default {DEFAULT_TIMEOUT_MS})")
     c.add_argument("--seed", type=int, default=DEFAULT_SEED, help="Z3 random seed (default 0)")
+    c.add_argument("--rlimit", type=int, default=None, help="Z3 resource limit per query (deterministic work bound)")
+    c.add_argument("--unroll", type=int, default=DEFAULT_UNROLL, help=f"loop iterations considered (default {DEFAULT_UNROLL})")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument("--dot", metavar="FILE", help="write the output's happens-before graph (DOT), the missing edge highlighted")
     return p
@@ -93,7 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     except DiagnosticError as exc:
         _print_diags(exc.diagnostics, sources)
         return EXIT_BAD_INPUT
-    report = check(module_in, module_out, func=args.func, timeout_ms=args.timeout_ms, seed=args.seed)
+    if args.unroll < 0 or args.timeout_ms <= 0:
+        _print_diags([error(Location("<command line>", 0, 0), "--unroll must be >= 0 and --timeout-ms > 0")], sources)
+        return EXIT_BAD_INPUT
+    report = check(
+        module_in, module_out, func=args.func, timeout_ms=args.timeout_ms, seed=args.seed, rlimit=args.rlimit, unroll=args.unroll
+    )
     report.input_file, report.output_file = src_in.name, src_out.name
     if args.func is not None and not report.functions:
         _print_diags([error(Location(src_in.name, 0, 0), f"no function @{args.func} with a body in the input")], sources)

@@ -35,6 +35,9 @@ class Obligation:
     """The input op that must not start before."""
     cross_thread: bool
     """The two events are on different threads (rules 6 and 7)."""
+    first_occurrence: int = 0
+    second_occurrence: int = 0
+    """Which execution of each op on the path (ops in loops repeat)."""
 
 
 def kind_of(a: Event, b: Event) -> str:
@@ -49,7 +52,7 @@ def obligations(g: EventGraph) -> list[Obligation]:
     """The consecutive happens-before pairs of effectful events of `g`."""
     starts: dict[int, Event] = {ev.start: ev for ev in g.events}
     out: list[Obligation] = []
-    seen_pairs: set[tuple[int, int]] = set()
+    seen_pairs: set[tuple[int, int]] = set()  # by node: one op may occur twice
     for ev in g.events:
         stack = list(g.succ[ev.end])
         seen: set[int] = set(stack)
@@ -57,10 +60,12 @@ def obligations(g: EventGraph) -> list[Obligation]:
             n = stack.pop()
             other = starts.get(n)
             if other is not None and other is not ev:
-                key = (id(ev.op), id(other.op))
+                key = (ev.start, other.start)
                 if key not in seen_pairs:
                     seen_pairs.add(key)
-                    out.append(Obligation(kind_of(ev, other), ev.op, other.op, ev.thread != other.thread))
+                    out.append(
+                        Obligation(kind_of(ev, other), ev.op, other.op, ev.thread != other.thread, ev.occurrence, other.occurrence)
+                    )
                 continue
             for m in g.succ[n]:
                 if m not in seen:

@@ -108,6 +108,8 @@ class FunctionReport:
     bounded: bool = False
     unroll: int = 0
     z3_checks: int = 0
+    paths: int = 0
+    """Paths checked (branch choices x loop trip counts up to `unroll`)."""
     graph: object = None
     """The output's `EventGraph` (for `--dot`; not serialised)."""
     missing: list[tuple[int, int]] = field(default_factory=list)
@@ -122,8 +124,9 @@ class FunctionReport:
             "oracle_agreements": self.agreements,
             "violations": [v.to_json() for v in self.violations],
             "reason": self.reason,
+            "paths": self.paths,
             "bounded": self.bounded,
-            "unroll": self.unroll,
+            "unroll": self.unroll if self.bounded else 0,
         }
 
 
@@ -163,7 +166,8 @@ class Report:
             line = f"@{f.name}: {f.verdict}"
             if f.verdict == VERIFIED:
                 line += f" ({f.proved} obligations proved by Z3, reachability agrees"
-                line += f"; up to {f.unroll} loop iterations)" if f.bounded else ")"
+                line += f"; {f.paths} paths" if f.paths > 1 else ""
+                line += f"; verified up to {f.unroll} loop iterations)" if f.bounded else ")"
             elif f.verdict == REFUTED:
                 line += f" ({len(f.violations)} violation{'s' if len(f.violations) != 1 else ''} of {f.obligations} obligations)"
             if f.reason:

@@ -27,23 +27,34 @@ no token is one host point (its inner events all lie between the thread's
 previous and next points, so nothing is lost); it is effectful iff something
 in it is.
 
-What the model cannot follow yet (rule 8: branches, loops, multi-block
-functions holding GPU or async ops; async groups; `gpu.launch`) is recorded in
+Control flow (rule 8): an execution follows one path. `build` takes the
+path as a list of decisions (`scf.if`: then/else; `scf.for`/`scf.while`: trip
+count 0..unroll; `cf.cond_br`: true/false successor; a block is entered at
+most unroll+1 times per region run, a longer path is `truncated`) and
+unrolls it into one straight-line graph, binding tokens through block
+arguments, `scf.yield` and region results. `paths` enumerates every path up
+to the bound, depth first. Input and output take the same decisions in the
+same order (their region ops correspond 1:1), so one decision list names the
+same path in both.
+
+What the model cannot follow (`scf.parallel` or an unknown region op
+holding GPU or async ops, async groups, `gpu.launch`) is recorded in
 `EventGraph.unsupported` with the reason, so a checker can answer `unknown`
 instead of guessing.
 
-Node ids are allocated in program order and every edge of a well-formed
-straight-line function points from a lower id to a higher one
+Node ids are allocated in execution order along the path, so every edge of
+a well-formed function points from a lower id to a higher one
 (`EventGraph.forward_only`), which lets checkers bound their searches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from spec import registry
 from spec.attributes import DenseArrayAttr, Type
-from spec.ir import Block, Operation, Value
+from spec.ir import Block, Operation, Region, Value
 
 SYNC_OPS = frozenset({"gpu.wait", "async.await", "async.execute", "async.yield"})
 """Synchronization ops: they order events but are not events of the property."""
@@ -114,6 +125,8 @@ class Event:
     start: int
     end: int
     thread: int
+    occurrence: int = 0
+    """Which execution of `op` on this path (ops in loops run several times)."""
 
 
 @dataclass
@@ -127,13 +140,34 @@ class EventGraph:
     threads: list[int] = field(default_factory=list)
     succ: list[list[int]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    by_op: dict[Operation, Event] = field(default_factory=dict)
+    by_op: dict[Operation, list[Event]] = field(default_factory=dict)
+    """Per op, its events on this path in execution order."""
     unsupported: list[tuple[Operation, str]] = field(default_factory=list)
     forward_only: bool = True
     """Every edge goes from a lower node id to a higher one."""
     edge_count: int = 0
     thread_ops: list[Operation | None] = field(default_factory=list)
     """Per thread: the `async.execute` whose body it is (None: the host)."""
+    choices: list[int] = field(default_factory=list)
+    """The path: the option taken at each decision, in execution order."""
+    options: list[int] = field(default_factory=list)
+    """How many options each decision had."""
+    path: list[str] = field(default_factory=list)
+    """The decisions in words (`scf.if at in.mlir:12:5 takes the else branch`)."""
+    bounded: bool = False
+    """A loop was met: the paths cover at most `unroll` iterations of it."""
+    truncated: bool = False
+    """This path would run a block more than the bound allows: not checked."""
+
+    def add_event(self, ev: Event) -> None:
+        lst = self.by_op.setdefault(ev.op, [])
+        ev.occurrence = len(lst)
+        lst.append(ev)
+        self.events.append(ev)
+
+    def event(self, op: Operation, occurrence: int) -> Event | None:
+        lst = self.by_op.get(op)
+        return lst[occurrence] if lst is not None and occurrence < len(lst) else None
 
     def node(self, kind: str, op: Operation | None, thread: int) -> int:
         self.kinds.append(kind)
@@ -164,8 +198,10 @@ class EventGraph:
 
 
 class _Builder:
-    def __init__(self, func: Operation) -> None:
+    def __init__(self, func: Operation, choices: list[int], unroll: int) -> None:
         self.g = EventGraph(func)
+        self.prefix = choices
+        self.unroll = unroll
         self.completion: dict[Value, int] = {}
         """GPU token -> the node at which it is complete."""
         self.available: dict[Value, int] = {}
@@ -191,6 +227,126 @@ class _Builder:
 
     def unsupported(self, op: Operation, reason: str) -> None:
         self.g.unsupported.append((op, reason))
+
+    # -- paths (rule 8) ----------------------------------------------------------
+
+    def decide(self, options: int, describe: Callable[[int], str]) -> int:
+        """The next decision of the path: from the given prefix, else the
+        first option. Recorded so an enumerator can try the others."""
+        g = self.g
+        k = len(g.choices)
+        c = self.prefix[k] if k < len(self.prefix) and self.prefix[k] < options else 0
+        g.choices.append(c)
+        g.options.append(options)
+        g.path.append(describe(c))
+        return c
+
+    def bind(self, dsts: list[Value], srcs: list[Value]) -> None:
+        """Values passed to block arguments or region results: a token's
+        completion (or availability) follows it (rule 7)."""
+        for d, v in zip(dsts, srcs):
+            if d.type.is_gpu_token:
+                self.completion[d] = self.completion_of(v)
+            elif d.type.is_async_token or d.type.is_async_value:
+                self.available[d] = self.available_of(v)
+                if v in self.inner:
+                    self.inner[d] = self.inner[v]
+
+    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
+        """Run `region` on this path: its entry block gets `args`, then the
+        blocks `cf.br`/`cf.cond_br` lead to. Returns the last node and the
+        terminator that left the region (None if the path was cut)."""
+        g = self.g
+        if not region.blocks:
+            return cur, None
+        block = region.blocks[0]
+        self.bind(block.args, args)
+        visits: dict[Block, int] = {}
+        while True:
+            visits[block] = visits.get(block, 0) + 1
+            if visits[block] > 1:
+                g.bounded = True
+            if visits[block] > self.unroll + 1:
+                g.truncated = True
+                return cur, None
+            cur, _ = self.thread(block, cur, tid, depth)
+            term = block.ops[-1] if block.ops else None
+            if term is None or term.name not in ("cf.br", "cf.cond_br"):
+                if term is not None and term.successors:
+                    self.unsupported(term, f"'{term.name}' op branches in a way the model cannot follow")
+                    return cur, None
+                return cur, term
+            if term.name == "cf.br":
+                nxt, operands = term.successors[0], term.operands
+            else:
+                sizes = term.properties.get("operandSegmentSizes")
+                n_true = sizes.values[1] if isinstance(sizes, DenseArrayAttr) else 0
+                c = self.decide(2, lambda c, t=term: f"cf.cond_br at {t.loc} goes to its {'true' if c == 0 else 'false'} successor")
+                nxt = term.successors[c]
+                operands = term.operands[1 : 1 + n_true] if c == 0 else term.operands[1 + n_true :]
+            self.bind(nxt.args, operands)
+            block = nxt
+
+    def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        """A region op holding GPU or async ops: follow the path into it."""
+        name = op.name
+        g = self.g
+        if name == "scf.if":
+            c = self.decide(2, lambda c: f"scf.if at {op.loc} takes the {'then' if c == 0 else 'else'} branch")
+            if c < len(op.regions) and op.regions[c].blocks:
+                cur, term = self.region(op.regions[c], [], cur, tid, depth)
+                if term is None:
+                    return cur
+                self.bind(op.results, term.operands)
+            return cur
+        if name in ("scf.execute_region",):
+            cur, term = self.region(op.regions[0], [], cur, tid, depth)
+            if term is not None:
+                self.bind(op.results, term.operands)
+            return cur
+        if name == "scf.for":
+            g.bounded = True
+            trips = self.decide(self.unroll + 1, lambda c: f"scf.for at {op.loc} runs {c} time{'s' if c != 1 else ''}")
+            carried = op.operands[3:]
+            for _ in range(trips):
+                cur, term = self._iteration(op.regions[0], carried, cur, tid, depth)
+                if term is None:
+                    return cur
+                carried = term.operands
+            self.bind(op.results, carried)
+            return cur
+        if name == "scf.while":
+            g.bounded = True
+            trips = self.decide(self.unroll + 1, lambda c: f"scf.while at {op.loc} runs its body {c} time{'s' if c != 1 else ''}")
+            carried = list(op.operands)
+            for j in range(trips + 1):
+                cur, cond = self.region(op.regions[0], carried, cur, tid, depth)
+                if cond is None:
+                    return cur
+                passed = cond.operands[1:]
+                if j == trips:
+                    self.bind(op.results, passed)
+                    return cur
+                cur, term = self.region(op.regions[1], passed, cur, tid, depth)
+                if term is None:
+                    return cur
+                carried = term.operands
+            return cur
+        self.unsupported(op, f"'{name}' op holds GPU or async ops in its regions; this construct is not modelled")
+        return cur
+
+    def _iteration(self, region: Region, carried: list[Value], cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
+        """One iteration of an `scf.for` body: the induction variable is not a
+        token, so only the loop-carried values are bound."""
+        if not region.blocks:
+            return cur, None
+        block = region.blocks[0]
+        self.bind(block.args[1:], carried)
+        if len(region.blocks) == 1:
+            cur, _ = self.thread(block, cur, tid, depth)
+            return cur, block.ops[-1] if block.ops else None
+        self.unsupported(region.parent or self.g.func, "'scf.for' body with several blocks is not modelled")
+        return cur, None
 
     def thread(self, block: Block, cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
         """Walk `block` as thread `tid` from node `cur`; returns the last
@@ -225,7 +381,7 @@ class _Builder:
                 cur = n
                 yielded = op
             elif op.regions and not self.opaque_region_op(op):
-                self.unsupported(op, f"'{name}' op holds GPU or async ops in its regions (control flow is not modelled)")
+                cur = self.control(op, cur, tid, depth)
             else:
                 if any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results):
                     if not info.known or info.effects is None:
@@ -235,9 +391,7 @@ class _Builder:
                     if cur is not None:
                         g.edge(cur, n)
                     cur = n
-                    ev = Event(op, "return" if name == "func.return" else "host", n, n, tid)
-                    g.events.append(ev)
-                    g.by_op[op] = ev
+                    g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
         return cur, yielded
 
     def opaque_region_op(self, op: Operation) -> bool:
@@ -267,9 +421,7 @@ class _Builder:
         g.edge(s, f)
         token = next((r for r in reversed(op.results) if r.type.is_gpu_token), None)
         if op.name != "gpu.wait":
-            ev = Event(op, "gpu", s, f, tid)
-            g.events.append(ev)
-            g.by_op[op] = ev
+            g.add_event(Event(op, "gpu", s, f, tid))
         if token is not None:
             self.completion[token] = f
             return i
@@ -309,25 +461,50 @@ class _Builder:
         return p
 
 
-def build(func: Operation) -> EventGraph:
-    """The happens-before graph of `func` (a `func.func` with a body)."""
-    b = _Builder(func)
+DEFAULT_UNROLL = 2
+"""Loop iterations considered by default: 0, 1 and 2 trips cover a loop that
+does not run, one that runs once, and a value carried from one iteration to
+the next."""
+
+
+def build(func: Operation, choices: list[int] | None = None, unroll: int = DEFAULT_UNROLL) -> EventGraph:
+    """The happens-before graph of `func` (a `func.func` with a body) on the
+    path given by `choices` (missing decisions take their first option;
+    `EventGraph.choices`/`options` say which decisions were met)."""
+    b = _Builder(func, list(choices or []), unroll)
     g = b.g
     g.thread_ops.append(None)
     if not func.regions or not func.regions[0].blocks:
         return g
-    blocks = func.regions[0].blocks
-    if len(blocks) > 1:
-        has_gpu = any(
-            registry.lookup(o.name).gpu_async or o.dialect == "async" for blk in blocks for op in blk.ops for o in op.walk()
-        )
-        if has_gpu:
-            b.unsupported(func, "function with several blocks holding GPU or async ops (control flow is not modelled)")
-            return g
-        # No GPU work anywhere: every path is the input's own host code;
-        # model the blocks in order (each effectful op is still an event).
     start = g.node("point", func, 0)
-    cur: int | None = start
-    for block in blocks:
-        cur, _ = b.thread(block, cur, 0, 0)
+    b.region(func.regions[0], [], start, 0, 0)
     return g
+
+
+MAX_PATHS = 256
+"""Paths enumerated per function before giving up (`unknown`)."""
+
+
+class TooManyPaths(Exception):
+    """More than the allowed number of paths."""
+
+
+def paths(func: Operation, unroll: int = DEFAULT_UNROLL, limit: int = MAX_PATHS) -> Iterator[EventGraph]:
+    """Every path of `func` up to `unroll` loop iterations, one graph each.
+
+    Depth-first over decision sequences: build a path from a prefix (later
+    decisions take their first option), then queue every alternative of each
+    decision made after the prefix. Each complete sequence is built once.
+    Raises `TooManyPaths` after `limit` paths."""
+    stack: list[list[int]] = [[]]
+    count = 0
+    while stack:
+        prefix = stack.pop()
+        g = build(func, prefix, unroll)
+        count += 1
+        if count > limit:
+            raise TooManyPaths(f"more than {limit} paths (branch choices x trip counts up to {unroll})")
+        for i in range(len(prefix), len(g.choices)):
+            for alt in range(g.options[i] - 1, g.choices[i], -1):
+                stack.append([*g.choices[:i], alt])
+        yield g

@@ -1,0 +1,330 @@
+"""The verifier on control flow (rule 8): branches, loops, multi-block
+functions. Each construct gets a right rewrite (verified, with the number of
+paths and the loop bound said) and a wrong one refuted with the path that
+shows it (which branch, how many iterations)."""
+
+from __future__ import annotations
+
+from spec.syntax.parser import parse_module
+from tests.test_verifier_rules import LAUNCH, module, pair, run
+from verifier import check
+from verifier.report import REFUTED, UNKNOWN, VERIFIED
+
+ASYNC_LAUNCH = "@k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
+
+
+def path_of(r) -> list[str]:  # type: ignore[no-untyped-def]
+    (v,) = [v for f in r.functions for v in f.violations]
+    return v.path
+
+
+BRANCH_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    scf.if %p {
+      gpu.launch_func """ + LAUNCH + """
+    }
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+BRANCH_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    scf.if %p {
+      %0 = gpu.wait async
+      %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
+      gpu.wait [%1]
+    }
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+
+
+def test_branch_synchronized_inside() -> None:
+    r = run(BRANCH_IN, BRANCH_GOOD)
+    assert r.verdict == VERIFIED
+    assert r.functions[0].paths == 2 and not r.functions[0].bounded
+
+
+def test_branch_without_its_wait() -> None:
+    r = run(BRANCH_IN, BRANCH_GOOD.replace("      gpu.wait [%1]\n", ""))
+    assert r.verdict == REFUTED
+    assert pair(r)[:3] == ("gpu-before-host", "gpu.launch_func", "func.call")
+    assert path_of(r) == ["scf.if at in.mlir:11:5 takes the then branch"]
+
+
+def test_branch_yielding_a_token_waited_after() -> None:
+    """A token out of an scf.if (one side launches, the other makes an empty
+    token), waited after the join: right on both paths."""
+    inp = BRANCH_IN.replace("    }\n    call", "    } else {\n    }\n    call")
+    out = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    %t = scf.if %p -> (!gpu.async.token) {
+      %0 = gpu.wait async
+      %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
+      scf.yield %1 : !gpu.async.token
+    } else {
+      %2 = gpu.wait async
+      scf.yield %2 : !gpu.async.token
+    }
+    gpu.wait [%t]
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+    assert run(inp, out).verdict == VERIFIED
+    # The then side yields the token from before its launch: wrong on the then path.
+    wrong = out.replace("      scf.yield %1 : !gpu.async.token", "      scf.yield %0 : !gpu.async.token")
+    r = run(inp, wrong)
+    assert r.verdict == REFUTED
+    assert path_of(r) == ["scf.if at in.mlir:11:5 takes the then branch"]
+
+
+LOOP_IN = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    gpu.launch_func """ + LAUNCH + """
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func """ + LAUNCH + """
+      func.call @consume(%m) : (memref<4xf32>) -> ()
+    }
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+# The 2020 seed's output for LOOP_IN: the token of the launch before the loop
+# is consumed inside the loop only, nothing waits for it when the loop runs
+# zero times.
+LOOP_SEED = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %0 = gpu.wait async
+    %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
+    scf.for %i = %c0 to %n step %c1 {
+      %2 = gpu.launch_func async [%1] """ + ASYNC_LAUNCH + """
+      gpu.wait [%2]
+      func.call @consume(%m) : (memref<4xf32>) -> ()
+    }
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+
+
+def test_gpu_op_before_and_inside_a_loop() -> None:
+    good = LOOP_SEED.replace("    scf.for", "    gpu.wait [%1]\n    scf.for").replace("async [%1] @k", "async @k")
+    r = run(LOOP_IN, good)
+    assert r.verdict == VERIFIED, r.text()
+    f = r.functions[0]
+    assert f.bounded and f.unroll == 2 and f.paths == 3
+    assert "verified up to 2 loop iterations" in r.text()
+
+
+def test_seed_zero_trip_loop_is_refuted() -> None:
+    r = run(LOOP_IN, LOOP_SEED)
+    assert r.verdict == REFUTED
+    kind, first, second, first_line, second_line = pair(r)
+    assert (kind, first, second, first_line) == ("gpu-before-host", "gpu.launch_func", "func.call", 12)
+    assert path_of(r) == ["scf.for at in.mlir:13:5 runs 0 times"]
+
+
+CARRIED_IN = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func """ + LAUNCH + """
+    }
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+CARRIED_GOOD = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %0 = gpu.wait async
+    %t = scf.for %i = %c0 to %n step %c1 iter_args(%a = %0) -> (!gpu.async.token) {
+      %1 = gpu.launch_func async [%a] """ + ASYNC_LAUNCH + """
+      scf.yield %1 : !gpu.async.token
+    }
+    gpu.wait [%t]
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+
+
+def test_token_through_iter_args_with_wait_on_exit() -> None:
+    r = run(CARRIED_IN, CARRIED_GOOD)
+    assert r.verdict == VERIFIED, r.text()
+
+
+def test_token_through_iter_args_without_wait_on_exit() -> None:
+    r = run(CARRIED_IN, CARRIED_GOOD.replace("    gpu.wait [%t]\n", ""))
+    assert r.verdict == REFUTED
+    assert path_of(r) == ["scf.for at in.mlir:12:5 runs 1 time"]
+
+
+def test_iterations_not_chained() -> None:
+    """Each iteration starts from the loop's initial token instead of the
+    carried one: the launches of two iterations may overlap."""
+    wrong = CARRIED_GOOD.replace("async [%a]", "async [%0]")
+    r = run(CARRIED_IN, wrong)
+    assert r.verdict == REFUTED
+    v = r.functions[0].violations[0]
+    assert (v.kind, v.first.op, v.second.op) == ("gpu-before-gpu", "gpu.launch_func", "gpu.launch_func")
+    assert v.path == ["scf.for at in.mlir:12:5 runs 2 times"]
+
+
+DIAMOND_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    cf.cond_br %p, ^bb1, ^bb2
+  ^bb1:
+    gpu.launch_func """ + LAUNCH + """
+    cf.br ^bb3
+  ^bb2:
+    cf.br ^bb3
+  ^bb3:
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+
+
+def test_cf_diamond_token_as_block_argument() -> None:
+    good = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    %0 = gpu.wait async
+    cf.cond_br %p, ^bb1, ^bb2
+  ^bb1:
+    %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
+    cf.br ^bb3(%1 : !gpu.async.token)
+  ^bb2:
+    cf.br ^bb3(%0 : !gpu.async.token)
+  ^bb3(%t: !gpu.async.token):
+    gpu.wait [%t]
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+    r = run(DIAMOND_IN, good)
+    assert r.verdict == VERIFIED, r.text()
+    assert r.functions[0].paths == 2
+    # The wait placed on one side only (the side that does no GPU work).
+    wrong = good.replace("    gpu.wait [%t]\n", "").replace("    cf.br ^bb3(%0", "    gpu.wait [%0]\n    cf.br ^bb3(%0")
+    r = run(DIAMOND_IN, wrong)
+    assert r.verdict == REFUTED
+    assert path_of(r) == ["cf.cond_br at in.mlir:11:5 goes to its true successor"]
+
+
+def test_cf_back_edge() -> None:
+    inp = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    cf.br ^bb1
+  ^bb1:
+    gpu.launch_func """ + LAUNCH + """
+    cf.cond_br %p, ^bb1, ^bb2
+  ^bb2:
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+    good = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    %0 = gpu.wait async
+    cf.br ^bb1(%0 : !gpu.async.token)
+  ^bb1(%t: !gpu.async.token):
+    %1 = gpu.launch_func async [%t] """ + ASYNC_LAUNCH + """
+    cf.cond_br %p, ^bb1(%1 : !gpu.async.token), ^bb2
+  ^bb2:
+    gpu.wait [%1]
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+    r = run(inp, good)
+    assert r.verdict == VERIFIED, r.text()
+    assert r.functions[0].bounded
+    # Around the back edge the next launch does not wait for the previous one.
+    wrong = good.replace("cf.cond_br %p, ^bb1(%1 : !gpu.async.token)", "cf.cond_br %p, ^bb1(%0 : !gpu.async.token)")
+    r = run(inp, wrong)
+    assert r.verdict == REFUTED
+    v = r.functions[0].violations[0]
+    assert (v.kind, v.first.op, v.second.op) == ("gpu-before-gpu", "gpu.launch_func", "gpu.launch_func")
+    # At least one trip around the back edge, then out.
+    assert v.path[0] == "cf.cond_br at in.mlir:14:5 goes to its true successor"
+    assert v.path[-1] == "cf.cond_br at in.mlir:14:5 goes to its false successor"
+
+
+def test_nested_three_deep() -> None:
+    inp = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.if %p {
+      scf.for %i = %c0 to %n step %c1 {
+        scf.if %p {
+          gpu.launch_func """ + LAUNCH + """
+        }
+      }
+    }
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+    good = inp.replace("          gpu.launch_func " + LAUNCH, "          %0 = gpu.wait async\n          %1 = gpu.launch_func async [%0] " + ASYNC_LAUNCH + "\n          gpu.wait [%1]")
+    r = run(inp, good)
+    assert r.verdict == VERIFIED, r.text()
+    assert r.functions[0].paths == 8
+    bad = good.replace("          gpu.wait [%1]\n", "")
+    r = run(inp, bad)
+    assert r.verdict == REFUTED
+    assert r.functions[0].violations[0].path == [
+        "scf.if at in.mlir:12:5 takes the then branch",
+        "scf.for at in.mlir:13:7 runs 1 time",
+        "scf.if at in.mlir:14:9 takes the then branch",
+    ]
+
+
+def test_async_execute_inside_a_loop() -> None:
+    inp = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      %t = async.execute {
+        gpu.launch_func """ + LAUNCH + """
+        async.yield
+      }
+      async.await %t : !async.token
+      func.call @consume(%m) : (memref<4xf32>) -> ()
+    }
+    return
+  }
+""")
+    good = inp.replace("        gpu.launch_func " + LAUNCH, "        %0 = gpu.wait async\n        %1 = gpu.launch_func async [%0] " + ASYNC_LAUNCH + "\n        gpu.wait [%1]")
+    assert run(inp, good).verdict == VERIFIED
+    r = run(inp, good.replace("        gpu.wait [%1]\n", ""))
+    assert r.verdict == REFUTED
+    assert path_of(r) == ["scf.for at in.mlir:12:5 runs 1 time"]
+
+
+def test_too_many_paths_is_unknown() -> None:
+    ifs = "".join("    scf.if %p {\n      gpu.launch_func " + LAUNCH + "\n    }\n" for _ in range(9))
+    inp = module("  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n" + ifs + "    return\n  }\n")
+    r = check(parse_module(inp, "in.mlir"), parse_module(inp, "in.mlir"))
+    assert r.verdict == UNKNOWN
+    assert "more than 256 paths" in r.functions[0].reason
+
+
+def test_unsupported_region_op_is_unknown() -> None:
+    inp = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+      gpu.launch_func """ + LAUNCH + """
+      scf.reduce
+    }
+    return
+  }
+""")
+    r = check(parse_module(inp, "in.mlir"), parse_module(inp, "in.mlir"))
+    assert r.verdict == UNKNOWN
+    assert "scf.parallel" in r.functions[0].reason
