@@ -167,12 +167,15 @@ class Machine:
         op = p.thread.current()
         assert op is not None
         name = op.name
-        if name == "gpu.wait":
-            return all(t.complete() for t in p.thread.operands(op))
-        if name == "async.await":
-            return p.thread.operands(op)[0].complete()
-        if name == "async.await_all":
-            return all(t.complete() for t in p.thread.operands(op)[0].tokens)
+        try:
+            if name == "gpu.wait":
+                return all(t.complete() for t in p.thread.operands(op))
+            if name == "async.await":
+                return p.thread.operands(op)[0].complete()
+            if name == "async.await_all":
+                return all(t.complete() for t in p.thread.operands(op)[0].tokens)
+        except (Fault, AttributeError, IndexError):
+            return True  # the step itself reports the fault
         return True
 
     def enabled(self) -> list[str]:
@@ -221,11 +224,14 @@ class Machine:
         op = p.thread.current()
         if op is None or op.name not in ("gpu.wait", "async.await", "async.await_all"):
             return []
-        vals = p.thread.operands(op)
-        tokens = vals[0].tokens if op.name == "async.await_all" else vals
         out: list[Producer] = []
-        for tok in tokens:
-            out.extend(tok.producers if isinstance(tok, Token) else (tok.producer,))
+        try:
+            vals = p.thread.operands(op)
+            tokens = vals[0].tokens if op.name == "async.await_all" else vals
+            for tok in tokens:
+                out.extend(tok.producers if isinstance(tok, Token) else (tok.producer,))
+        except (Fault, AttributeError, IndexError):
+            return []  # the step itself reports the fault
         return out
 
     def _suffix(self, thread: Thread, op: Operation) -> str:
