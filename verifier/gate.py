@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from spec.diagnostics import DiagnosticError, render
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printer import join_outputs, print_op
 
 IMPL_TIMEOUT_S = 120
 PASS, FAIL, UNDECIDED = "pass", "fail", "undecided"
@@ -90,7 +90,7 @@ class RefimplImpl:
         result = refimpl.rewrite(module, self.mode)
         if not result.ok:
             raise ImplFailed("".join(render(d, {"<input>": text}) for d in result.diagnostics))
-        return print_op(result.module)
+        return join_outputs([print_op(result.module)])
 
     def __str__(self) -> str:
         return f"{sys.executable} -m refimpl --mode {self.mode} (in-process)"

