@@ -17,6 +17,7 @@ from spec.ir import Operation
 from spec.semantics import events
 from verifier.correspondence import Correspondence, Mismatch, match, well_formed
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
+from verifier.lemma import LoopLemma
 from verifier.obligations import obligations
 from verifier.reach import reachable
 from verifier.report import (
@@ -146,6 +147,7 @@ def _check_function(
     unknown_reasons: list[str] = []
     reported: set[tuple[int, int]] = set()
     fr.unroll = unroll
+    lemma = LoopLemma(unroll)
     try:
         t0 = time.perf_counter()
         for gin in events.paths(fin, unroll, max_paths):
@@ -164,6 +166,7 @@ def _check_function(
             if gout.options != gin.options or gout.truncated:
                 fr.verdict, fr.reason = UNKNOWN, "the output's control flow does not follow the input's"
                 return
+            lemma.path(gin, gout)
             if fr.graph is None or fr.missing == []:
                 fr.graph = gout
             if not _check_path(gin, gout, corr, fr, t, reported, unknown_reasons, timeout_ms, seed, rlimit):
@@ -179,6 +182,12 @@ def _check_function(
             _mismatch_violation(Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", fout, op))
             for op in corr.dropped
         )
+    if fr.bounded:
+        if lemma.holds:
+            fr.bounded = False
+            fr.lemma = "loop iterations are independent: the bound covers every trip count"
+        else:
+            fr.lemma = lemma.why
     if fr.violations:
         fr.verdict = REFUTED
     elif unknown_reasons:

@@ -109,6 +109,8 @@ class FunctionReport:
     unroll: int = 0
     z3_checks: int = 0
     paths: int = 0
+    lemma: str = ""
+    """Why the loop bound is sufficient, or why it is not claimed to be."""
     """Paths checked (branch choices x loop trip counts up to `unroll`)."""
     graph: object = None
     """The output's `EventGraph` (for `--dot`; not serialised)."""
@@ -127,6 +129,7 @@ class FunctionReport:
             "paths": self.paths,
             "bounded": self.bounded,
             "unroll": self.unroll if self.bounded else 0,
+            "lemma": self.lemma,
         }
 
 
@@ -167,7 +170,8 @@ class Report:
             if f.verdict == VERIFIED:
                 line += f" ({f.proved} obligations proved by Z3, reachability agrees"
                 line += f"; {f.paths} paths" if f.paths > 1 else ""
-                line += f"; verified up to {f.unroll} loop iterations)" if f.bounded else ")"
+                line += f"; verified up to {f.unroll} loop iterations: {f.lemma})" if f.bounded else ")"
+                line += f" [{f.lemma}]" if f.lemma and not f.bounded else ""
             elif f.verdict == REFUTED:
                 line += f" ({len(f.violations)} violation{'s' if len(f.violations) != 1 else ''} of {f.obligations} obligations)"
             if f.reason:

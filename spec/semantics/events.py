@@ -158,6 +158,10 @@ class EventGraph:
     """A loop was met: the paths cover at most `unroll` iterations of it."""
     truncated: bool = False
     """This path would run a block more than the bound allows: not checked."""
+    loops: set[str] = field(default_factory=set)
+    """Kinds of loop met on this path: `scf.for`, `scf.while`, `cf`."""
+    iterations: list[tuple[Operation, int, int]] = field(default_factory=list)
+    """Per `scf.for` iteration run: the loop, its first node, its end node."""
 
     def add_event(self, ev: Event) -> None:
         lst = self.by_op.setdefault(ev.op, [])
@@ -186,7 +190,7 @@ class EventGraph:
         op = self.ops[n]
         kind = self.kinds[n]
         where = f"{op.name}@{op.loc.line}:{op.loc.col}" if op is not None else "?"
-        short = {"issue": "i", "start": "s", "finish": "f", "point": "t", "body": "begin", "yield": "yield"}
+        short = {"issue": "i", "start": "s", "finish": "f", "point": "t", "body": "begin", "yield": "yield", "iter-end": "end-iteration"}
         return f"{short.get(kind, kind)}({where})"
 
     def preds(self) -> list[list[int]]:
@@ -266,6 +270,7 @@ class _Builder:
             visits[block] = visits.get(block, 0) + 1
             if visits[block] > 1:
                 g.bounded = True
+                g.loops.add("cf")
             if visits[block] > self.unroll + 1:
                 g.truncated = True
                 return cur, None
@@ -306,17 +311,27 @@ class _Builder:
             return cur
         if name == "scf.for":
             g.bounded = True
+            g.loops.add("scf.for")
             trips = self.decide(self.unroll + 1, lambda c: f"scf.for at {op.loc} runs {c} time{'s' if c != 1 else ''}")
             carried = op.operands[3:]
             for _ in range(trips):
+                first = len(g.kinds)
                 cur, term = self._iteration(op.regions[0], carried, cur, tid, depth)
                 if term is None:
                     return cur
                 carried = term.operands
+                # A point closing the iteration on its thread (no ordering of
+                # its own): the loop lemma asks what reaches it.
+                end = g.node("iter-end", op, tid)
+                if cur is not None:
+                    g.edge(cur, end)
+                cur = end
+                g.iterations.append((op, first, end))
             self.bind(op.results, carried)
             return cur
         if name == "scf.while":
             g.bounded = True
+            g.loops.add("scf.while")
             trips = self.decide(self.unroll + 1, lambda c: f"scf.while at {op.loc} runs its body {c} time{'s' if c != 1 else ''}")
             carried = list(op.operands)
             for j in range(trips + 1):
