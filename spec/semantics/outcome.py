@@ -157,6 +157,8 @@ class Exploration:
     """Pairs of event keys (sorted) unordered by happens-before in some run
     (filled when exploring with `pairs=True`)."""
     schedules_explored: int = 0
+    pruned: int = 0
+    """Runs abandoned by the sleep sets (equivalent to one already explored)."""
     complete: bool = True
     """False when a bound stopped an exhaustive exploration early."""
 

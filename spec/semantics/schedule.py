@@ -24,12 +24,17 @@ API (what the CLI and the verifier use):
   out the run continues in program order. An unknown or disabled label is a
   `ReplayError`.
 - `explore(func, args, exhaustive=True, bound=..., schedules=N, seed=S) ->
-  Exploration`: exhaustive exploration with dynamic partial-order reduction
-  (Flanagan-Godefroid DPOR, over the dependency "same elements, one writes";
-  every other pair of steps commutes), stopping after `bound` schedules; or,
-  with `exhaustive=False`, `schedules` runs choosing uniformly at random among
-  enabled steps with `random.Random(seed)`; `por=False` explores every
-  interleaving (for cross-checking the reduction).
+  Exploration`: exhaustive exploration, depth first, with sleep sets
+  (Godefroid's partial-order reduction: after exploring step `a` from a
+  state, `a` sleeps in the sibling subtrees until a step that conflicts with
+  it runs, so two orders of independent steps are not both explored; steps
+  are independent when their footprints share no element written by either),
+  stopping after `bound` complete schedules; or, with `exhaustive=False`,
+  `schedules` runs choosing uniformly at random among enabled steps with
+  `random.Random(seed)`; `por=False` explores every interleaving (for
+  cross-checking the reduction). Dynamic POR (Flanagan-Godefroid) on top of
+  the sleep sets was tried and lost traces in the cross-check against plain
+  enumeration on this step model, so it is not used (`spec/README.md`).
 
 Step labels name the op and its location (`start gpu.launch_func@f.mlir:10:5`),
 so a schedule is readable, stable across runs, and replayable.
@@ -77,7 +82,6 @@ from spec.semantics.outcome import (
     find_concurrent,
     find_races,
     find_unordered,
-    hb,
     overlap_schedule,
     site,
 )
@@ -626,13 +630,37 @@ def replay(func: Operation, schedule: list[str], args: list) -> Outcome:
 
 
 class _Node:
-    __slots__ = ("enabled", "backtrack", "done", "taken")
+    """A state of the exploration tree: enabled processes (with the
+    footprints of their next steps), the choices to explore and already
+    explored, and the sleep set (choices proved redundant here)."""
 
-    def __init__(self, enabled: list[str]) -> None:
+    __slots__ = ("enabled", "fps", "backtrack", "done", "taken", "sleep")
+
+    def __init__(self, enabled: list[str], fps: dict[str, Footprint], sleep: dict[str, Footprint]) -> None:
         self.enabled = enabled
+        self.fps = fps
         self.backtrack: set[str] = set()
         self.done: set[str] = set()
         self.taken = ""
+        self.sleep = sleep
+
+    def open(self) -> list[str]:
+        return [q for q in self.enabled if q in self.backtrack and q not in self.done and q not in self.sleep]
+
+
+def _child_sleep(parent: _Node) -> dict[str, Footprint]:
+    """Sleep set after `parent.taken`: what slept or was explored at the
+    parent and is independent of the step taken stays asleep."""
+    t = parent.taken
+    fp_t = parent.fps[t]
+    out: dict[str, Footprint] = {}
+    for q, fp in parent.sleep.items():
+        if q != t and not _conflicts(fp, fp_t):
+            out[q] = fp
+    for q in parent.done:
+        if q != t and q not in out and not _conflicts(parent.fps[q], fp_t):
+            out[q] = parent.fps[q]
+    return out
 
 
 def _conflicts(a: Footprint, b: Footprint) -> bool:
@@ -641,43 +669,6 @@ def _conflicts(a: Footprint, b: Footprint) -> bool:
             if buf == buf2 and (w or w2) and not pos.isdisjoint(pos2):
                 return True
     return False
-
-
-def _dpor_update(m: Machine, nodes: list[_Node], by_buf: dict[str, list[int]]) -> None:
-    """Flanagan-Godefroid: for every process's next step, find the last
-    earlier step it conflicts with and is not ordered after; schedule a
-    reversal there."""
-    steps = m.steps
-    n = len(steps)
-    for pid in m.pending():
-        fp = m.footprint(pid)
-        if not fp:
-            continue
-        cp = m.clock_of(pid)
-        last = -1
-        for buf, pos, w in fp:
-            for i in reversed(by_buf.get(buf, ())):
-                if i <= last:
-                    break
-                st = steps[i]
-                if st.pid == pid or hb(st.pid, st.seq, cp):
-                    continue
-                if _conflicts(((buf, pos, w),), st.fp):
-                    last = i
-                    break
-        if last < 0:
-            continue
-        node = nodes[last]
-        if pid in node.enabled:
-            node.backtrack.add(pid)
-            continue
-        later = {steps[j].pid for j in range(last + 1, n) if hb(steps[j].pid, steps[j].seq, cp)}
-        cands = [q for q in node.enabled if q in later]
-        if cands:
-            if not (set(cands) & node.backtrack):
-                node.backtrack.add(cands[0])
-        else:
-            node.backtrack.update(node.enabled)
 
 
 def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: bool) -> None:
@@ -737,33 +728,31 @@ def explore(
     nodes: list[_Node] = []
     while True:
         m = Machine(func, _fresh(args))
-        by_buf: dict[str, list[int]] = {}
-
-        def take(pid: str) -> None:
-            st = m.step(pid)
-            for buf, _, _ in st.fp:
-                by_buf.setdefault(buf, []).append(len(m.steps) - 1)
-
         for node in nodes:
-            take(node.taken)
+            m.step(node.taken)
+        blocked = False
         while True:
             en = m.enabled()
             if not en:
                 break
-            node = _Node(en)
+            sleep = _child_sleep(nodes[-1]) if por and nodes else {}
+            node = _Node(en, {q: m.footprint(q) for q in en}, sleep)
             nodes.append(node)
-            if por:
-                _dpor_update(m, nodes, by_buf)
-            else:
-                node.backtrack.update(en)
-            pid = en[0]
+            node.backtrack.update(en)
+            pid = next((q for q in en if q not in sleep), "")
+            if not pid:
+                blocked = True  # every enabled step is asleep: a redundant run
+                break
             node.backtrack.add(pid)
             node.done.add(pid)
             node.taken = pid
-            take(pid)
-        ex.schedules_explored += 1
-        _record(ex, func, args, m, pairs)
-        while nodes and not (nodes[-1].backtrack - nodes[-1].done):
+            m.step(pid)
+        if blocked:
+            ex.pruned += 1
+        else:
+            ex.schedules_explored += 1
+            _record(ex, func, args, m, pairs)
+        while nodes and not nodes[-1].open():
             nodes.pop()
         if not nodes:
             break
@@ -771,7 +760,7 @@ def explore(
             ex.complete = False
             break
         node = nodes[-1]
-        pid = next(q for q in node.enabled if q in node.backtrack and q not in node.done)
+        pid = node.open()[0]
         node.done.add(pid)
         node.taken = pid
     return ex
