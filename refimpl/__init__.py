@@ -19,6 +19,7 @@ The phases, one module each, mirror upstream's callbacks:
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 
 from spec.diagnostics import Diagnostic
@@ -47,11 +48,24 @@ def functions(module: Operation) -> list[Operation]:
 
 def rewrite(module: Operation, mode: str = "reference") -> RewriteResult:
     """Run the pass on `module` in `mode`; see the module docstring."""
-    from refimpl import defer, seed, thread  # noqa: PLC0415 (phases import this package's helpers)
-
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
     result = RewriteResult(module)
+    # The pass creates objects but frees none: the cyclic garbage collector
+    # would only rescan the (large) IR again and again.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _run(module, mode, result)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return result
+
+
+def _run(module: Operation, mode: str, result: RewriteResult) -> None:
+    from refimpl import defer, seed, thread  # noqa: PLC0415
+
     for func in functions(module):
         try:
             if mode == "seed":
@@ -66,4 +80,3 @@ def rewrite(module: Operation, mode: str = "reference") -> RewriteResult:
             # failing function; 22 and the reference report every one.
             if mode != "reference":
                 break
-    return result

@@ -32,7 +32,9 @@ class UseLists:
             if op.name == EXECUTE:
                 for r in op.results:
                     self.users[r] = []
-        for op in func.walk():
+        # The parser creates an op (and so its uses) after the ops in its
+        # regions: creation order is the post-order walk.
+        for op in _post_order(func):
             for v in op.operands:
                 if v in self.users:
                     self.users[v].insert(0, op)
@@ -47,6 +49,20 @@ class UseLists:
     def replaced(self, v: Value) -> None:
         """`replaceAllUsesWith` onto a fresh clone of the value."""
         self.users[v] = list(reversed(self.get(v)))
+
+    def recreated(self, op: Operation) -> None:
+        """`op` is rebuilt (created anew, its regions cloned, the old op
+        erased): its operand uses, then those of the ops in its regions in
+        clone (pre-)order, move to the front of their lists."""
+        ops = [op, *op.nested_ops()]
+        members = {id(o) for o in ops}
+        touched = {v for o in ops for v in o.operands if v in self.users}
+        for v in touched:
+            self.users[v] = [u for u in self.users[v] if id(u) not in members]
+        for o in ops:
+            for v in o.operands:
+                if v in self.users:
+                    self.users[v].insert(0, o)
 
     def move(self, user: Operation, old: Value, new: Value) -> None:
         """Set one use of `old` in `user` to `new`."""
@@ -64,24 +80,25 @@ def _stops_scan(op: Operation) -> bool:
     return effects.may_be_terminator(op) or _side_effects(op)
 
 
-def _executes_post_order(func: Operation) -> list[Operation]:
-    """`async.execute` ops in MLIR's post-order walk (nested ones first)."""
-    pre = [op for op in func.walk() if op.name == EXECUTE]
-    # Post-order for ops: an op comes after everything nested in it.
+def _post_order(root: Operation) -> list[Operation]:
+    """Every op under `root` (and `root`), each after the ops nested in it."""
     order: list[Operation] = []
-    stack: list[tuple[Operation, bool]] = [(func, False)]
+    stack: list[tuple[Operation, bool]] = [(root, False)]
     while stack:
         op, done = stack.pop()
         if done:
-            if op.name == EXECUTE:
-                order.append(op)
+            order.append(op)
             continue
         stack.append((op, True))
         for region in reversed(op.regions):
             for block in reversed(region.blocks):
                 stack.extend((o, False) for o in reversed(block.ops))
-    assert len(order) == len(pre)
     return order
+
+
+def _executes_post_order(func: Operation) -> list[Operation]:
+    """`async.execute` ops in MLIR's post-order walk (nested ones first)."""
+    return [op for op in _post_order(func) if op.name == EXECUTE]
 
 
 def _all_users_execute_or_await(uses: UseLists, token: Value) -> bool:
@@ -95,6 +112,7 @@ def add_execute_results(uses: UseLists, execute: Operation, values: list[Value])
     updated as the clone-and-replace upstream does would leave them."""
     body = execute.regions[0].blocks[0]
     body.ops[-1].operands.extend(values)
+    uses.recreated(execute)
     for r in execute.results:
         uses.replaced(r)
     new = [execute.add_result(async_value_of(v.type)) for v in values]
@@ -111,9 +129,12 @@ def defer_waits(func: Operation, mode: str) -> None:
     user of the execute's token waits for them itself (an `async.await` of
     the new result, then a dependency of its next GPU op or a `gpu.wait`
     before its next effectful op)."""
+    executes = _executes_post_order(func)
+    if not executes:
+        return
     uses = UseLists(func)
     worklist: list[Operation] = []
-    for execute in _executes_post_order(func):
+    for execute in executes:
         if not _candidate(uses, execute, mode):
             continue
         body = execute.regions[0].blocks[0]
@@ -207,7 +228,9 @@ def single_token_uses(func: Operation, mode: str) -> None:
     is yielded k times and each user gets its own. (19/22 break it with
     three or more users: they add k-1 results but move only one user; the
     `mlir19` mode reproduces that.)"""
-    uses = func_uses.pop(func, None) or UseLists(func)
+    uses = func_uses.pop(func, None)
+    if uses is None:
+        return  # no async.execute in the function
     for execute in _executes_post_order(func):
         indices = [
             r.index - 1
