@@ -77,6 +77,8 @@ class _Partial:
 
     op: Operation
     result_types: list[Type]
+    async_kw: Token | None = None
+    """The `async` keyword of a GPU op in custom form (its result must be named)."""
 
 
 def _unescape(tok: str) -> str:
@@ -184,6 +186,8 @@ class _Builder(Transformer):
                 body = it
         assert body is not None
         op = body.op
+        if body.async_kw is not None and not names:
+            raise DiagnosticError(error(self.tok_loc(body.async_kw), f"custom op '{op.name}' needs to be named when marked 'async'"))
         bound = sum(n for _, n in names)
         if names and bound != len(body.result_types):
             raise DiagnosticError(
@@ -422,14 +426,16 @@ class _Builder(Transformer):
         for u, t in zip(operands, fn.inputs):
             u.type = t
         lo, hi = info.operand_count
+        lo = max(lo, info.fixed_trailing)
         n = len(operands)
         if info.known and (n < lo or (hi is not None and n > hi)):
-            want = f"{lo}" if lo == hi else (f"at least {lo}" if hi is None or n < lo else f"at most {hi}")
-            raise DiagnosticError(error(self.loc(meta), f"'{name}' op expected {want} operands, but found {n}"))
+            raise DiagnosticError(error(self.loc(meta), f"'{name}' op {_operand_count_message(lo, hi, n)}"))
         # Inherent attributes written in the discardable dict are properties.
         for k in list(attrs):
             if info.known and k in info.properties and k not in props:
                 props[k] = attrs.pop(k)
+        if info.known:
+            _check_generic_properties(name, props, attrs, n, self.loc(meta))
         if name == "gpu.module" and regions and regions[0].blocks:
             body = regions[0].blocks[-1]
             if body.ops and body.ops[-1].name == "gpu.module_end":
@@ -592,13 +598,18 @@ class _Builder(Transformer):
         props, attrs = self.split_attrs(name, attrs, props)
         return self.op(name, meta, [], [INDEX], properties=props, attributes=attrs)
 
-    def async_deps(self, meta: Any, items: list) -> tuple[bool, list[_Use]]:
-        is_async = any(isinstance(i, Token) and i.type == "ASYNC_KW" for i in items)
+    def async_deps(self, meta: Any, items: list) -> tuple[Token | None, list[_Use]]:
+        # The `async` keyword itself (truthy), kept for its location.
+        is_async = next((i for i in items if isinstance(i, Token) and i.type == "ASYNC_KW"), None)
         deps: list[_Use] = []
         for it in items:
             if isinstance(it, list):
                 deps = it
         return is_async, [self.typed(d, GPU_TOKEN) for d in deps]
+
+    def _async_kw(self, kw: Token | None, partial: _Partial) -> _Partial:
+        partial.async_kw = kw
+        return partial
 
     def triple(self, meta: Any, items: list) -> list[_Use]:
         return [self.typed(u, INDEX) for u in items]
@@ -629,7 +640,7 @@ class _Builder(Transformer):
         sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
         props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": _segments(*sizes)})
         results = [GPU_TOKEN] if is_async else []
-        return self.op("gpu.launch_func", meta, [*deps, *grid, *block, *cluster, *dsm, *args], results, properties=props, attributes=attrs)
+        return self._async_kw(is_async, self.op("gpu.launch_func", meta, [*deps, *grid, *block, *cluster, *dsm, *args], results, properties=props, attributes=attrs))
 
     def _copy_like(self, name: str, meta: Any, items: list) -> _Partial:
         is_async, deps = items[0]
@@ -637,7 +648,7 @@ class _Builder(Transformer):
         attrs = items[3] if len(items) > 5 else None
         t1, t2 = _type(items[-2]), _type(items[-1])
         props, attrs = self.split_attrs(name, attrs, {})
-        return self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs)  # type: ignore[arg-type]
+        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]
 
     def memcpy_op(self, meta: Any, items: list) -> _Partial:
         return self._copy_like("gpu.memcpy", meta, items)
@@ -665,17 +676,17 @@ class _Builder(Transformer):
             props["hostShared"] = UnitAttr()
         props, attrs = self.split_attrs("gpu.alloc", attrs, props)
         results = [t, GPU_TOKEN] if is_async else [t]
-        return self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs)  # type: ignore[list-item]
+        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[list-item]
 
     def gpu_dealloc_op(self, meta: Any, items: list) -> _Partial:
         is_async, deps = items[0]
         attrs = items[2] if len(items) > 3 else None
-        return self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], _type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs)  # type: ignore[arg-type]
+        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], _type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]
 
     def gpu_wait_op(self, meta: Any, items: list) -> _Partial:
         is_async, deps = items[0]
         attrs = items[1] if len(items) > 1 else None
-        return self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs)
+        return self._async_kw(is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs))
 
     def launch_ids(self, meta: Any, items: list) -> tuple:
         ids = items[1:4]
@@ -707,7 +718,7 @@ class _Builder(Transformer):
         props = {"operandSegmentSizes": _segments(len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dsm))}
         props, attrs = self.split_attrs("gpu.launch", attrs, props)
         attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
-        return self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region])
+        return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))
 
     # -- arith ----------------------------------------------------------------
     def arith_constant_op(self, meta: Any, items: list) -> _Partial:
@@ -758,7 +769,12 @@ class _Builder(Transformer):
         table = CMPI_PREDICATES if name == "arith.cmpi" else CMPF_PREDICATES
         pred = str(items[1])
         if pred not in table:
-            raise DiagnosticError(error(self.tok_loc(items[1]), f"invalid predicate '{pred}'"))
+            raise DiagnosticError(
+                error(
+                    self.tok_loc(items[1]),
+                    f"custom op '{name}' expected string or keyword containing one of the following enum values for attribute 'predicate' [{', '.join(table)}]",
+                )
+            )
         t = _type(items[-1])
         pa = {"predicate": IntegerAttr(table.index(pred), I64)}
         return self._arith(name, meta, [self.typed(items[2], t), self.typed(items[3], t)], I1, items[4:-1], pa)  # type: ignore[arg-type]
@@ -1124,6 +1140,58 @@ for _name, _fn in list(vars(_Builder).items()):
         setattr(_Builder, _name, _wrap(_fn, _name))
 
 
+_REQUIRED_ATTRIBUTES = {
+    "func.func": ("sym_name", "function_type"),
+    "func.call": ("callee",),
+    "gpu.module": ("sym_name",),
+    "gpu.func": ("function_type",),
+    "gpu.launch_func": ("kernel",),
+    "arith.constant": ("value",),
+    "arith.cmpi": ("predicate",),
+    "arith.cmpf": ("predicate",),
+    "cf.assert": ("msg",),
+    "memref.subview": ("static_offsets", "static_sizes", "static_strides"),
+    **{f"gpu.{d}": ("dimension",) for d in ("thread_id", "block_id", "block_dim", "grid_dim", "cluster_id", "cluster_dim")},
+}
+"""Inherent attributes an op's verifier requires (the custom forms print them)."""
+
+
+def _check_generic_properties(name: str, props: dict[str, Attr], attrs: dict[str, Attr], n: int, loc: Location) -> None:
+    """What MLIR's verifier checks of a known op written generically, as far
+    as its custom form depends on it: required attributes and operand
+    segments consistent with the operands."""
+    for key in _REQUIRED_ATTRIBUTES.get(name, ()):
+        if key not in props and not (name == "gpu.func" and key in attrs):
+            raise DiagnosticError(error(loc, f"'{name}' op requires attribute '{key}'"))
+    if name == "gpu.func" and "sym_name" not in attrs:
+        raise DiagnosticError(error(loc, f"'{name}' op requires attribute 'sym_name'"))
+    segments = registry.lookup(name).segments
+    if not segments:
+        return
+    sizes = props.get("operandSegmentSizes")
+    values = sizes.values if isinstance(sizes, DenseArrayAttr) else ()
+    if sizes is not None and len(values) != len(segments):
+        raise DiagnosticError(
+            error(loc, f"'{name}' op 'operandSegmentSizes' attribute for specifying operand segments must have {len(segments)} elements, but got {len(values)}")
+        )
+    if sum(values) != n or any(v < 0 for v in values):
+        raise DiagnosticError(
+            error(loc, f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'")
+        )
+
+
+def _operand_count_message(lo: int, hi: int | None, n: int) -> str:
+    """The verifier's wording for a wrong operand count (op traits
+    `ZeroOperands`, `OneOperand`, `NOperands<N>`, `AtLeastNOperands<N>`)."""
+    if lo == hi == 0:
+        return "requires zero operands"
+    if lo == hi == 1:
+        return "requires a single operand"
+    if lo == hi or (hi is not None and n > hi):
+        return f"expected {hi} operands, but found {n}"
+    return f"expected {lo} or more operands, but found {n}"
+
+
 def _symbol_name(tok: str) -> str:
     body = tok[1:]
     return _unescape(body) if body.startswith('"') else body
@@ -1151,23 +1219,96 @@ def _lark() -> tuple[Lark, _Builder]:
     return parser, builder
 
 
-def _syntax_error(exc: UnexpectedInput, file: str, line_offset: int) -> DiagnosticError:
+MLIR_OPT_DIALECTS = frozenset(
+    "acc affine amdgpu amx arith arm_neon arm_sme arm_sve async bufferization builtin cf complex dlti emitc func gpu "
+    "index irdl linalg llvm math memref mesh ml_program mpi nvgpu nvvm omp pdl pdl_interp polynomial ptr quant rocdl "
+    "scf shape sparse_tensor spirv tensor test test_dyn tosa transform ub vector x86vector xegpu".split()
+)
+"""Dialects mlir-opt-19 registers: a custom op of any other dialect is
+reported as a missing dialect rather than an unknown op."""
+
+_TERMINAL_WORDS = {
+    "VALUE_ID": "SSA value",
+    "SYMBOL": "symbol",
+    "BLOCK_ID": "block label",
+    "BARE_ID": "identifier",
+    "STRING": "string",
+    "INT": "integer",
+    "FLOAT": "float",
+    "SHAPED_TYPE": "type",
+    "SIMPLE_TYPE": "type",
+    "DIALECT_TYPE": "type",
+    "LOC": "location",
+    "DENSE_ARRAY": "attribute",
+    "BRACKETED_ATTR": "attribute",
+    "HASH_ATTR": "attribute",
+    "$END": "end of file",
+}
+
+
+def _expected_words(names: set[str]) -> list[str]:
+    """Expected terminals as a reader knows them: `':'` for literals, `type`,
+    `SSA value`... for token classes."""
+    parser, _ = _lark()
+    literal = {t.name: t.pattern.value for t in parser.terminals if t.pattern.type == "str"}
+    words: list[str] = []
+    for name in sorted(names):
+        word = f"'{literal[name]}'" if name in literal else _TERMINAL_WORDS.get(name, name.lower())
+        if word not in words:
+            words.append(word)
+    return words
+
+
+def _wrong_token_position(text: str, pos: int) -> tuple[int, int]:
+    """Where mlir-opt reports a wrong token (`Parser::emitWrongTokenError`):
+    just past the previous token, skipping back over blanks, line breaks and
+    `//` comments. (1-based line and column within `text`.)"""
+    head = text[:pos]
+    while True:
+        head = head.rstrip(" \t")
+        if not head or head[-1] not in "\r\n":
+            break
+        head = head[:-1]
+        start = max(head.rfind("\n"), head.rfind("\r")) + 1
+        comment = head.find("//", start)
+        if comment != -1:
+            head = head[:comment]
+    line = head.count("\n") + 1
+    return line, len(head) - (head.rfind("\n") + 1) + 1
+
+
+def _syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "") -> DiagnosticError:
     line = (getattr(exc, "line", 0) or 0) + line_offset
     col = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
+        pos = len(text) if tok.type == "$END" else tok.start_pos
+        unknown_op = tok.type == "BARE_ID" and "." in str(tok)
+        if text and pos is not None and not unknown_op:
+            line, col = _wrong_token_position(text, pos)
+            line += line_offset
         if tok.type == "$END":
             return DiagnosticError(error(Location(file, max(line, 1), max(col, 1)), "unexpected end of file"))
         text = str(tok)
-        if tok.type == "BARE_ID" and "." in text:
+        dialect = text.split(".", 1)[0]
+        if tok.type == "BARE_ID" and "." in text and dialect not in MLIR_OPT_DIALECTS:
+            msg = f"Dialect `{dialect}' not found for custom op '{text}' "
+        elif tok.type == "BARE_ID" and "." in text:
             msg = f"custom op '{text}' is unknown"
         else:
-            expected = sorted(e for e in exc.expected if not e.startswith("__"))
-            hint = f" (expected one of: {', '.join(expected[:6])}{', ...' if len(expected) > 6 else ''})" if expected else ""
-            msg = f"unexpected '{text}'{hint}"
+            words = _expected_words({e for e in exc.expected if not e.startswith("__")})
+            if len(words) == 1:
+                msg = f"expected {words[0]}"
+            elif words:
+                msg = f"unexpected '{text}', expected one of: {', '.join(words[:8])}{', ...' if len(words) > 8 else ''}"
+            else:
+                msg = f"unexpected '{text}'"
         return DiagnosticError(error(Location(file, line, col), msg))
     if isinstance(exc, UnexpectedCharacters):
         ch = exc.char if hasattr(exc, "char") else "?"
+        if text:
+            line, col = _wrong_token_position(text, exc.pos_in_stream)
+            line += line_offset
         return DiagnosticError(error(Location(file, line, col), f"unexpected character '{ch}'"))
     if isinstance(exc, UnexpectedEOF):
         return DiagnosticError(error(Location(file, max(line, 1), max(col, 1)), "unexpected end of file"))
@@ -1182,7 +1323,7 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
     try:
         ops: list[Operation] = parser.parse(text)
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, file, line_offset) from None
+        raise _syntax_error(exc, file, line_offset, text) from None
     _check_nesting(ops)
     _resolve(ops)
     return ops
@@ -1341,6 +1482,8 @@ def _lookup(scope: dict[str, Value], u: _Use, forward_ok: bool = False) -> Value
     v = scope.get(key)
     if v is None and u.number == 0:
         v = scope.get(f"{u.name}#0")
+    if v is None and u.number and (u.name in scope or f"{u.name}#0" in scope):
+        raise DiagnosticError(error(u.loc, "reference to invalid result number"))
     if v is None:
         if forward_ok:
             return None

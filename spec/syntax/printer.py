@@ -231,7 +231,17 @@ class Printer:
         from spec.syntax.custom import CUSTOM_PRINTERS
 
         printer = None if self.generic else CUSTOM_PRINTERS.get(op.name)
-        body = printer(self, op) if printer else self.generic_op(op)
+        if printer is None:
+            return self.results_prefix(op) + self.generic_op(op)
+        indent = self.indent
+        try:
+            body = printer(self, op)
+        except (KeyError, IndexError, AttributeError, ValueError, TypeError, AssertionError):
+            # A known op written generically in a shape its custom form
+            # cannot show (mlir-opt's verifier would reject it): print it
+            # generically so the output still parses back to the same IR.
+            self.indent = indent
+            body = self.generic_op(op)
         return self.results_prefix(op) + body
 
     def op_name(self, op: Operation) -> str:

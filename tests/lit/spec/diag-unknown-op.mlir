@@ -1,0 +1,11 @@
+// RUN: not %python -m spec print %s 2>&1 | filecheck %s
+// RUN: not %python -m spec print %s 2>&1 | filecheck %s --check-prefix=NOSTDOUT --allow-empty
+
+// A custom op nobody knows is an error; the generic form is accepted.
+func.func @f() {
+  "gpu.frobnicate"() : () -> ()
+  // CHECK: diag-unknown-op.mlir:[[# @LINE + 1]]:3: error: custom op 'gpu.frobnicate' is unknown
+  gpu.frobnicate
+  return
+}
+// NOSTDOUT-NOT: module
