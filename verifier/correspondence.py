@@ -150,24 +150,32 @@ class _Matcher:
         return True
 
     def block(self, ba: Block, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
+        """Align the two op lists in order. An output op pairs with the next
+        input op when they can be the same op; otherwise it is an addition if
+        a rewrite may add it, and only then is the input op taken as dropped
+        (if a rewrite may drop it). Preferring "added" over "dropped" keeps a
+        user's own wait or await paired with itself when the rewrite puts a
+        new wait in front of it."""
         i = 0
         for ob in bb.ops:
-            ia = ba.ops[i] if i < len(ba.ops) else None
-            while ia is not None and ia.name != ob.name and _droppable(ia) and not (is_addable(ob) and ob.name == ia.name):
-                self.c.dropped.append(ia)
-                i += 1
+            while True:
                 ia = ba.ops[i] if i < len(ba.ops) else None
-            if ia is not None and ia.name == ob.name:
-                if not self.op(ia, ob):
-                    return False
-                i += 1
-            elif is_addable(ob):
-                self.c.added.append(ob)
-            elif ia is None:
-                self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ba.ops[-1] if ba.ops else in_owner)
-                return False
-            else:
-                self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
+                if ia is not None and _compatible(ia, ob):
+                    if not self.op(ia, ob):
+                        return False
+                    i += 1
+                    break
+                if is_addable(ob):
+                    self.c.added.append(ob)
+                    break
+                if ia is not None and _droppable(ia):
+                    self.c.dropped.append(ia)
+                    i += 1
+                    continue
+                if ia is None:
+                    self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ba.ops[-1] if ba.ops else in_owner)
+                else:
+                    self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
                 return False
         while i < len(ba.ops) and _droppable(ba.ops[i]):
             self.c.dropped.append(ba.ops[i])
@@ -178,6 +186,20 @@ class _Matcher:
             self.fail(f"'{ia.name}' op of the input is missing from the output", last, ia)
             return False
         return True
+
+
+def _compatible(a: Operation, b: Operation) -> bool:
+    """Could output op `b` be input op `a`? Same name, and for an op a
+    rewrite may also add, results that do not lose a token of the input's
+    (so a new `gpu.wait` is not mistaken for the user's `gpu.wait async`).
+    Anything else is left to the full comparison, which reports it."""
+    if a.name != b.name:
+        return False
+    if not is_addable(b):
+        return True
+    in_tokens = sum(1 for r in a.results if is_plumbing(r.type))
+    out_tokens = sum(1 for r in b.results if is_plumbing(r.type))
+    return out_tokens >= in_tokens and len(a.results) <= len(b.results)
 
 
 def _droppable(op: Operation) -> bool:
