@@ -149,11 +149,6 @@ def test_no_waits_on_generated(program) -> None:
     _no_waits(program.text)
 
 
-@pytest.mark.xfail(
-    reason="verifier.correspondence matches greedily: an added no-op `gpu.wait` right before the input's own "
-    "`gpu.wait async` or `async.await` is paired with it and the rewrite is refuted",
-    strict=False,
-)
 @pytest.mark.parametrize("name", ["user_tokens.mlir", "async_execute_await.mlir"])
 def test_redundant_wait_before_a_user_wait(name: str) -> None:
     text = (Path(__file__).parent.parent / "verifier" / "corpus" / name).read_text()
