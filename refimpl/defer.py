@@ -248,13 +248,8 @@ def single_token_uses(func: Operation, mode: str) -> None:
                 # only the first use after the first one moves.
                 uses.move(users[1], result, new[0])
             else:
-                # One result per use, in program order: the first user in
-                # the function keeps the original result.
-                in_order = _program_order(func, users)
-                for user, r in zip(in_order[1:], new):
+                # One result per use: the user upstream moves gets the first
+                # new result (so with two users both agree), every further
+                # user in use-list order the next one.
+                for user, r in zip(list(users[1:]), new):
                     uses.move(user, result, r)
-
-
-def _program_order(func: Operation, users: list[Operation]) -> list[Operation]:
-    position = {id(op): i for i, op in enumerate(func.walk())}
-    return sorted(users, key=lambda op: position[id(op)])
