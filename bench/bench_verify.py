@@ -4,10 +4,16 @@ ops, against `mlir-opt-19 -gpu-async-region` on the same input, same run.
 For each N (default 1k, 10k, 100k) the generator below writes one function
 of N GPU ops (launches, copies, memsets, allocs) with a host effect
 (`memref.store` or `func.call`) after every few of them; `mlir-opt-19`
-rewrites it (timed as a whole process, median of runs), and its output is
-the rewrite checked. The check runs in a fresh subprocess per N so peak
-memory (`ru_maxrss`) is its own; reported: parse, match, events, Z3 and
-reachability seconds, whole check, peak RSS, obligations, ratio to mlir-opt.
+rewrites it (timed as a whole process, median of runs). Two measurements,
+each in a fresh subprocess so peak memory (`ru_maxrss`) is its own:
+
+- from text (N <= --parse-max): input and mlir-opt-19's output parsed,
+  matched, proved: the whole `check` process against the whole mlir-opt-19
+  process;
+- IR built (`bench/verify_ir.py`, every N): the same program and a correct
+  rewrite built directly as IR, then `verifier.check` (match, events,
+  reachability, Z3) timed, so the verifier's own cost is seen at sizes where
+  parsing text dominates.
 
     python bench/bench_verify.py [--sizes 1000,10000,100000] [--repeat 3]
 
@@ -43,36 +49,38 @@ HEAD = """module attributes {gpu.container_module} {
 """
 
 
-def generate(n: int, seed: int = 0) -> str:
-    """One function with `n` synchronous GPU ops and a host effect after
-    every 1-8 of them."""
+def kinds(n: int, seed: int = 0) -> list[str]:
+    """The op sequence of a program with `n` synchronous GPU ops: `launch`,
+    `copy`, `set`, `alloc` (an alloc and its dealloc: two GPU ops), and a
+    host effect (`store` or `call`) after every 1-8 GPU ops."""
     rng = random.Random(seed)
-    lines = [HEAD]
-    allocs = 0
+    out: list[str] = []
     gap = rng.randint(1, 8)
     i = 0
     while i < n:
-        k = rng.randrange(4) if i + 1 < n else 0
-        if k == 0:
-            lines.append("    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xf32>)\n")
-        elif k == 1:
-            lines.append("    gpu.memcpy %b, %a : memref<64xf32>, memref<64xf32>\n")
-        elif k == 2:
-            lines.append("    gpu.memset %a, %x : memref<64xf32>, f32\n")
-        else:
-            lines.append(f"    %m{allocs} = gpu.alloc () : memref<64xf32>\n    gpu.dealloc %m{allocs} : memref<64xf32>\n")
-            allocs += 1
-            i += 1
-        i += 1
+        k = rng.choice(["launch", "copy", "set", "alloc"]) if i + 1 < n else "launch"
+        out.append(k)
+        i += 2 if k == "alloc" else 1
         gap -= 1
-        if gap == 0 and i + 1 < n:
+        if gap == 0 and i < n:
             gap = rng.randint(1, 8)
-            if rng.random() < 0.5:
-                lines.append("    memref.store %x, %b[%c0] : memref<64xf32>\n")
-            else:
-                lines.append("    call @use(%b) : (memref<64xf32>) -> ()\n")
-    lines.append("    return\n  }\n}\n")
-    return "".join(lines)
+            out.append(rng.choice(["store", "call"]))
+    return out
+
+
+LINES = {
+    "launch": "    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<64xf32>)\n",
+    "copy": "    gpu.memcpy %b, %a : memref<64xf32>, memref<64xf32>\n",
+    "set": "    gpu.memset %a, %x : memref<64xf32>, f32\n",
+    "alloc": "    %m{i} = gpu.alloc () : memref<64xf32>\n    gpu.dealloc %m{i} : memref<64xf32>\n",
+    "store": "    memref.store %x, %b[%c0] : memref<64xf32>\n",
+    "call": "    call @use(%b) : (memref<64xf32>) -> ()\n",
+}
+
+
+def generate(n: int, seed: int = 0) -> str:
+    """The program of `kinds(n, seed)` as MLIR text (synchronous)."""
+    return HEAD + "".join(LINES[k].format(i=i) for i, k in enumerate(kinds(n, seed))) + "    return\n  }\n}\n"
 
 
 def gpu_op_count(text: str) -> int:
@@ -122,10 +130,17 @@ def run_check(inp: str, out: str) -> dict:
     return data
 
 
+def run_ir(n: int) -> dict:
+    """`bench/verify_ir.py N`: the same program built as IR (no parsing)."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "verify_ir.py"), str(n)], capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(proc.stdout)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (median)")
+    ap.add_argument("--parse-max", type=int, default=10000, help="largest N checked from text (parsing included)")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,22 +150,33 @@ def main() -> None:
             with open(inp, "w") as f:
                 f.write(text)
             t_opt, out_text = time_mlir_opt(inp, args.repeat)
-            out = os.path.join(tmp, f"out{n}.mlir")
-            with open(out, "w") as f:
-                f.write(out_text)
-            runs = [run_check(inp, out) for _ in range(args.repeat)]
-            med = {k: statistics.median(r[k] for r in runs) for k in runs[0] if isinstance(runs[0][k], float)}
-            row = {"n": n, "gpu_ops": gpu_op_count(text), "verdict": runs[0]["verdict"], "obligations": runs[0]["obligations"],
-                   "agreements": runs[0]["agreements"], "mlir_opt_19_s": t_opt, **med}
-            row["ratio_process"] = row["process"] / t_opt
-            rows.append(row)
-            print(
+            row: dict = {"n": n, "gpu_ops": gpu_op_count(text), "mlir_opt_19_s": t_opt}
+            ir = [run_ir(n) for _ in range(args.repeat)]
+            for k in ("check", "match", "events", "reach", "z3", "maxrss_mib"):
+                row[f"ir_{k}"] = statistics.median(r[k] for r in ir)
+            row.update(verdict=ir[0]["verdict"], obligations=ir[0]["obligations"], agreements=ir[0]["agreements"], z3_queries=ir[0]["z3_queries"])
+            row["ratio_check"] = row["ir_check"] / t_opt
+            line = (
                 f"N={n:>6} gpu_ops={row['gpu_ops']:>6} {row['verdict']:<9} obligations={row['obligations']:>6} agree={row['agreements']:>6} "
-                f"mlir-opt-19={t_opt:6.3f}s check-process={row['process']:7.3f}s (x{row['ratio_process']:.1f}) "
-                f"parse={row['parse']:6.3f}s match={row['match']:5.3f}s events={row['events']:5.3f}s "
-                f"reach={row['reach']:5.3f}s z3={row['z3']:6.3f}s maxrss={row['maxrss_mib']:6.0f}MiB",
-                flush=True,
+                f"mlir-opt-19={t_opt:6.3f}s | check (IR built) {row['ir_check']:6.2f}s (x{row['ratio_check']:.1f}): match={row['ir_match']:.2f} "
+                f"events={row['ir_events']:.2f} reach={row['ir_reach']:.3f} z3={row['ir_z3']:.2f}s maxrss={row['ir_maxrss_mib']:.0f}MiB"
             )
+            if n <= args.parse_max:
+                out = os.path.join(tmp, f"out{n}.mlir")
+                with open(out, "w") as f:
+                    f.write(out_text)
+                runs = [run_check(inp, out) for _ in range(args.repeat)]
+                for k in ("process", "import", "parse", "check", "z3", "maxrss_mib"):
+                    row[f"text_{k}"] = statistics.median(r[k] for r in runs)
+                row["text_verdict"] = runs[0]["verdict"]
+                row["ratio_process"] = row["text_process"] / t_opt
+                line += (
+                    f" | from text vs mlir-opt-19 output: {row['text_verdict']}, process {row['text_process']:.2f}s (x{row['ratio_process']:.1f}): "
+                    f"import {row['text_import']:.2f}s parse {row['text_parse']:.2f}s check {row['text_check']:.2f}s z3 {row['text_z3']:.2f}s "
+                    f"maxrss {row['text_maxrss_mib']:.0f}MiB"
+                )
+            print(line, flush=True)
+            rows.append(row)
     print(json.dumps(rows, indent=1))
 
 

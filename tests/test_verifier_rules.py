@@ -91,6 +91,10 @@ def test_deleted_blocking_wait() -> None:
     assert r.verdict == REFUTED
     assert pair(r) == ("gpu-before-host", "gpu.memcpy", "func.call", 13, 15)
     assert "'func.call' op may run before 'gpu.memcpy' (in.mlir:13:5) has finished" in r.text()
+    # The Z3 schedule, replayed in the interpreter, changes what the call sees.
+    rep = r.functions[0].violations[0].replay
+    assert rep is not None and rep.replayed and rep.differs, rep
+    assert rep.schedule.index("host func.call@out.mlir:15:5") < rep.schedule.index("finish gpu.memcpy@out.mlir:14:10")
 
 
 def test_dropped_dependency() -> None:

@@ -20,6 +20,7 @@ from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
 from verifier.lemma import LoopLemma
 from verifier.obligations import obligations
 from verifier.reach import reachable
+from verifier.replay import Replay, replay
 from verifier.report import (
     INCONSISTENT,
     REFUTED,
@@ -254,15 +255,22 @@ def _check_path(
         if fr.graph is not gout:
             fr.graph, fr.missing = gout, []
         fr.missing.append((ea.end, eb.start))
-        fr.violations.append(
-            Violation(
-                ob.kind,
-                Endpoint(ob.first.name, ob.first.loc, a_out.loc),
-                Endpoint(ob.second.name, ob.second.loc, b_out.loc),
-                obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, ea.kind == "gpu", ob.cross_thread),
-                path=list(gin.path),
-                schedule=outcome.schedule,
-                cross_thread=ob.cross_thread,
-            )
+        v = Violation(
+            ob.kind,
+            Endpoint(ob.first.name, ob.first.loc, a_out.loc),
+            Endpoint(ob.second.name, ob.second.loc, b_out.loc),
+            obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, ea.kind == "gpu", ob.cross_thread),
+            path=list(gin.path),
+            schedule=outcome.schedule,
+            cross_thread=ob.cross_thread,
         )
+        if not fr.violations:
+            # One replay per function, the first counterexample. The
+            # interpreter picks branches and trip counts from concrete
+            # arguments, so only a path without decisions is replayed.
+            if gin.choices:
+                v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
+            else:
+                v.replay = replay(gin.func, gout.func, gout, outcome.times)
+        fr.violations.append(v)
     return True

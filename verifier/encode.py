@@ -48,6 +48,8 @@ class Outcome:
     schedule: list[tuple[int, str]] = field(default_factory=list)
     """(time, node label) in time order, from the Z3 model."""
     slice_size: int = 0
+    times: dict[int, int] = field(default_factory=dict)
+    """The model's time per node of the counterexample window."""
 
 
 class Prover:
@@ -214,7 +216,7 @@ class Prover:
             times = {n: m.eval(self.var(n), model_completion=True).as_long() for n in nodes}
         finally:
             s.pop()
-        return Outcome("violated", schedule=_schedule(self.g, times, src, dst), slice_size=slice_size)
+        return Outcome("violated", schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
 
 
 def _schedule(g: EventGraph, times: dict[int, int], src: int, dst: int) -> list[tuple[int, str]]:

@@ -55,6 +55,8 @@ class Violation:
     path: list[str] = field(default_factory=list)
     schedule: list[tuple[int, str]] = field(default_factory=list)
     cross_thread: bool = False
+    replay: object = None
+    """`verifier.replay.Replay` of the schedule, for the first violation of a function."""
 
     def diagnostic(self) -> Diagnostic:
         loc = self.second.output_loc or self.second.input_loc or UNKNOWN_LOC
@@ -67,6 +69,12 @@ class Violation:
             lines = "\n".join(f"  {t:>4}  {label}" for t, label in self.schedule)
             first = self.first.output_loc or loc
             notes.append(note(first, f"'{self.first.op}' op is here; a schedule from the Z3 model (time, point):\n" + lines))
+        if self.replay is not None:
+            notes.append(note(loc, self.replay.summary()))  # type: ignore[attr-defined]
+            if getattr(self.replay, "differs", False):
+                notes.append(
+                    note(loc, "input outcome:\n" + self.replay.input_outcome + "output outcome:\n" + self.replay.output_outcome)  # type: ignore[attr-defined]
+                )
         return error(loc, self.message, *notes)
 
     def to_json(self) -> dict:
@@ -78,6 +86,7 @@ class Violation:
             "cross_thread": self.cross_thread,
             "path": self.path,
             "schedule": [{"time": t, "point": label} for t, label in self.schedule],
+            "replay": self.replay.to_json() if self.replay is not None else None,  # type: ignore[attr-defined]
         }
 
 

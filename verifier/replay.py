@@ -1,0 +1,124 @@
+"""Replaying a counterexample in the executable semantics.
+
+A Z3 model gives every point of the output's graph a time. The interpreter
+(`spec.semantics.schedule.Machine`) runs the output function stepping, at
+each moment, the enabled step whose point the model puts earliest; the
+input function runs in program order (it is synchronous). Both get the same
+concrete arguments (`spec.semantics.interp.default_args` of the input). The
+report says whether the outcomes (observations of host effects, final
+buffer contents) differ: a differing outcome confirms the race changes what
+the program computes; the same outcome means the race exists on this
+schedule but these concrete values do not show it.
+
+Steps are matched to points by label (`issue`/`start`/`finish`/`host`/
+`begin` and `op@loc`) and occurrence; steps with no point in the model
+(pure joins, ops outside the window) take the order of the graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spec.diagnostics import DiagnosticError
+from spec.ir import Operation
+from spec.semantics.events import EventGraph
+
+MAX_STEPS = 100_000
+_KIND_WORD = {"issue": "issue", "start": "start", "finish": "finish", "point": "host", "yield": "host", "body": "begin"}
+_FAR = 10**12
+
+
+@dataclass
+class Replay:
+    replayed: bool
+    differs: bool = False
+    reason: str = ""
+    """Why it was not replayed, if it was not."""
+    schedule: list[str] = field(default_factory=list)
+    input_outcome: str = ""
+    output_outcome: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "replayed": self.replayed,
+            "outcome_differs": self.differs,
+            "reason": self.reason,
+            "schedule": self.schedule[:60],
+            "input_outcome": self.input_outcome,
+            "output_outcome": self.output_outcome,
+        }
+
+    def summary(self) -> str:
+        if not self.replayed:
+            return f"not replayed in the executable semantics: {self.reason}"
+        if self.differs:
+            return "replayed in the executable semantics: the output's outcome differs from the input's"
+        return "replayed in the executable semantics: same outcome on this schedule (the values used do not show the race)"
+
+
+def _base(label: str) -> str:
+    label = label.split(" in ", 1)[0]
+    return label.split("#", 1)[0]
+
+
+def priorities(g: EventGraph, times: dict[int, int]) -> dict[tuple[str, int], int]:
+    """(step label without suffix, occurrence) -> time, for every point of
+    `g`: the model's time in the window, the graph order outside it."""
+    lo, hi = (min(times), max(times)) if times else (0, -1)
+    out: dict[tuple[str, int], int] = {}
+    seen: dict[str, int] = {}
+    for n, kind in enumerate(g.kinds):
+        word = _KIND_WORD.get(kind)
+        op = g.ops[n]
+        if word is None or op is None or op.name == "func.func":
+            continue
+        key = f"{word} {op.name}@{op.loc}"
+        k = seen.get(key, 0)
+        seen[key] = k + 1
+        if n in times:
+            t = times[n]
+        else:
+            t = n - _FAR if n < lo else n + _FAR
+        out[(key, k)] = t
+    return out
+
+
+def replay(fin: Operation, fout: Operation, gout: EventGraph, times: dict[int, int]) -> Replay:
+    try:
+        from spec.semantics import interp, schedule
+    except ImportError as exc:  # the semantics is optional for the verifier
+        return Replay(False, reason=f"executable semantics unavailable ({exc})")
+    try:
+        prio = priorities(gout, times)
+        args_in = interp.default_args(fin)
+        ran_in = schedule.run(fin, args_in)
+        m = schedule.Machine(fout, interp.default_args(fin))
+        counts: dict[str, int] = {}
+        labels: list[str] = []
+        for _ in range(MAX_STEPS):
+            en = m.enabled()
+            if not en:
+                break
+            best, best_t = en[0], None
+            for pid in en:
+                base = _base(m.label(pid))
+                t = prio.get((base, counts.get(base, 0)))
+                if t is not None and (best_t is None or t < best_t):
+                    best, best_t = pid, t
+            label = m.label(best)
+            base = _base(label)
+            counts[base] = counts.get(base, 0) + 1
+            labels.append(label)
+            m.step(best)
+        out = m.outcome()
+    except DiagnosticError as exc:
+        return Replay(False, reason=exc.diagnostics[0].message if exc.diagnostics else str(exc))
+    except Exception as exc:  # noqa: BLE001 - a fault of the run is a finding, not a crash
+        return Replay(False, reason=f"{type(exc).__name__}: {exc}")
+    return Replay(True, _values(ran_in.outcome) != _values(out), "", labels, ran_in.outcome.render(), out.render())
+
+
+def _values(outcome: object) -> tuple:
+    """An outcome without source locations (input and output differ there)."""
+    obs = tuple((t, tuple((o.kind, o.detail) for o in seq)) for t, seq in outcome.observations)  # type: ignore[attr-defined]
+    return obs, outcome.buffers  # type: ignore[attr-defined]
