@@ -10,7 +10,7 @@ corpus nor the sample kills a mutant, Hypothesis searches generated programs
 for a killer (and shrinks it). The kill table is printed (always, even
 without `-s`) and every mutant must be killed.
 
-`GATE_KILL_SAMPLE` sets the number of sampled generated programs (default 8).
+`GATE_KILL_SAMPLE` sets the number of sampled generated programs (default 12).
 """
 
 from __future__ import annotations
@@ -20,15 +20,16 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, find, given, settings
+from hypothesis import HealthCheck, find, given, seed, settings
+from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from verifier.gate import FAIL, PASS, RefimplImpl, judge
-from verifier.generators import Features, program_texts
+from verifier.generators import STRAIGHT, Features, program_texts
 from verifier.mutants import MUTANTS, MutantImpl
 
 CORPUS = sorted((Path(__file__).parent.parent / "verifier" / "corpus").glob("*.mlir"))
-SAMPLE = int(os.environ.get("GATE_KILL_SAMPLE", "8"))
+SAMPLE = int(os.environ.get("GATE_KILL_SAMPLE", "12"))
 SEARCH = settings(
     max_examples=60, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
 )
@@ -40,8 +41,12 @@ def programs() -> list[tuple[str, str]]:
     out = [(p.name, p.read_text()) for p in CORPUS]
     sample: list[str] = []
 
-    @settings(max_examples=SAMPLE, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(program_texts(Features()))
+    # A fixed seed rather than `derandomize`: as deterministic, but the
+    # derandomized search spends its first examples on near-copies of one tiny
+    # program.
+    @seed(20261129)
+    @settings(max_examples=SAMPLE, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.one_of(program_texts(STRAIGHT), program_texts(Features())))
     def collect(text: str) -> None:
         sample.append(text)
 
@@ -79,15 +84,20 @@ def kills(name: str) -> tuple[list[str], str | None]:
 
 def kill_table() -> str:
     total = len(programs())
-    rows = [f"{'mutant':24} {'kills':>7}  first killer", "-" * 64]
+    n_gen = total - len(CORPUS)
+    rows = [f"{'mutant':24} {'corpus':>7} {'generated':>9}  first killer", "-" * 72]
     killed = 0
     for name in MUTANTS:
         killers, found = kills(name)
         killed += bool(killers)
         first = killers[0] if killers else "SURVIVED"
-        count = "search" if found else f"{len(killers)}/{total}"
-        rows.append(f"{name:24} {count:>7}  {first}")
-    rows.append(f"kill rate: {killed}/{len(MUTANTS)} mutants ({total} programs: {len(CORPUS)} corpus, {total - len(CORPUS)} generated)")
+        gen = sum(k.startswith("generated#") for k in killers)
+        corpus = len(killers) - gen
+        if found:
+            rows.append(f"{name:24} {'0':>7} {'search':>9}  shrunk: {found!r}")
+        else:
+            rows.append(f"{name:24} {f'{corpus}/{len(CORPUS)}':>7} {f'{gen}/{n_gen}':>9}  {first}")
+    rows.append(f"kill rate: {killed}/{len(MUTANTS)} mutants ({len(CORPUS)} corpus programs, {n_gen} generated)")
     return "\n".join(rows)
 
 

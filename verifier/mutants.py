@@ -18,6 +18,7 @@ other (`--impl "python -m verifier.mutants calls-pure"`).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -213,6 +214,14 @@ MUTANTS: dict[str, Mutant] = {
 }
 
 
+@functools.lru_cache(maxsize=512)
+def _correct_rewrite(text: str) -> str:
+    """The refimpl's rewrite of `text`, shared by every mutant of it."""
+    from verifier.gate import RefimplImpl
+
+    return RefimplImpl("reference")(text)
+
+
 @dataclass(frozen=True)
 class MutantImpl:
     """A mutant as an implementation (`str -> str`) for `verifier.gate`."""
@@ -220,9 +229,9 @@ class MutantImpl:
     name: str
 
     def __call__(self, text: str) -> str:
-        from verifier.gate import ImplFailed, RefimplImpl
+        from verifier.gate import ImplFailed
 
-        correct = RefimplImpl("reference")(text)
+        correct = _correct_rewrite(text)
         try:
             module = parse_module(correct, "<rewrite>")
         except DiagnosticError as exc:  # the refimpl printed something unparsable
