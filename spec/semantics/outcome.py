@@ -189,27 +189,40 @@ def ordered(steps: list[Step], a: Event, b: Event) -> bool:
     return hb(e.pid, e.seq, s.clock)
 
 
+def _candidates(events: list[Event], steps: list[Step], g: Event) -> list[Event]:
+    """Events that may be unordered with GPU event `g`: every event of
+    another thread, and the events of `g`'s thread issued after it up to the
+    first host event that `g`'s finish happens before (every later event of
+    the thread follows that one). Earlier events of the thread are checked
+    when they are the GPU event."""
+    out = []
+    for e in events:
+        if e.thread != g.thread:
+            out.append(e)
+    same = [e for e in events if e.thread == g.thread and e.order > g.order]
+    for e in same:
+        if not e.gpu and g.end >= 0 and ordered(steps, g, e):
+            break
+        out.append(e)
+    return out
+
+
 def find_races(steps: list[Step], events: list[Event]) -> list[tuple[Event, Event, str]]:
     """GPU events unordered with a conflicting event of the same run."""
     touched = [e for e in events if (e.reads or e.writes) and e.end >= 0 and e.start >= 0]
-    by_buf: dict[str, list[Event]] = {}
-    for e in touched:
-        for buf in {*e.reads, *e.writes}:
-            by_buf.setdefault(buf, []).append(e)
     found: list[tuple[Event, Event, str]] = []
     seen: set[tuple[int, int]] = set()
     for g in touched:
         if not g.gpu:
             continue
-        for buf in {*g.reads, *g.writes}:
-            for e in by_buf[buf]:
-                if e is g or (id(e), id(g)) in seen or (id(g), id(e)) in seen:
-                    continue
-                b = conflict(g.reads, g.writes, e.reads, e.writes)
-                if b is None or ordered(steps, g, e) or ordered(steps, e, g):
-                    continue
-                seen.add((id(g), id(e)))
-                found.append((g, e, b) if e.gpu is False or g.order <= e.order else (e, g, b))
+        for e in _candidates(touched, steps, g):
+            if e is g or (id(e), id(g)) in seen or (id(g), id(e)) in seen:
+                continue
+            b = conflict(g.reads, g.writes, e.reads, e.writes)
+            if b is None or ordered(steps, g, e) or ordered(steps, e, g):
+                continue
+            seen.add((id(g), id(e)))
+            found.append((g, e, b) if e.gpu is False or g.order <= e.order else (e, g, b))
     return found
 
 
@@ -230,7 +243,9 @@ def overlap_schedule(steps: list[Step], g: Event, e: Event) -> list[str]:
 
 
 def find_unordered(steps: list[Step], events: list[Event]) -> list[tuple[Event, Event]]:
-    """Program-order pairs of one thread that may run out of order."""
+    """Program-order pairs of one thread that may run out of order. Only a
+    GPU event can end after a later event of its thread starts; scanning
+    forward from it stops at the first host event it is ordered before."""
     by_thread: dict[str, list[Event]] = {}
     for e in events:
         if e.start >= 0 and e.end >= 0:
@@ -238,10 +253,15 @@ def find_unordered(steps: list[Step], events: list[Event]) -> list[tuple[Event, 
     out = []
     for evs in by_thread.values():
         evs.sort(key=lambda e: e.order)
-        for j, b in enumerate(evs):
-            for a in evs[:j]:
-                if not ordered(steps, a, b):
-                    out.append((a, b))
+        for j, a in enumerate(evs):
+            if not a.gpu:
+                continue
+            for b in evs[j + 1 :]:
+                if ordered(steps, a, b):
+                    if not b.gpu:
+                        break
+                    continue
+                out.append((a, b))
     return out
 
 

@@ -144,6 +144,8 @@ class Machine:
     def __init__(self, func: Operation, args: list) -> None:
         self.func = func
         self.procs: dict[str, HostProc | GpuProc] = {}
+        self.live: dict[str, HostProc | GpuProc] = {}
+        """Processes not yet done (pruned lazily), so a step costs O(live)."""
         self.steps: list[Step] = []
         self.events: list[Event] = []
         self.obs: dict[str, list[Observation]] = {}
@@ -155,7 +157,7 @@ class Machine:
             if isinstance(v, View):
                 self.buffers[v.buffer.name] = v.buffer
         main = HostProc("main", Thread("main", entry, dict(zip(entry.args, args)), self.budget), {})
-        self.procs["main"] = main
+        self.procs["main"] = self.live["main"] = main
         self._advance(main)
 
     # -- queries ----------------------------------------------------------------
@@ -186,17 +188,23 @@ class Machine:
         """Processes that can step, in program-order priority: GPU finishes,
         GPU starts (issue order), then host threads, newest first."""
         fin, start, host = [], [], []
-        for pid, p in self.procs.items():
-            if p.state == "done" or not self._ready(p):
+        finished = []
+        for pid, p in self.live.items():
+            if p.state == "done":
+                finished.append(pid)
+                continue
+            if not self._ready(p):
                 continue
             if isinstance(p, GpuProc):
                 (fin if p.state == "running" else start).append(pid)
             else:
                 host.append(pid)
+        for pid in finished:
+            del self.live[pid]
         return fin + start + host[::-1]
 
     def pending(self) -> list[str]:
-        return [pid for pid, p in self.procs.items() if p.state != "done"]
+        return [pid for pid, p in self.live.items() if p.state != "done"]
 
     def clock_of(self, pid: str) -> dict[str, int]:
         """What `pid`'s next step will know: its clock joined with the
@@ -473,7 +481,7 @@ class Machine:
         child.exec_op = op
         child.exec_deps = vals[:n_deps]
         child.exec_operands = vals[n_deps:]
-        self.procs[name] = child
+        self.procs[name] = self.live[name] = child
         t.set_results(op, [Token((child,)), *(AsyncValue(child, i) for i in range(len(op.results) - 1))])
 
     def _issue(self, p: HostProc, op: Operation, vals: list) -> None:
@@ -518,7 +526,7 @@ class Machine:
             ev.reads[buf] = pos
         for buf, pos, _ in g.writes:
             ev.writes[buf] = ev.writes.get(buf, frozenset()) | pos
-        self.procs[pid] = g
+        self.procs[pid] = self.live[pid] = g
         results = list(g.values)
         if op.results and op.results[-1].type.is_gpu_token:
             results.append(Token((g,)))
@@ -738,8 +746,12 @@ def explore(
             sleep = _child_sleep(nodes[-1]) if por and nodes else {}
             node = _Node(en, {q: m.footprint(q) for q in en}, sleep)
             nodes.append(node)
-            node.backtrack.update(en)
-            pid = next((q for q in en if q not in sleep), "")
+            # A step that touches no memory commutes with every other step and
+            # disables none, so it alone is a persistent set: take it without
+            # branching (issues, waits, awaits, begins, yields, allocations).
+            quiet = next((q for q in en if not node.fps[q] and q not in sleep), None) if por else None
+            node.backtrack.update([quiet] if quiet else en)
+            pid = quiet or next((q for q in en if q not in sleep), "")
             if not pid:
                 blocked = True  # every enabled step is asleep: a redundant run
                 break
