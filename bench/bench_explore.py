@@ -14,10 +14,12 @@ Programs (each has 12 GPU ops, kernels on 4-element buffers):
 - `racy`: `writers` with a host load of the shared buffer before the wait
   (a race with each of the four copies).
 
-For each, the number of schedules exhaustive DPOR explores, the wall time
-(median of N runs) and schedules per second; for `streams` and `writers` also
-what plain enumeration of interleavings (no reduction) reaches within the same
-bound of schedules, to show what the reduction saves.
+For each, the number of complete schedules the exhaustive exploration (sleep
+sets plus singleton persistent sets for steps that touch no memory) explores,
+the runs it abandons as redundant (`pruned`), the wall time (median of N
+runs), complete schedules per second and runs (complete + pruned) per second;
+for `streams` and `writers` also what plain enumeration of interleavings (no
+reduction) reaches within `--plain-bound` schedules, for comparison.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def measure(text: str, repeat: int, por: bool = True, bound: int = 100_000) -> t
         ex = explore(f, default_args(f), por=por, bound=bound)
         times.append(time.perf_counter() - t)
     assert ex is not None
-    return gpu_ops, ex.schedules_explored, ex.complete, statistics.median(times), len(ex.outcomes)  # type: ignore[return-value]
+    return gpu_ops, ex.schedules_explored, ex.complete, statistics.median(times), len(ex.outcomes), ex.pruned  # type: ignore[return-value]
 
 
 def main() -> None:
@@ -116,13 +118,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--plain-bound", type=int, default=2000)
     args = ap.parse_args()
-    print(f"{'program':10} {'gpu ops':>7} {'schedules':>9} {'outcomes':>8} {'complete':>8} {'median s':>9} {'sched/s':>8}")
-    for name, make in PROGRAMS.items():
-        ops, n, complete, t, outs = measure(make(), args.repeat)
-        print(f"{name:10} {ops:7d} {n:9d} {outs:8d} {str(complete):>8} {t:9.3f} {n / t:8.1f}")
-    for name in ("streams", "writers"):
-        ops, n, complete, t, outs = measure(PROGRAMS[name](), 1, por=False, bound=args.plain_bound)
-        print(f"{name + '/plain':10} {ops:7d} {n:9d} {outs:8d} {str(complete):>8} {t:9.3f} {n / t:8.1f}")
+    print(f"{'program':14} {'gpu ops':>7} {'schedules':>9} {'pruned':>7} {'outcomes':>8} {'complete':>8} {'median s':>9} {'sched/s':>8} {'runs/s':>7}")
+    rows = [(name, make(), True, args.repeat, 100_000) for name, make in PROGRAMS.items()]
+    rows += [(name + "/plain", PROGRAMS[name](), False, 1, args.plain_bound) for name in ("streams", "writers")]
+    for name, text, por, repeat, bound in rows:
+        ops, n, complete, t, outs, pruned = measure(text, repeat, por=por, bound=bound)
+        print(f"{name:14} {ops:7d} {n:9d} {pruned:7d} {outs:8d} {str(complete):>8} {t:9.3f} {n / t:8.1f} {(n + pruned) / t:7.1f}")
 
 
 if __name__ == "__main__":

@@ -113,6 +113,11 @@ def _guard(args: argparse.Namespace, body) -> int:  # type: ignore[no-untyped-de
     except (RecursionError, MemoryError) as exc:
         sys.stderr.write(f"{args.file}: error: program too large for the interpreter ({type(exc).__name__})\n")
         return 1
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+        # Ill-typed input the parser accepted (e.g. a load from a token):
+        # say so in one line rather than with a traceback.
+        sys.stderr.write(f"{args.file}: error: cannot interpret this program: {type(exc).__name__}: {exc}\n")
+        return 1
 
 
 def _run_cmd(args: argparse.Namespace) -> int:
