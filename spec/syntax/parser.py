@@ -108,7 +108,13 @@ def _segments(*sizes: int) -> DenseArrayAttr:
 def _type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
-    return Type(canonical_type_text(str(tok)))
+    return _type_of_text(str(tok))
+
+
+@functools.lru_cache(maxsize=4096)
+def _type_of_text(text: str) -> Type:
+    # Programs repeat a handful of types many times: canonicalise each once.
+    return Type(canonical_type_text(text))
 
 
 def _types(items: Any) -> list[Type]:
@@ -1119,13 +1125,29 @@ def _wrap(fn: Any, rule: str) -> Any:
     # lark's inline transformer passes only the children; give every callback
     # (meta, items) where meta is the token that locates the construct, and
     # turn any failure of a builder into a located diagnostic.
+    # The shape is chosen once per rule, not per call: this runs for every
+    # reduction of the parse.
+    if rule in _KEYWORD_FIRST:
+
+        def invoke(self: _Builder, items: list) -> Any:
+            return fn(self, items[0], items[1:])
+
+    elif rule in _NAME_FIRST:
+
+        def invoke(self: _Builder, items: list) -> Any:
+            return fn(self, items[0], items)
+
+    else:
+
+        def invoke(self: _Builder, items: list) -> Any:
+            for item in items:
+                if type(item) is Token:
+                    return fn(self, item, items)
+            return fn(self, None, items)
+
     def call(self: _Builder, items: list) -> Any:
         try:
-            if rule in _KEYWORD_FIRST:
-                return fn(self, items[0], items[1:])
-            if rule in _NAME_FIRST:
-                return fn(self, items[0], items)
-            return fn(self, next((i for i in items if isinstance(i, Token)), None), items)
+            return invoke(self, items)
         except DiagnosticError:
             raise
         except Exception as exc:  # noqa: BLE001 - malformed input the grammar admits
@@ -1212,7 +1234,9 @@ def _lark() -> tuple[Lark, _Builder]:
         _GRAMMAR.read_text(),
         parser="lalr",
         lexer="contextual",
-        propagate_positions=True,
+        # Locations come from the tokens the callbacks see; lark's own
+        # position propagation would only add work to every reduction.
+        propagate_positions=False,
         maybe_placeholders=True,
         transformer=builder,
     )
@@ -1412,7 +1436,10 @@ def _resolve(top: list[Operation]) -> None:
     scope: dict[str, Value] = {}
     # Forward references waiting for a definition: name -> [(op, index, use)].
     pending: dict[str, list[tuple[Operation, int, _Use]]] = {}
-    work: list[tuple[str, Any]] = [("op", op) for op in reversed(top)]
+    # Each op travels with the name list of its region, dropped when the
+    # region closes (the top level's list is never dropped).
+    top_names: list[str] = []
+    work: list[tuple[str, Any]] = [("op", (op, top_names)) for op in reversed(top)]
     while work:
         kind, item = work.pop()
         if kind == "leave":
@@ -1422,13 +1449,13 @@ def _resolve(top: list[Operation]) -> None:
             block, defined = item
             for v in block.args:
                 _define(scope, v, defined, pending)
-            work.extend(("op", op) for op in reversed(block.ops))
+            work.extend([("op", (op, defined)) for op in reversed(block.ops)])
         elif kind == "define":
             op, defined = item
             for v in op.results:
                 _define(scope, v, defined, pending)
         else:
-            op = item
+            op, defined = item
             for i, u in enumerate(op.operands):
                 if isinstance(u, _Use):
                     v = _lookup(scope, u, forward_ok=True)
@@ -1436,7 +1463,6 @@ def _resolve(top: list[Operation]) -> None:
                         pending.setdefault(_key(u), []).append((op, i, u))
                     else:
                         op.operands[i] = v
-            defined = _enclosing_defs(work)
             work.append(("define", (op, defined)))
             for region in reversed(op.regions):
                 names: list[str] = []
@@ -1444,15 +1470,6 @@ def _resolve(top: list[Operation]) -> None:
                 work.extend(("block", (b, names)) for b in reversed(region.blocks))
     for uses in pending.values():
         raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
-
-
-def _enclosing_defs(work: list[tuple[str, Any]]) -> list[str]:
-    """The name list of the innermost open region (dropped when it closes);
-    top-level names are never dropped."""
-    for kind, item in reversed(work):
-        if kind == "leave":
-            return item
-    return []
 
 
 def _key(u: _Use) -> str:
