@@ -361,3 +361,25 @@ def test_mlir19_value_then_token_is_refuted() -> None:
     r = run(inp, upstream)
     assert r.verdict == REFUTED
     assert pair(r)[:3] == ("gpu-before-host", "gpu.launch_func", "func.call")
+
+
+def test_user_wait_moved_out_of_an_execute_body() -> None:
+    """Phase 2 erases a body's blocking `gpu.wait` and waits where the
+    execute is awaited: the input's wait is gone, the ordering is kept."""
+    inp = module("""  func.func @f(%m: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    %t = async.execute {
+      %0 = gpu.wait async
+      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      gpu.wait [%1]
+      async.yield
+    }
+    async.await %t : !async.token
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+    assert run(inp, EXEC_GOOD).verdict == VERIFIED
+    r = run(inp, EXEC_GOOD.replace("    gpu.wait [%2]\n", ""))
+    assert r.verdict == REFUTED
+    assert pair(r)[:3] == ("gpu-before-host", "gpu.launch_func", "func.call")
