@@ -25,10 +25,7 @@ from verifier.generators import STRAIGHT, Features, programs
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 
-KNOWN_VERIFIER_ISSUES = {
-    "gpu_then_await_token.mlir": "verifier.correspondence refutes the correct rewrite: a user "
-    "`async.await %tok : !async.token` right after an inserted `gpu.wait` is taken for a dropped op",
-}
+KNOWN_VERIFIER_ISSUES: dict[str, str] = {}
 """Corpus files the verifier itself gets wrong (not the implementation):
 expected to fail, non-strictly, so the fix shows up as XPASS."""
 
