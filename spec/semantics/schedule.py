@@ -17,13 +17,16 @@ API (what the CLI and the verifier use):
 - `Machine(func, args)`: one run; `enabled()` lists the processes that can
   step (in program-order priority), `label(pid)` the step each would take,
   `step(pid)` takes it, `outcome()` once nothing is left.
-- `run(func, args, schedule=None) -> Run`: one run; without a schedule in
+- `func` below may be a `func.func` or a module with one function
+  (`function(module, name)` picks one); `args` defaults to
+  `interp.default_args(func)`.
+- `run(func, args=None, schedule=None) -> Run`: one run; without a schedule in
   program order (every GPU op runs as soon as it can, a new async body runs
   before its creator continues), with one it replays the given step labels
   (`replay(...)` is the same and returns the `Outcome`). After the labels run
   out the run continues in program order. An unknown or disabled label is a
   `ReplayError`.
-- `explore(func, args, exhaustive=True, bound=..., schedules=N, seed=S) ->
+- `explore(func, args=None, exhaustive=True, bound=..., schedules=N, seed=S) ->
   Exploration`: exhaustive exploration, depth first, with sleep sets
   (Godefroid's partial-order reduction: after exploring step `a` from a
   state, `a` sleeps in the sibling subtrees until a step that conflicts with
@@ -59,6 +62,7 @@ from spec.semantics.interp import (
     Token,
     View,
     check_supported,
+    default_args,
     element,
     free_values,
     fresh_buffer,
@@ -607,16 +611,39 @@ class Run:
     machine: Machine
 
 
+def function(module_or_func: Operation, name: str | None = None) -> Operation:
+    """`module_or_func` itself if it is a `func.func`; else its function
+    named `name`, or its only function with a body."""
+    if module_or_func.name == "func.func":
+        return module_or_func
+    funcs = [op for op in module_or_func.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+    if name is not None:
+        funcs = [f for f in funcs if str(f.properties.get("sym_name", "")).strip('"') == name]
+    if len(funcs) != 1:
+        raise DiagnosticError(error(module_or_func.loc, f"expected one function with a body{f' named {name}' if name else ''}, found {len(funcs)}"))
+    return funcs[0]
+
+
 def _prepare(func: Operation) -> None:
     if not func.regions or not func.regions[0].blocks:
         raise DiagnosticError(error(func.loc, "cannot run a function declaration"))
     check_supported(func)
 
 
-def run(func: Operation, args: list, schedule: list[str] | None = None, choose: Callable[[list[str]], str] | None = None) -> Run:
-    """One run: follow `schedule` (labels), then `choose` among enabled
-    processes (default: program order)."""
+def run(
+    func: Operation,
+    args: list | None = None,
+    schedule: list[str] | None = None,
+    choose: Callable[[list[str]], str] | None = None,
+) -> Run:
+    """One run of `func` (a `func.func`, or a module with one function) on
+    `args` (default: `interp.default_args`): follow `schedule` (labels), then
+    `choose` among enabled processes (default: program order). The buffers
+    in `args` are copied, never modified."""
+    func = function(func)
     _prepare(func)
+    if args is None:
+        args = default_args(func)
     m = Machine(func, _fresh(args))
     for i, label in enumerate(schedule or []):
         en = m.enabled()
@@ -632,8 +659,9 @@ def run(func: Operation, args: list, schedule: list[str] | None = None, choose: 
     return Run(m.outcome(), [s.label for s in m.steps], m)
 
 
-def replay(func: Operation, schedule: list[str], args: list) -> Outcome:
-    """The outcome of following `schedule` (then program order)."""
+def replay(func: Operation, schedule: list[str], args: list | None = None) -> Outcome:
+    """The outcome of following `schedule` (then program order); raises
+    `ReplayError` if a label is not enabled when its turn comes."""
     return run(func, args, schedule).outcome
 
 
@@ -714,7 +742,7 @@ def _fresh(args: list) -> list:
 
 def explore(
     func: Operation,
-    args: list,
+    args: list | None = None,
     exhaustive: bool = True,
     bound: int = DEFAULT_BOUND,
     schedules: int = 100,
@@ -723,7 +751,10 @@ def explore(
     pairs: bool = False,
 ) -> Exploration:
     """Explore schedules of `func` on `args` (see the module docstring)."""
+    func = function(func)
     _prepare(func)
+    if args is None:
+        args = default_args(func)
     ex = Exploration()
     if not exhaustive:
         rng = random.Random(seed)
