@@ -31,8 +31,9 @@ API (what the CLI and the verifier use):
   (Godefroid's partial-order reduction: after exploring step `a` from a
   state, `a` sleeps in the sibling subtrees until a step that conflicts with
   it runs, so two orders of independent steps are not both explored; steps
-  are independent when their footprints share no element written by either),
-  stopping after `bound` complete schedules; or, with `exhaustive=False`,
+  are independent when their footprints share no element written by either;
+  a step that touches no memory, e.g. an issue, a wait or an await, is taken
+  alone without branching, as it commutes with everything), stopping after `bound` complete schedules; or, with `exhaustive=False`,
   `schedules` runs choosing uniformly at random among enabled steps with
   `random.Random(seed)`; `por=False` explores every interleaving (for
   cross-checking the reduction). Dynamic POR (Flanagan-Godefroid) on top of
