@@ -38,12 +38,13 @@ class _Names:
 def _sanitize(name: str) -> str:
     out = []
     for ch in name:
-        if ch.isalnum() or ch in "$._-":
+        if (ch.isascii() and ch.isalnum()) or ch in "$._-":
             out.append(ch)
         elif ch == " ":
             out.append("_")
         else:
-            out.append(f"{ord(ch):X}")
+            # MLIR hex-encodes each byte of the UTF-8 spelling.
+            out.extend(f"{b:X}" for b in ch.encode())
     text = "".join(out)
     return "_" + text if text[:1].isdigit() else text
 
