@@ -33,6 +33,8 @@ from spec.semantics.events import EventGraph
 DEFAULT_TIMEOUT_MS = 10_000
 DEFAULT_SEED = 0
 DEFAULT_BATCH = 64
+RENEW_AFTER = 4096
+"""Slice copies asked of one solver before it is replaced by a fresh one."""
 """Obligations asked per Z3 query (see `Prover.prove_all`)."""
 WINDOW_MARGIN = 4
 """Nodes taken before and after the endpoints for a counterexample schedule."""
@@ -57,16 +59,21 @@ class Prover:
 
     def __init__(self, g: EventGraph, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = DEFAULT_SEED, rlimit: int | None = None) -> None:
         self.g = g
-        self.solver = z3.SolverFor("QF_IDL")
-        self.solver.set("timeout", int(timeout_ms))
-        self.solver.set("random_seed", int(seed))
-        if rlimit is not None:
-            self.solver.set("rlimit", int(rlimit))
+        self.timeout_ms, self.seed, self.rlimit = timeout_ms, seed, rlimit
+        self.solver = self._new_solver()
         self.vars: dict[int, z3.ArithRef] = {}
         self._preds: list[list[int]] | None = None
         self.checks = 0
         self.copies = 0
         """Slices copied so far by `_group_proved` (fresh names)."""
+
+    def _new_solver(self) -> z3.Solver:
+        solver = z3.SolverFor("QF_IDL")
+        solver.set("timeout", int(self.timeout_ms))
+        solver.set("random_seed", int(self.seed))
+        if self.rlimit is not None:
+            solver.set("rlimit", int(self.rlimit))
+        return solver
 
     def var(self, n: int) -> z3.ArithRef:
         v = self.vars.get(n)
@@ -175,6 +182,11 @@ class Prover:
         # conflict costs time in the size of the batch). The same encoding
         # as `prove`, handed over as SMT-LIB text: building Z3 terms one by
         # one through the Python API costs more than solving.
+        if self.copies >= RENEW_AFTER:
+            # Names declared by `from_string` outlive `pop`; a fresh solver
+            # (same settings) keeps the symbol table from growing without end.
+            self.solver = self._new_solver()
+            self.copies = 0
         s = self.solver
         succ = self.g.succ
         text: list[str] = []
