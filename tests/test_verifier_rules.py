@@ -383,3 +383,13 @@ def test_user_wait_moved_out_of_an_execute_body() -> None:
     r = run(inp, EXEC_GOOD.replace("    gpu.wait [%2]\n", ""))
     assert r.verdict == REFUTED
     assert pair(r)[:3] == ("gpu-before-host", "gpu.launch_func", "func.call")
+
+
+def test_new_await_of_a_gpu_token_is_not_the_users_await() -> None:
+    """The rewrite's `async.await` of the deferred GPU token stands right
+    before the user's second `async.await` of the execute's token: it must be
+    taken as added, not matched with the user's await."""
+    inp = EXEC_IN.replace("    async.await %t : !async.token\n", "    async.await %t : !async.token\n    async.await %t : !async.token\n", 1)
+    out = EXEC_GOOD.replace("    gpu.wait [%2]\n", "    gpu.wait [%2]\n    async.await %t : !async.token\n", 1)
+    r = run(inp, out)
+    assert r.verdict == VERIFIED, r.text()

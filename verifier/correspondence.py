@@ -197,6 +197,10 @@ def _compatible(a: Operation, b: Operation) -> bool:
         return False
     if not is_addable(b):
         return True
+    if b.name == "async.await" and a.operands and b.operands and not is_plumbing(a.operands[0].type):
+        # A new await of a GPU token is not the user's await of an
+        # `!async.token` or of a value that is not a GPU token.
+        return False
     in_tokens = sum(1 for r in a.results if is_plumbing(r.type))
     out_tokens = sum(1 for r in b.results if is_plumbing(r.type))
     return out_tokens >= in_tokens and len(a.results) <= len(b.results)
