@@ -148,7 +148,7 @@ class Report:
     input_file: str = ""
     output_file: str = ""
     timings: dict[str, float] = field(default_factory=dict)
-    """Seconds per phase (`match`, `events`, `reach`, `z3`)."""
+    """Seconds per phase (`match`, `events`, `reach`, `z3`; `z3_cpu`: CPU seconds)."""
 
     @property
     def verdict(self) -> str:
