@@ -8,7 +8,8 @@ Options take one or two dashes, as mlir-opt's do. On failure the diagnostics
 go to stderr in MLIR's format, the exit code is 1, nothing is written to
 stdout and an existing `-o` file is left untouched. With
 `--verify-diagnostics` the exit code is 0 iff the produced diagnostics are
-exactly the expected ones; outputs of chunks without errors are printed.
+exactly the expected ones; outputs of chunks without errors are printed
+either way (as mlir-opt does).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from refimpl import MODES, rewrite
 from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, render
 from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printer import print_op
 from spec.tool import Source, read_source, write_output
 
 
@@ -86,12 +87,16 @@ def main(argv: list[str] | None = None) -> int:
             errors += render_all(diags, sources)
         else:
             texts.append(print_op(module, args.mlir_print_op_generic))
-    if failed:
+    if failed and not args.verify_diagnostics:
         sys.stderr.write(errors)
         return 1
-    output = join_outputs(texts)
+    # A chunk whose (expected) errors were verified prints nothing, not even
+    # the blank line that follows each printed module.
+    output = "// -----\n".join(t + "\n" if t else "" for t in texts)
     write_output(output, args.o)
-    return 0
+    # Verification problems are reported after the output, as mlir-opt does.
+    sys.stderr.write(errors)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -129,9 +129,9 @@ def defer_waits(func: Operation, mode: str) -> None:
     user of the execute's token waits for them itself (an `async.await` of
     the new result, then a dependency of its next GPU op or a `gpu.wait`
     before its next effectful op)."""
-    executes = _executes_post_order(func)
-    if not executes:
+    if not any(op.name == EXECUTE for op in func.walk()):
         return
+    executes = _executes_post_order(func)
     uses = UseLists(func)
     worklist: list[Operation] = []
     for execute in executes:

@@ -15,6 +15,7 @@ from refimpl.opnote import op_error
 from spec import effects, views
 from spec.diagnostics import Diagnostic
 from spec.ir import Block, Operation, Value
+from spec.registry import lookup
 
 LAUNCH = "gpu.launch"
 """Kernels with inline bodies must be outlined first (rule 7)."""
@@ -80,7 +81,7 @@ def thread_block(block: Block) -> None:
             if current is not None:
                 views.add_async_dep(op, current)
             current = views.async_token(op)
-        elif views.is_gpu_async(op):
+        elif lookup(op.name).gpu_async:
             if current is None:
                 start = views.new_wait(op.loc, [], is_async=True)
                 out.append(start)

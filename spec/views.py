@@ -45,23 +45,28 @@ def async_deps(op: Operation) -> list[Value]:
 
 def set_async_deps(op: Operation, deps: list[Value]) -> None:
     """Replace the `[deps]` of `op`, updating `operandSegmentSizes`."""
-    start, end = _deps_range(op)
-    op.operands[start:end] = deps
+    _set_deps(op, _deps_range(op), deps)
+
+
+def _set_deps(op: Operation, span: tuple[int, int], deps: list[Value]) -> None:
+    op.operands[span[0] : span[1]] = deps
     info = registry.lookup(op.name)
-    sizes = op.properties.get(SEGMENTS)
-    if info.deps_segment is not None and isinstance(sizes, DenseArrayAttr):
-        values = list(sizes.values)
-        values[info.deps_segment] = len(deps)
-        op.properties[SEGMENTS] = DenseArrayAttr(sizes.element, tuple(values))
+    if info.deps_segment is not None:
+        sizes = op.properties.get(SEGMENTS)
+        if isinstance(sizes, DenseArrayAttr):
+            values = list(sizes.values)
+            values[info.deps_segment] = len(deps)
+            op.properties[SEGMENTS] = DenseArrayAttr(sizes.element, tuple(values))
 
 
 def add_async_dep(op: Operation, token: Value, dedup: bool = True) -> None:
     """MLIR's `addAsyncDependency`: prepend `token` to the deps (19/22 skip
     a token already there; the 2020 version and 13 do not check)."""
-    deps = async_deps(op)
+    span = _deps_range(op)
+    deps = op.operands[span[0] : span[1]]
     if dedup and any(d is token for d in deps):
         return
-    set_async_deps(op, [token, *deps])
+    _set_deps(op, span, [token, *deps])
 
 
 def async_token(op: Operation) -> Value | None:
