@@ -13,7 +13,8 @@ Draws COUNT programs (default 100) the way the gate's `ci` profile does
 - `mlir-opt-19 alone`: just running `mlir-opt-19 -gpu-async-region` on it, the
   baseline the gate's cost is compared with.
 
-Prints medians, totals, programs per second and the ratios to mlir-opt-19.
+Prints medians, 90th percentiles, maxima, totals, programs per second and
+the ratios of the medians to mlir-opt-19.
 """
 
 from __future__ import annotations
@@ -62,7 +63,11 @@ def line(name: str, times: list[float], verdicts: Counter | None = None) -> str:
     total = sum(times)
     rate = len(times) / total if total else float("inf")
     v = f"  {dict(verdicts)}" if verdicts else ""
-    return f"{name:22} median {statistics.median(times) * 1000:8.1f} ms  total {total:7.2f} s  {rate:7.1f} programs/s{v}"
+    p90 = sorted(times)[int(0.9 * (len(times) - 1))]
+    return (
+        f"{name:18} median {statistics.median(times) * 1000:7.1f} ms  p90 {p90 * 1000:7.1f} ms  max {max(times):6.2f} s"
+        f"  total {total:7.2f} s  {rate:6.1f} programs/s{v}"
+    )
 
 
 def main() -> int:
