@@ -301,7 +301,9 @@ def _cmp(p: Printer, op: Operation) -> str:
     table = CMPI_PREDICATES if op.name == "arith.cmpi" else CMPF_PREDICATES
     pred = op.properties["predicate"]
     a, b = op.operands
-    name = table[pred.value] if isinstance(pred, IntegerAttr) and 0 <= pred.value < len(table) else str(pred)
+    if not (isinstance(pred, IntegerAttr) and 0 <= pred.value < len(table)):
+        raise ValueError("predicate out of range: printed generically")
+    name = table[pred.value]
     return f"{op.name} {name}, {p.value(a)}, {p.value(b)}{_flags(op)}{p.attr_dict(op.attributes)} : {a.type}"
 
 

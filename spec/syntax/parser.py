@@ -16,6 +16,7 @@ tool see one representation whichever form was written.
 from __future__ import annotations
 
 import functools
+import gc
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,7 @@ from spec.attributes import (
     arith_flags_text,
     canonical_dense,
     canonical_type_text,
+    format_attr_entries,
     round_to_type,
 )
 from spec.diagnostics import DiagnosticError, error, note
@@ -322,10 +324,11 @@ class _Builder(Transformer):
             from spec.attributes import FLOAT_BITS
 
             bits = value
-            code = {"f16": "<e", "f32": "<f", "f64": "<d"}.get(t.text)
+            code = {"f16": "<e", "f32": "<f", "f64": "<d", "bf16": "<f"}.get(t.text)
             if code is None:
                 return FloatAttr(float(value), t)
-            raw = bits.to_bytes(FLOAT_BITS[t.text] // 8, "little")
+            # bf16 is the top half of an f32 pattern.
+            raw = (bits << 16).to_bytes(4, "little") if t.text == "bf16" else bits.to_bytes(FLOAT_BITS[t.text] // 8, "little")
             fval = struct.unpack(code, raw)[0]
             if fval != fval:
                 return FloatAttr(fval, t, hex_bits=bits)
@@ -442,6 +445,7 @@ class _Builder(Transformer):
                 props[k] = attrs.pop(k)
         if info.known:
             _check_generic_properties(name, props, attrs, n, self.loc(meta))
+            _check_result_count(name, len(fn.results), self.loc(meta))
         if name == "gpu.module" and regions and regions[0].blocks:
             body = regions[0].blocks[-1]
             if body.ops and body.ops[-1].name == "gpu.module_end":
@@ -1178,6 +1182,37 @@ _REQUIRED_ATTRIBUTES = {
 """Inherent attributes an op's verifier requires (the custom forms print them)."""
 
 
+_ZERO_RESULTS = frozenset(
+    "builtin.module func.func func.return gpu.module gpu.module_end gpu.func gpu.return gpu.terminator gpu.barrier "
+    "scf.yield scf.condition scf.reduce scf.reduce.return cf.br cf.cond_br cf.assert memref.store memref.dealloc "
+    "memref.copy async.yield async.await_all".split()
+)
+_ONE_RESULT_PREFIXES = ("arith.", "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_")
+_ONE_RESULT = frozenset(
+    "memref.alloc memref.alloca memref.load memref.dim memref.cast memref.subview async.create_group async.add_to_group".split()
+)
+
+
+def _check_result_count(name: str, n: int, loc: Location) -> None:
+    """The `ZeroResults` / `OneResult` traits of the known ops, whose custom
+    forms could not show another count."""
+    if name in _ZERO_RESULTS and n:
+        raise DiagnosticError(error(loc, f"'{name}' op requires zero results"))
+    if (name in _ONE_RESULT or name.startswith(_ONE_RESULT_PREFIXES)) and n != 1:
+        raise DiagnosticError(error(loc, f"'{name}' op requires one result"))
+
+
+_PROPERTY_SHAPES = {
+    "dimension": r"#gpu<dim [xyz]>",
+    "overflowFlags": r"#arith\.overflow<[\w ,]*>",
+    "fastmath": r"#arith\.fastmath<[\w,]*>",
+    "predicate": r"\d+ : i64",
+}
+"""Properties the custom forms read: their printed shape, as the op's
+property conversion accepts it."""
+_FREE_SHAPED: set[tuple[str, str]] = set()
+
+
 def _check_generic_properties(name: str, props: dict[str, Attr], attrs: dict[str, Attr], n: int, loc: Location) -> None:
     """What MLIR's verifier checks of a known op written generically, as far
     as its custom form depends on it: required attributes and operand
@@ -1187,6 +1222,14 @@ def _check_generic_properties(name: str, props: dict[str, Attr], attrs: dict[str
             raise DiagnosticError(error(loc, f"'{name}' op requires attribute '{key}'"))
     if name == "gpu.func" and "sym_name" not in attrs:
         raise DiagnosticError(error(loc, f"'{name}' op requires attribute 'sym_name'"))
+    for key, pattern in _PROPERTY_SHAPES.items():
+        value = props.get(key)
+        in_range = key != "predicate" or not isinstance(value, IntegerAttr) or value.value < len(CMPI_PREDICATES if name == "arith.cmpi" else CMPF_PREDICATES)
+        if value is not None and (name, key) not in _FREE_SHAPED and (not re.fullmatch(pattern, str(value)) or not in_range):
+            entries = format_attr_entries(props)
+            raise DiagnosticError(
+                error(loc, f"invalid properties {{{entries}}} for op {name}: Invalid attribute `{key}` in property conversion: {value}")
+            )
     segments = registry.lookup(name).segments
     if not segments:
         return
@@ -1239,6 +1282,9 @@ def _lark() -> tuple[Lark, _Builder]:
         propagate_positions=False,
         maybe_placeholders=True,
         transformer=builder,
+        # The LALR tables are cached in the temp dir, keyed by a hash of the
+        # grammar and options: building them costs seconds per process.
+        cache=True,
     )
     return parser, builder
 
@@ -1344,12 +1390,21 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
     parser, builder = _lark()
     builder.file = file
     builder.line_offset = line_offset
+    # The parse allocates millions of objects and frees almost none: the
+    # cyclic collector would only rescan them (25-35% of the time, and
+    # superlinear), so it is paused until the IR is built.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        ops: list[Operation] = parser.parse(text)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, file, line_offset, text) from None
-    _check_nesting(ops)
-    _resolve(ops)
+        try:
+            ops: list[Operation] = parser.parse(text)
+        except UnexpectedInput as exc:
+            raise _syntax_error(exc, file, line_offset, text) from None
+        _check_nesting(ops)
+        _resolve(ops)
+    finally:
+        if collecting:
+            gc.enable()
     return ops
 
 
@@ -1436,8 +1491,8 @@ def _resolve(top: list[Operation]) -> None:
     scope: dict[str, Value] = {}
     # Forward references waiting for a definition: name -> [(op, index, use)].
     pending: dict[str, list[tuple[Operation, int, _Use]]] = {}
-    # Each op travels with the name list of its region, dropped when the
-    # region closes (the top level's list is never dropped).
+    # Each op travels with the name list of its region (dropped when the
+    # region closes); top-level names are never dropped.
     top_names: list[str] = []
     work: list[tuple[str, Any]] = [("op", (op, top_names)) for op in reversed(top)]
     while work:
@@ -1449,7 +1504,7 @@ def _resolve(top: list[Operation]) -> None:
             block, defined = item
             for v in block.args:
                 _define(scope, v, defined, pending)
-            work.extend([("op", (op, defined)) for op in reversed(block.ops)])
+            work.extend(("op", (op, defined)) for op in reversed(block.ops))
         elif kind == "define":
             op, defined = item
             for v in op.results:
