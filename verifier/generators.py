@@ -20,11 +20,13 @@ carrying a token in `iter_args`), `scf.while`, `scf.parallel`; multi-block
 with dependencies on earlier executes, `!async.value` operands and results
 (f32 and GPU tokens); `async.await` of tokens and values in any order.
 
-Shrinking: every count (functions, ops per block) is drawn as an integer
-that shrinks toward its minimum, and every op kind from a list whose first
-entries are the simplest (pure arithmetic, then host effects, then GPU ops,
-then region ops), so a failing program shrinks toward one function, fewer
-ops, fewer regions, a single block, and synchronous ops without tokens.
+Shrinking: each op is drawn by its own strategy (one span the shrinker can
+delete whole) after a "another op?" draw that shrinks toward no; op kinds
+come from lists whose first entries are the simplest (pure arithmetic, then
+host effects, then GPU ops, then region ops), GPU ops shrink toward their
+synchronous form, the function shape toward a single block and the number
+of functions toward one. A failing program thus shrinks toward one
+function, fewer ops, fewer regions and no user tokens.
 """
 
 from __future__ import annotations
