@@ -487,7 +487,7 @@ class Frame:
         self.state = state
 
 
-MAX_OPS = 2_000_000
+MAX_OPS = 1_000_000
 """Ops one run may execute before it is cut off (a `Fault`): `scf.while`
 loops with data-dependent conditions may not terminate."""
 

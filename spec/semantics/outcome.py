@@ -76,11 +76,14 @@ class Step:
     marks the n-th instance of an op in its thread, ` in T` a thread other
     than the function body."""
     pid: str
-    """The process (thread or GPU op instance) that moved."""
+    """The vector-clock component this step advances: its process's, or
+    for a synchronous GPU op its issuing thread's."""
     seq: int
     """This step's own component of its vector clock."""
     clock: dict[str, int]
     fp: Footprint
+    proc: str = ""
+    """The process (thread or GPU op instance) that moved."""
 
 
 def hb(pid: str, seq: int, clock: dict[str, int]) -> bool:
@@ -102,6 +105,8 @@ class Event:
     start: int = -1
     """Index of the step where it starts (host: its only step)."""
     end: int = -1
+    issue: int = -1
+    """Index of the thread's step that issued it (GPU events)."""
     reads: dict[str, frozenset] = field(default_factory=dict)
     writes: dict[str, frozenset] = field(default_factory=dict)
 
@@ -189,10 +194,20 @@ def ordered(steps: list[Step], a: Event, b: Event) -> bool:
     return hb(e.pid, e.seq, s.clock)
 
 
+def settled(steps: list[Step], a: Event, b: Event) -> bool:
+    """`end(a)` happens before the thread step that issues or is `b`: then
+    every later event of that thread is ordered after `a` too."""
+    point = b.issue if b.gpu else b.start
+    if point < 0 or a.end < 0:
+        return False
+    e = steps[a.end]
+    return hb(e.pid, e.seq, steps[point].clock)
+
+
 def _candidates(events: list[Event], steps: list[Step], g: Event) -> list[Event]:
     """Events that may be unordered with GPU event `g`: every event of
     another thread, and the events of `g`'s thread issued after it up to the
-    first host event that `g`'s finish happens before (every later event of
+    first one whose issue `g`'s finish happens before (every later event of
     the thread follows that one). Earlier events of the thread are checked
     when they are the GPU event."""
     out = []
@@ -201,7 +216,7 @@ def _candidates(events: list[Event], steps: list[Step], g: Event) -> list[Event]
             out.append(e)
     same = [e for e in events if e.thread == g.thread and e.order > g.order]
     for e in same:
-        if not e.gpu and g.end >= 0 and ordered(steps, g, e):
+        if settled(steps, g, e):
             break
         out.append(e)
     return out
@@ -245,7 +260,7 @@ def overlap_schedule(steps: list[Step], g: Event, e: Event) -> list[str]:
 def find_unordered(steps: list[Step], events: list[Event]) -> list[tuple[Event, Event]]:
     """Program-order pairs of one thread that may run out of order. Only a
     GPU event can end after a later event of its thread starts; scanning
-    forward from it stops at the first host event it is ordered before."""
+    forward from it stops at the first event whose issue it precedes."""
     by_thread: dict[str, list[Event]] = {}
     for e in events:
         if e.start >= 0 and e.end >= 0:
@@ -257,11 +272,10 @@ def find_unordered(steps: list[Step], events: list[Event]) -> list[tuple[Event, 
             if not a.gpu:
                 continue
             for b in evs[j + 1 :]:
-                if ordered(steps, a, b):
-                    if not b.gpu:
-                        break
-                    continue
-                out.append((a, b))
+                if settled(steps, a, b):
+                    break
+                if not ordered(steps, a, b):
+                    out.append((a, b))
     return out
 
 

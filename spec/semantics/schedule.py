@@ -99,6 +99,11 @@ class ReplayError(Exception):
     """A schedule that does not fit the program."""
 
 
+MAX_STEPS = 200_000
+"""Steps one run may take; then the run is cut off with a fault (a loop that
+does not end, e.g. `scf.while` on a condition that stays true)."""
+
+
 def _join(into: dict[str, int], other: dict[str, int] | None) -> None:
     if other:
         for k, v in other.items():
@@ -112,6 +117,7 @@ class HostProc(Producer):
 
     def __init__(self, pid: str, thread: Thread, clock: dict[str, int]) -> None:
         self.pid = pid
+        self.cpid = pid
         self.thread = thread
         self.clock = clock
         self.state = "run"
@@ -129,6 +135,8 @@ class GpuProc(Producer):
 
     def __init__(self, pid: str, op: Operation, thread: str, deps: list[Token], clock: dict[str, int], event: Event) -> None:
         self.pid = pid
+        self.cpid = pid
+        """Clock component: its own, or its thread's for a synchronous op."""
         self.op = op
         self.thread = thread
         self.deps = deps
@@ -317,9 +325,16 @@ class Machine:
         label = self.label(pid)
         fp = self.footprint(pid)
         clock = self.clock_of(pid)
-        clock[pid] = clock.get(pid, 0) + 1
+        # A synchronous GPU op counts in its thread's clock component: the
+        # thread is blocked from the issue to the finish, so issue < start <
+        # finish < next step is one chain, and clocks stay small.
+        cp = p.cpid
+        clock[cp] = clock.get(cp, 0) + 1
         p.clock = clock
-        st = Step(label, pid, clock[pid], clock, fp)
+        st = Step(label, cp, clock[cp], clock, fp, pid)
+        if len(self.steps) >= MAX_STEPS:
+            self._cut_off()
+            return st
         index = len(self.steps)
         self.steps.append(st)
         if isinstance(p, GpuProc):
@@ -329,6 +344,14 @@ class Machine:
             p.wait_for = []
             self._host_step(p, index)
         return st
+
+    def _cut_off(self) -> None:
+        self._observe("scheduler", "fault", None, f"run cut off after {MAX_STEPS} steps")
+        for q in self.live.values():
+            q.state = "done"
+            q.done = True
+            if isinstance(q, HostProc):
+                q.thread.finish()
 
     def _observe(self, thread: str, kind: str, op: Operation | None, detail: str) -> None:
         self.obs.setdefault(thread, []).append(Observation(kind, str(op.loc) if op is not None else "", detail))
@@ -472,7 +495,7 @@ class Machine:
                 av = vals[0]
                 t.set_results(op, [av.producer.values[av.index]])
         elif name in GPU_OPS:
-            self._issue(p, op, vals)
+            self._issue(p, op, vals, index)
         else:
             raise Fault(op, f"'{name}' op is not supported by the interpreter")
 
@@ -489,11 +512,12 @@ class Machine:
         self.procs[name] = self.live[name] = child
         t.set_results(op, [Token((child,)), *(AsyncValue(child, i) for i in range(len(op.results) - 1))])
 
-    def _issue(self, p: HostProc, op: Operation, vals: list) -> None:
+    def _issue(self, p: HostProc, op: Operation, vals: list, index: int) -> None:
         t = p.thread
         pid = f"{op.name}@{op.loc}{self._suffix(t, op)}"
         deps_vals = [t.env[v] for v in gpu_deps(op)]
         ev = Event(pid, op, t.name, len(self.events), True)
+        ev.issue = index
         self.events.append(ev)
         g = GpuProc(pid, op, t.name, deps_vals, dict(p.clock), ev)
         n = len(deps_vals)
@@ -537,6 +561,7 @@ class Machine:
             results.append(Token((g,)))
         else:
             p.wait_for = [g]
+            g.cpid = p.cpid
         t.set_results(op, results)
 
     def _gpu_step(self, g: GpuProc, index: int) -> None:
