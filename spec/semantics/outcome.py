@@ -204,40 +204,45 @@ def settled(steps: list[Step], a: Event, b: Event) -> bool:
     return hb(e.pid, e.seq, steps[point].clock)
 
 
-def _candidates(events: list[Event], steps: list[Step], g: Event) -> list[Event]:
-    """Events that may be unordered with GPU event `g`: every event of
-    another thread, and the events of `g`'s thread issued after it up to the
-    first one whose issue `g`'s finish happens before (every later event of
-    the thread follows that one). Earlier events of the thread are checked
-    when they are the GPU event."""
-    out = []
-    for e in events:
-        if e.thread != g.thread:
-            out.append(e)
-    same = [e for e in events if e.thread == g.thread and e.order > g.order]
-    for e in same:
-        if settled(steps, g, e):
-            break
-        out.append(e)
-    return out
-
-
 def find_races(steps: list[Step], events: list[Event]) -> list[tuple[Event, Event, str]]:
-    """GPU events unordered with a conflicting event of the same run."""
+    """GPU events unordered with a conflicting event of the same run.
+
+    Candidates for a GPU event `g`: every event of another thread, and the
+    events of `g`'s thread issued after it up to the first one whose issue
+    `g`'s finish happens before (every later event of the thread follows
+    that one). Earlier events of the thread are checked when they are the
+    GPU event."""
     touched = [e for e in events if (e.reads or e.writes) and e.end >= 0 and e.start >= 0]
+    by_thread: dict[str, list[Event]] = {}
+    for e in touched:
+        by_thread.setdefault(e.thread, []).append(e)
+    for evs in by_thread.values():
+        evs.sort(key=lambda e: e.order)
+    position = {id(e): i for evs in by_thread.values() for i, e in enumerate(evs)}
     found: list[tuple[Event, Event, str]] = []
     seen: set[tuple[int, int]] = set()
+
+    def check(g: Event, e: Event) -> None:
+        if (id(e), id(g)) in seen or (id(g), id(e)) in seen:
+            return
+        b = conflict(g.reads, g.writes, e.reads, e.writes)
+        if b is None or ordered(steps, g, e) or ordered(steps, e, g):
+            return
+        seen.add((id(g), id(e)))
+        found.append((g, e, b) if e.gpu is False or g.order <= e.order else (e, g, b))
+
     for g in touched:
         if not g.gpu:
             continue
-        for e in _candidates(touched, steps, g):
-            if e is g or (id(e), id(g)) in seen or (id(g), id(e)) in seen:
-                continue
-            b = conflict(g.reads, g.writes, e.reads, e.writes)
-            if b is None or ordered(steps, g, e) or ordered(steps, e, g):
-                continue
-            seen.add((id(g), id(e)))
-            found.append((g, e, b) if e.gpu is False or g.order <= e.order else (e, g, b))
+        for thread, evs in by_thread.items():
+            if thread != g.thread:
+                for e in evs:
+                    check(g, e)
+        same = by_thread[g.thread]
+        for e in same[position[id(g)] + 1 :]:
+            if settled(steps, g, e):
+                break
+            check(g, e)
     return found
 
 

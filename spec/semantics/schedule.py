@@ -99,7 +99,7 @@ class ReplayError(Exception):
     """A schedule that does not fit the program."""
 
 
-MAX_STEPS = 200_000
+MAX_STEPS = 50_000
 """Steps one run may take; then the run is cut off with a fault (a loop that
 does not end, e.g. `scf.while` on a condition that stays true)."""
 
