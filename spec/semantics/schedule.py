@@ -102,6 +102,9 @@ class ReplayError(Exception):
 MAX_STEPS = 50_000
 """Steps one run may take; then the run is cut off with a fault (a loop that
 does not end, e.g. `scf.while` on a condition that stays true)."""
+MAX_CLOCK_CELLS = 4_000_000
+"""Vector-clock entries one run may store (memory): long runs with many
+asynchronous GPU ops are cut off the same way."""
 
 
 def _join(into: dict[str, int], other: dict[str, int] | None) -> None:
@@ -164,6 +167,7 @@ class Machine:
         self.obs: dict[str, list[Observation]] = {}
         self.buffers: dict[str, Buffer] = {}
         self.budget = [MAX_OPS]
+        self.clock_cells = 0
         self._pos_cache: dict[tuple, frozenset] = {}
         entry = func.regions[0].blocks[0]
         for v in args:
@@ -332,7 +336,8 @@ class Machine:
         clock[cp] = clock.get(cp, 0) + 1
         p.clock = clock
         st = Step(label, cp, clock[cp], clock, fp, pid)
-        if len(self.steps) >= MAX_STEPS:
+        self.clock_cells += len(clock)
+        if len(self.steps) >= MAX_STEPS or self.clock_cells > MAX_CLOCK_CELLS:
             self._cut_off()
             return st
         index = len(self.steps)
@@ -346,7 +351,7 @@ class Machine:
         return st
 
     def _cut_off(self) -> None:
-        self._observe("scheduler", "fault", None, f"run cut off after {MAX_STEPS} steps")
+        self._observe("scheduler", "fault", None, f"run cut off after {len(self.steps)} steps (limit of {MAX_STEPS} steps or {MAX_CLOCK_CELLS} clock entries)")
         for q in self.live.values():
             q.state = "done"
             q.done = True
