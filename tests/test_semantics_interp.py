@@ -265,3 +265,26 @@ def test_cli_bad_input_is_a_diagnostic(tmp_path):
     assert "Traceback" not in r.stderr and r.stdout == ""
     r = cli("run", "-", stdin="func.func @f( {")
     assert r.returncode == 1 and "error" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_non_terminating_loop_is_cut_off(monkeypatch):
+    from spec.semantics import schedule
+
+    monkeypatch.setattr(schedule, "MAX_STEPS", 300)
+    text = """func.func @f(%m: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = arith.constant true
+  %v = arith.constant 1.0 : f32
+  scf.while : () -> () {
+    memref.store %v, %m[%c0] : memref<4xf32>
+    scf.condition(%t)
+  } do {
+    scf.yield
+  }
+  return
+}"""
+    f = func(text)
+    out = run(f, default_args(f)).outcome
+    faults = [o for _, obs in out.observations for o in obs if o.kind == "fault"]
+    assert len(faults) == 1 and "cut off after 300 steps" in faults[0].detail
+    assert explore(f, default_args(f)).schedules_explored == 1
