@@ -35,7 +35,11 @@ test: $(STAMP)
 	$(PY) tests/run_lit.py
 
 bench: $(STAMP)
-	$(PY) bench/run_all.py
+	$(PY) bench/bench_parse.py
+	$(PY) bench/bench_pass.py
+	$(PY) bench/bench_verify.py
+	$(PY) bench/bench_explore.py
+	$(PY) bench/bench_gate.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
