@@ -22,10 +22,9 @@ Effectful events (the ones the property talks about) are classified with
 `spec.registry`: GPU ops other than `gpu.wait`; host ops with declared or
 unknown memory effects; the function's `func.return`. Synchronization ops
 (`gpu.wait`, `async.await`, `async.execute`, `async.yield`) only order the
-events around them. A region op whose regions hold no GPU op, no async op and
-no token is one host point (its inner events all lie between the thread's
-previous and next points, so nothing is lost); it is effectful iff something
-in it is.
+events around them. A region op whose regions hold no GPU op, no async op,
+no token and no effectful op is one host point (its inner events all lie
+between the thread's previous and next points, so nothing is lost).
 
 Control flow (rule 8): an execution follows one path. `build` takes the
 path as a list of decisions (`scf.if`: then/else; `scf.for`/`scf.while`: trip
@@ -410,9 +409,14 @@ class _Builder:
         return cur, yielded
 
     def opaque_region_op(self, op: Operation) -> bool:
-        """A region op with nothing the event model needs to see inside."""
+        """A region op with nothing the event model needs to see inside: no
+        GPU, async or token op, and no effectful op either, so that an input
+        region holding a host effect and its rewrite, which may add a wait
+        beside that effect, are both followed path by path."""
         for inner in op.nested_ops():
             if registry.lookup(inner.name).gpu_async or inner.dialect == "async" or inner.name in UNMODELLED_OPS:
+                return False
+            if is_effectful(inner):
                 return False
             if any(is_token_type(v.type) for v in inner.results) or any(is_token_type(v.type) for v in inner.operands):
                 return False
