@@ -34,7 +34,7 @@ class UseLists:
                     self.users[r] = []
         # The parser creates an op (and so its uses) after the ops in its
         # regions: creation order is the post-order walk.
-        for op in _post_order(func):
+        for op in func.post_order():
             for v in op.operands:
                 if v in self.users:
                     self.users[v].insert(0, op)
@@ -80,25 +80,9 @@ def _stops_scan(op: Operation) -> bool:
     return effects.may_be_terminator(op) or _side_effects(op)
 
 
-def _post_order(root: Operation) -> list[Operation]:
-    """Every op under `root` (and `root`), each after the ops nested in it."""
-    order: list[Operation] = []
-    stack: list[tuple[Operation, bool]] = [(root, False)]
-    while stack:
-        op, done = stack.pop()
-        if done:
-            order.append(op)
-            continue
-        stack.append((op, True))
-        for region in reversed(op.regions):
-            for block in reversed(region.blocks):
-                stack.extend((o, False) for o in reversed(block.ops))
-    return order
-
-
 def _executes_post_order(func: Operation) -> list[Operation]:
     """`async.execute` ops in MLIR's post-order walk (nested ones first)."""
-    return [op for op in _post_order(func) if op.name == EXECUTE]
+    return [op for op in func.post_order() if op.name == EXECUTE]
 
 
 def _all_users_execute_or_await(uses: UseLists, token: Value) -> bool:

@@ -16,25 +16,6 @@ from spec import effects, views
 from spec.ir import Block, Operation, Value
 
 
-def _ops_post_order(func: Operation) -> list[Operation]:
-    """Every op under `func` (not `func`), each after the ops nested in it."""
-    order: list[Operation] = []
-    stack: list[tuple[Operation, bool]] = []
-    for region in reversed(func.regions):
-        for block in reversed(region.blocks):
-            stack.extend((o, False) for o in reversed(block.ops))
-    while stack:
-        op, done = stack.pop()
-        if done:
-            order.append(op)
-            continue
-        stack.append((op, True))
-        for region in reversed(op.regions):
-            for block in reversed(region.blocks):
-                stack.extend((o, False) for o in reversed(block.ops))
-    return order
-
-
 class _Walk:
     """The 2020 callback: its state is the one shared current token."""
 
@@ -102,6 +83,6 @@ def run(func: Operation) -> None:
     `gpu.wait` precedes every terminator and every op with effects while a
     token is current."""
     walk = _Walk()
-    for op in _ops_post_order(func):
+    for op in func.post_order()[:-1]:
         walk.visit(op)
     walk.flush()

@@ -170,6 +170,22 @@ class Operation:
                 for block in reversed(region.blocks):
                     stack.extend(reversed(block.ops))
 
+    def post_order(self) -> list[Operation]:
+        """This op and every op nested in it, each after the ops nested in
+        it (MLIR's default walk order), computed without recursion."""
+        order: list[Operation] = []
+        stack: list[tuple[Operation, bool]] = [(self, False)]
+        while stack:
+            op, done = stack.pop()
+            if done:
+                order.append(op)
+                continue
+            stack.append((op, True))
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend((o, False) for o in reversed(block.ops))
+        return order
+
     def nested_ops(self) -> Iterator[Operation]:
         """Every op inside this op's regions (not the op itself)."""
         it = self.walk()
