@@ -77,6 +77,15 @@ def write_output(text: str, out: str | None) -> None:
     directory = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".mlir")
     try:
+        # mkstemp makes the file private; give it the mode a plain write
+        # would (the existing file's, else 0666 less the umask).
+        try:
+            mode = os.stat(out).st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w") as f:
             f.write(text)
         os.replace(tmp, out)

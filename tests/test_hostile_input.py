@@ -172,3 +172,12 @@ def test_fuzz_token_mutations(data: bytes) -> None:
 @given(_SENTENCES)
 def test_fuzz_grammar_sentences(text: str) -> None:
     _check_in_process(text.encode())
+
+
+def test_output_file_gets_ordinary_permissions(tmp_path: Path) -> None:
+    out = tmp_path / "out.mlir"
+    proc = _run_cli(b"func.func @f() {\n  return\n}\n", "-o", str(out), tmp_path=tmp_path)
+    assert proc.returncode == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask
