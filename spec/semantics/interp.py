@@ -628,11 +628,8 @@ class Thread:
             cond, *vals = self.operands(op)
             loop = f.op
             if cond:
-                f.block = loop.regions[1].blocks[0]  # type: ignore[union-attr]
-                f.pos = 0
                 f.state = "after"
-                for a, v in zip(f.block.args, vals):
-                    self.env[a] = v
+                self._continue_at(f, loop.regions[1].blocks[0], vals)  # type: ignore[union-attr]
             else:
                 self._leave(vals)
         elif name == "scf.reduce":
@@ -640,9 +637,7 @@ class Thread:
             if nxt is None:
                 self._leave([])
             else:
-                f.pos = 0
-                for a, v in zip(f.block.args, nxt):
-                    self.env[a] = v
+                self._continue_at(f, f.block, nxt)
         elif name in ("cf.br", "cf.cond_br"):
             vals = self.operands(op)
             if name == "cf.br":
@@ -650,10 +645,7 @@ class Thread:
             else:
                 n_t = len(segment(op, 1))
                 dest, args = (op.successors[0], vals[1 : 1 + n_t]) if vals[0] else (op.successors[1], vals[1 + n_t :])
-            f.block = dest
-            f.pos = 0
-            for a, v in zip(dest.args, args):
-                self.env[a] = v
+            self._continue_at(f, dest, args)
         else:
             raise Fault(op, f"'{name}' op is not supported by the interpreter")
 
@@ -667,19 +659,21 @@ class Thread:
             iv += step
             if iv < ub:
                 f.state = [iv, ub, step]
-                f.pos = 0
-                for a, v in zip(f.block.args, [iv, *vals]):
-                    self.env[a] = v
+                self._continue_at(f, f.block, [iv, *vals])
             else:
                 self._leave(vals)
         elif loop.name == "scf.while":
-            f.block = loop.regions[0].blocks[0]
-            f.pos = 0
             f.state = "before"
-            for a, v in zip(f.block.args, vals):
-                self.env[a] = v
+            self._continue_at(f, loop.regions[0].blocks[0], vals)
         else:
             self._leave(vals)
+
+    def _continue_at(self, f: Frame, block: Block, values: list) -> None:
+        """Continue frame `f` at the start of `block`, its arguments bound to `values`."""
+        f.block = block
+        f.pos = 0
+        for a, v in zip(block.args, values):
+            self.env[a] = v
 
 
 def free_values(op: Operation) -> list[Value]:
