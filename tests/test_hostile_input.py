@@ -181,3 +181,21 @@ def test_output_file_gets_ordinary_permissions(tmp_path: Path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_top_level_terminator_is_rejected(tmp_path: Path) -> None:
+    proc = _run_cli(b"scf.yield scf.yield\n", tmp_path=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "cannot appear at the top level" in proc.stderr
+
+
+def test_entry_block_types_must_match_the_signature(tmp_path: Path) -> None:
+    text = (
+        b'"func.func"() <{function_type = (index) -> (), sym_name = "f"}> ({\n'
+        b"^bb0(%a: i32):\n"
+        b'  "func.return"() : () -> ()\n'
+        b"}) : () -> ()\n"
+    )
+    proc = _run_cli(text, tmp_path=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "must match the type of the corresponding argument" in proc.stderr

@@ -1470,14 +1470,38 @@ def _first_location(obj: Any, file: str, line_offset: int) -> Location:
 
 
 def _check_nesting(ops: list[Operation]) -> None:
+    """Structural checks over the whole parse, without recursion: nesting
+    depth, no terminator at the top level (the module body has none), and a
+    function's entry block arguments typed as its signature says."""
+    for op in ops:
+        if registry.lookup(op.name).terminator:
+            raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
     stack = [(op, 1) for op in ops]
     while stack:
         op, depth = stack.pop()
         if depth > MAX_NESTING:
             raise DiagnosticError(error(op.loc, f"regions nested deeper than {MAX_NESTING} levels are not supported"))
+        if op.name in ("func.func", "gpu.func"):
+            _check_signature(op)
         for region in op.regions:
             for block in region.blocks:
                 stack.extend((o, depth + 1) for o in block.ops)
+
+
+def _check_signature(op: Operation) -> None:
+    fn = op.properties.get("function_type")
+    if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType) or not op.regions or not op.regions[0].blocks:
+        return
+    args = op.regions[0].blocks[0].args
+    for i, (want, arg) in enumerate(zip(fn.type.inputs, args)):
+        if arg.type != want:
+            raise DiagnosticError(
+                error(
+                    op.loc,
+                    f"'{op.name}' op type of entry block argument #{i}('{arg.type}') must match the type of the "
+                    f"corresponding argument in function signature('{want}')",
+                )
+            )
 
 
 def _resolve(top: list[Operation]) -> None:
