@@ -1,0 +1,187 @@
+"""What every rule of the IR builder shares: operand placeholders, the
+partial op a rule returns, and the small conversions from tokens.
+
+The builder (`spec.syntax.parser._Builder`) is one lark transformer made of
+one mixin per group of rules (`rules_core`, `rules_func_gpu`, `rules_host`,
+`rules_control`); each mixin builds on `BuilderBase` here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Token, Transformer
+
+from spec import registry
+from spec.attributes import (
+    Attr,
+    DenseArrayAttr,
+    FunctionType,
+    Type,
+    canonical_type_text,
+)
+from spec.diagnostics import DiagnosticError, error
+from spec.ir import Block, Location, Operation, Region, Value
+
+"""Regions nested deeper than this are refused with a diagnostic."""
+K_DYNAMIC = -9223372036854775808
+CMPI_PREDICATES = "eq ne slt sle sgt sge ult ule ugt uge".split()
+CMPF_PREDICATES = "false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true".split()
+SPLIT_MARKER = "// -----"
+
+
+@dataclass(slots=True)
+class _Use:
+    """An operand before name resolution."""
+
+    name: str
+    number: int
+    loc: Location
+    type: Type | None = None
+
+
+@dataclass(slots=True)
+class _Partial:
+    """An op body before its results are bound to the names on the left."""
+
+    op: Operation
+    result_types: list[Type]
+    async_kw: Token | None = None
+    """The `async` keyword of a GPU op in custom form (its result must be named)."""
+
+
+def _unescape(tok: str) -> str:
+    body = tok[1:-1]
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if re.fullmatch(r"[0-9a-fA-F]{2}", body[i + 1 : i + 3] or ""):
+                out.append(int(body[i + 1 : i + 3], 16))
+                i += 3
+                continue
+            out.extend({"n": b"\n", "t": b"\t"}.get(nxt, nxt.encode()))
+            i += 2
+            continue
+        out.extend(ch.encode())
+        i += 1
+    return out.decode("utf-8", errors="replace")
+
+
+def _segments(*sizes: int) -> DenseArrayAttr:
+    return DenseArrayAttr(Type("i32"), tuple(sizes))
+
+
+def _type(tok: Any) -> Type | FunctionType:
+    if isinstance(tok, (Type, FunctionType)):
+        return tok
+    return _type_of_text(str(tok))
+
+
+@functools.lru_cache(maxsize=4096)
+def _type_of_text(text: str) -> Type:
+    # Programs repeat a handful of types many times: canonicalise each once.
+    return Type(canonical_type_text(text))
+
+
+def _types(items: Any) -> list[Type]:
+    return list(items) if items else []
+
+
+def _symbol_name(tok: str) -> str:
+    body = tok[1:]
+    return _unescape(body) if body.startswith('"') else body
+
+
+def _memref_element(text: str) -> str:
+    m = re.match(r"memref<(?:(?:\d+|\?)x)*([^,>]+(?:<[^>]*>)?)", text)
+    return m.group(1).strip() if m else text
+
+
+
+class BuilderBase(Transformer):
+    """State and helpers of the builder: the file being read and how to
+    make a located op from a rule's children."""
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+        self.file = "<stdin>"
+        self.line_offset = 0
+
+    def loc(self, meta: Any) -> Location:
+        """`meta` is the op's keyword token (or `None` for inner rules)."""
+        if isinstance(meta, Token):
+            return self.tok_loc(meta)
+        return Location(self.file, 0, 0)
+
+    def tok_loc(self, tok: Token) -> Location:
+        return Location(self.file, (tok.line or 0) + self.line_offset, tok.column or 0)
+
+    def use(self, tok: Token, type: Type | None = None) -> _Use:
+        text = str(tok)
+        name, _, num = text.partition("#")
+        return _Use(name, int(num) if num else 0, self.tok_loc(tok), type)
+
+    def typed(self, use: _Use, type: Type) -> _Use:
+        use.type = type
+        return use
+
+    def op(self, name: str, meta: Any, operands: list[_Use] | None = None, result_types: list[Type] | None = None, **kw: Any) -> _Partial:
+        op = Operation(name, operands=list(operands or []), loc=self.loc(meta))  # type: ignore[arg-type]
+        for key in ("properties", "attributes"):
+            if kw.get(key):
+                setattr(op, key, dict(kw[key]))
+        for region in kw.get("regions", []):
+            op.add_region(region)
+        if kw.get("successors"):
+            op.successors = kw["successors"]
+        return _Partial(op, list(result_types or []))
+
+    def split_attrs(self, name: str, attrs: dict[str, Attr] | None, props: dict[str, Attr]) -> tuple[dict, dict]:
+        """Move inherent attributes written in an attr-dict into properties,
+        as MLIR does, and add the op's default properties."""
+        info = registry.lookup(name)
+        props = {**info.default_properties, **props}
+        rest = {}
+        for k, v in (attrs or {}).items():
+            if k in info.properties:
+                props[k] = v
+            else:
+                rest[k] = v
+        return props, rest
+
+
+    def _typed_list(self, uses: list[_Use] | None, types: list[Type] | None, meta: Any) -> list[_Use]:
+        uses = uses or []
+        types = types or []
+        if len(uses) != len(types):
+            raise DiagnosticError(error(self.loc(meta), f"{len(uses)} operands present, but expected {len(types)}"))
+        return [self.typed(u, t) for u, t in zip(uses, types)]
+
+
+    def _async_kw(self, kw: Token | None, partial: _Partial) -> _Partial:
+        partial.async_kw = kw
+        return partial
+
+
+    def _ensure_terminator(self, region: Region, name: str, loc: Location) -> None:
+        if not region.blocks:
+            region.append(Block())
+        block = region.blocks[-1]
+        if not block.ops or not registry.lookup(block.ops[-1].name).terminator:
+            block.append(Operation(name, loc=loc))
+
+    def _entry_args(self, region: Region, args: list[tuple[Token, Type]]) -> None:
+        if not region.blocks:
+            region.append(Block())
+        entry = region.blocks[0]
+        for i, (tok, t) in enumerate(args):
+            entry.args.insert(i, Value(t, entry, i, str(tok), self.tok_loc(tok)))
+        for i, v in enumerate(entry.args):
+            v.index = i
+

@@ -1,0 +1,150 @@
+"""Name resolution and whole-parse structural checks.
+
+The builder records operands as `_Use` placeholders; `resolve` then walks the
+parsed ops in text order with MLIR's scoping rules and binds each to its
+value. `check_nesting` checks what needs the whole parse: nesting depth, no
+terminator at the top level, entry blocks that agree with signatures. Both
+are iterative, so 100,000-deep nesting cannot exhaust Python's stack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec import registry
+from spec.attributes import (
+    FunctionType,
+    TypeAttr,
+)
+from spec.diagnostics import DiagnosticError, error, note
+from spec.ir import Operation, Value
+from spec.syntax.build_base import _Use
+
+MAX_NESTING = 1000
+"""Regions nested deeper than this are refused with a diagnostic."""
+
+
+def _check_nesting(ops: list[Operation]) -> None:
+    """Structural checks over the whole parse, without recursion: nesting
+    depth, no terminator at the top level (the module body has none), and a
+    function's entry block arguments typed as its signature says."""
+    for op in ops:
+        if registry.lookup(op.name).terminator:
+            raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
+    stack = [(op, 1) for op in ops]
+    while stack:
+        op, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise DiagnosticError(error(op.loc, f"regions nested deeper than {MAX_NESTING} levels are not supported"))
+        if op.name in ("func.func", "gpu.func"):
+            _check_signature(op)
+        for region in op.regions:
+            for block in region.blocks:
+                stack.extend((o, depth + 1) for o in block.ops)
+
+
+def _check_signature(op: Operation) -> None:
+    fn = op.properties.get("function_type")
+    if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType) or not op.regions or not op.regions[0].blocks:
+        return
+    args = op.regions[0].blocks[0].args
+    for i, (want, arg) in enumerate(zip(fn.type.inputs, args)):
+        if arg.type != want:
+            raise DiagnosticError(
+                error(
+                    op.loc,
+                    f"'{op.name}' op type of entry block argument #{i}('{arg.type}') must match the type of the "
+                    f"corresponding argument in function signature('{want}')",
+                )
+            )
+
+
+def _resolve(top: list[Operation]) -> None:
+    """Replace `_Use` placeholders by values, in text order, with MLIR's
+    scoping: a value is visible from its definition on, in its region and the
+    regions nested in it; a name may not be redefined while visible (sibling
+    regions, and the enclosing region after a nested one closes, may reuse
+    it). An op's results are defined once its regions are read; a use before
+    the definition is a forward reference, resolved when the name is defined
+    and an error if it never is."""
+    scope: dict[str, Value] = {}
+    # Forward references waiting for a definition: name -> [(op, index, use)].
+    pending: dict[str, list[tuple[Operation, int, _Use]]] = {}
+    # Each op travels with the name list of its region (dropped when the
+    # region closes); top-level names are never dropped.
+    top_names: list[str] = []
+    work: list[tuple[str, Any]] = [("op", (op, top_names)) for op in reversed(top)]
+    while work:
+        kind, item = work.pop()
+        if kind == "leave":
+            for name in item:
+                scope.pop(name, None)
+        elif kind == "block":
+            block, defined = item
+            for v in block.args:
+                _define(scope, v, defined, pending)
+            work.extend(("op", (op, defined)) for op in reversed(block.ops))
+        elif kind == "define":
+            op, defined = item
+            for v in op.results:
+                _define(scope, v, defined, pending)
+        else:
+            op, defined = item
+            for i, u in enumerate(op.operands):
+                if isinstance(u, _Use):
+                    v = _lookup(scope, u, forward_ok=True)
+                    if v is None:
+                        pending.setdefault(_key(u), []).append((op, i, u))
+                    else:
+                        op.operands[i] = v
+            work.append(("define", (op, defined)))
+            for region in reversed(op.regions):
+                names: list[str] = []
+                work.append(("leave", names))
+                work.extend(("block", (b, names)) for b in reversed(region.blocks))
+    for uses in pending.values():
+        raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
+
+
+def _key(u: _Use) -> str:
+    return f"{u.name}#{u.number}" if u.number else u.name
+
+
+def _define(scope: dict[str, Value], v: Value, defined: list[str], pending: dict[str, list]) -> None:
+    names = [v.hint]
+    if "#" in v.hint and v.hint.endswith("#0"):
+        names.append(v.hint[:-2])
+    for name in names:
+        if not name:
+            continue
+        if name in scope:
+            prev = scope[name]
+            raise DiagnosticError(
+                error(v.loc, f"redefinition of SSA value '{name}'", note(prev.loc, "previously defined here"))
+            )
+        scope[name] = v
+        defined.append(name)
+        for op, i, u in pending.pop(name, []):
+            op.operands[i] = _lookup(scope, u)  # type: ignore[assignment]
+
+
+def _lookup(scope: dict[str, Value], u: _Use, forward_ok: bool = False) -> Value | None:
+    key = _key(u)
+    v = scope.get(key)
+    if v is None and u.number == 0:
+        v = scope.get(f"{u.name}#0")
+    if v is None and u.number and (u.name in scope or f"{u.name}#0" in scope):
+        raise DiagnosticError(error(u.loc, "reference to invalid result number"))
+    if v is None:
+        if forward_ok:
+            return None
+        raise DiagnosticError(error(u.loc, "use of undeclared SSA value name"))
+    if u.type is not None and v.type != u.type:
+        raise DiagnosticError(
+            error(
+                u.loc,
+                f"use of value '{key}' expects different type than prior uses: '{u.type}' vs '{v.type}'",
+                note(v.loc, "prior use here"),
+            )
+        )
+    return v

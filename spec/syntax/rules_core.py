@@ -1,0 +1,337 @@
+"""Builder rules of the core syntax: the top level, operations and their
+results, regions and blocks, values, types, attributes, and the generic op
+form (checked as MLIR's verifier would, see `op_checks`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import Token
+
+from spec import registry
+from spec.attributes import (
+    I1,
+    I64,
+    INDEX,
+    ArrayAttr,
+    Attr,
+    DenseArrayAttr,
+    DictAttr,
+    FloatAttr,
+    FunctionType,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    Type,
+    TypeAttr,
+    UnitAttr,
+    arith_flags_text,
+    canonical_dense,
+    canonical_type_text,
+    round_to_type,
+)
+from spec.diagnostics import DiagnosticError, error
+from spec.ir import Block, Location, Operation, Region
+from spec.syntax.build_base import (
+    BuilderBase,
+    _Partial,
+    _symbol_name,
+    _type,
+    _unescape,
+    _Use,
+)
+from spec.syntax.op_checks import _check_generic_properties, _check_result_count, _operand_count_message
+
+
+class CoreRules(BuilderBase):
+    """Rules for what any op is made of."""
+
+    # -- top level ----------------------------------------------------------
+    def start(self, meta: Any, items: list) -> list[Operation]:
+        # The top level is the implicit module's single block: it has no
+        # labels, so any successor there is an undefined block.
+        for op in items:
+            for s in op.successors:
+                if isinstance(s, Token):
+                    raise DiagnosticError(error(self.tok_loc(s), "reference to an undefined block"))
+        return items
+
+    def operation(self, meta: Any, items: list) -> Operation:
+        names: list[tuple[Token, int]] = []
+        body: _Partial | None = None
+        for it in items:
+            if isinstance(it, list):
+                names = it
+            elif isinstance(it, _Partial):
+                body = it
+        assert body is not None
+        op = body.op
+        if body.async_kw is not None and not names:
+            raise DiagnosticError(error(self.tok_loc(body.async_kw), f"custom op '{op.name}' needs to be named when marked 'async'"))
+        bound = sum(n for _, n in names)
+        if names and bound != len(body.result_types):
+            raise DiagnosticError(
+                error(self.tok_loc(names[0][0]), f"operation defines {len(body.result_types)} results but was provided {bound} to bind")
+            )
+        values = [op.add_result(t) for t in body.result_types]
+        i = 0
+        for tok, n in names:
+            for k in range(n):
+                values[i].hint = f"{tok}#{k}" if n > 1 else str(tok)
+                values[i].loc = self.tok_loc(tok)
+                i += 1
+        return op
+
+    def results(self, meta: Any, items: list) -> list:
+        return items
+
+    def result_def(self, meta: Any, items: list) -> tuple[Token, int]:
+        if len(items) < 2:
+            return (items[0], 1)
+        count = str(items[1])
+        if not count.isdigit() or int(count) < 1:
+            raise DiagnosticError(error(self.tok_loc(items[1]), "expected named operation to have at least 1 result"))
+        return (items[0], int(count))
+
+    # -- regions ------------------------------------------------------------
+    def op_list(self, meta: Any, items: list) -> list[Operation]:
+        return items
+
+    def region(self, meta: Any, items: list) -> Region:
+        region = Region()
+        entry_ops: list[Operation] = items[0]
+        labeled: list[Block] = items[1:]
+        if entry_ops or not labeled:
+            if entry_ops or labeled:
+                block = Block(loc=self.loc(meta))
+                for op in entry_ops:
+                    block.append(op)
+                region.append(block)
+        for b in labeled:
+            region.append(b)
+        for block in region.blocks:
+            for op in block.ops[:-1]:
+                if registry.lookup(op.name).terminator:
+                    raise DiagnosticError(error(op.loc, f"'{op.name}' op must be the last operation in the parent block"))
+        labels: dict[str, Block] = {}
+        for b in labeled:
+            if b.label in labels:
+                raise DiagnosticError(error(b.loc, f"redefinition of block '{b.label}'"))
+            labels[b.label] = b
+        for block in region.blocks:
+            for op in block.ops:
+                resolved = []
+                for s in op.successors:
+                    if isinstance(s, Block):
+                        resolved.append(s)
+                        continue
+                    tok: Token = s  # type: ignore[assignment]
+                    if str(tok) not in labels:
+                        raise DiagnosticError(error(self.tok_loc(tok), "reference to an undefined block"))
+                    resolved.append(labels[str(tok)])
+                op.successors = resolved
+        return region
+
+    def labeled_block(self, meta: Any, items: list) -> Block:
+        label = items[0]
+        block = Block(str(label), self.tok_loc(label))
+        for it in items[1:]:
+            if isinstance(it, list) and (not it or isinstance(it[0], Operation)):
+                for op in it:
+                    block.append(op)
+            elif isinstance(it, list):
+                for name, t, loc in it:
+                    block.add_arg(t, str(name), loc)
+        return block
+
+    def block_arg_list(self, meta: Any, items: list) -> list:
+        return [i for i in items if i is not None]
+
+    def block_arg(self, meta: Any, items: list) -> tuple:
+        return (items[0], _type(items[1]), self.tok_loc(items[0]))
+
+    # -- values, types, attributes ----------------------------------------------
+    def value_use(self, meta: Any, items: list) -> _Use:
+        return self.use(items[0])
+
+    def value_list(self, meta: Any, items: list) -> list[_Use]:
+        return items
+
+    def type_list(self, meta: Any, items: list) -> list[Type]:
+        return [_type(t) for t in items]
+
+    def function_type(self, meta: Any, items: list) -> FunctionType:
+        ins = items[0] or []
+        return FunctionType(tuple(_type(t) for t in ins), tuple(items[1]))
+
+    def fn_result(self, meta: Any, items: list) -> list[Type]:
+        if len(items) == 1 and isinstance(items[0], Token):
+            return [_type(items[0])]
+        return items[0] or []
+
+    def symbol_ref(self, meta: Any, items: list) -> SymbolRefAttr:
+        names = [_symbol_name(str(t)) for t in items]
+        return SymbolRefAttr(names[0], tuple(names[1:]))
+
+    def attr_dict(self, meta: Any, items: list) -> dict[str, Attr]:
+        out: dict[str, Attr] = {}
+        for it in items:
+            if it is not None:
+                out[it[0]] = it[1]
+        return out
+
+    def attr_entry(self, meta: Any, items: list) -> tuple[str, Attr]:
+        key = str(items[0])
+        if key.startswith('"'):
+            key = _unescape(key)
+        return (key, items[1] if len(items) > 1 else UnitAttr())
+
+    def int_attr(self, meta: Any, items: list) -> Attr:
+        text = str(items[0])
+        value = int(text, 16) if "0x" in text else int(text)
+        t = _type(items[1]) if len(items) > 1 else I64
+        if isinstance(t, Type) and t.is_float:
+            import struct
+
+            from spec.attributes import FLOAT_BITS
+
+            bits = value
+            code = {"f16": "<e", "f32": "<f", "f64": "<d", "bf16": "<f"}.get(t.text)
+            if code is None:
+                return FloatAttr(float(value), t)
+            # bf16 is the top half of an f32 pattern.
+            raw = (bits << 16).to_bytes(4, "little") if t.text == "bf16" else bits.to_bytes(FLOAT_BITS[t.text] // 8, "little")
+            fval = struct.unpack(code, raw)[0]
+            if fval != fval:
+                return FloatAttr(fval, t, hex_bits=bits)
+            return FloatAttr(fval, t)
+        width = 64 if t == INDEX else (t.int_width if isinstance(t, Type) else None)
+        if width is not None and width > 0:
+            # Ranges as MLIR checks them: signless i8 takes -128..255, si8
+            # -128..127, ui8 0..255 (and no minus sign at all).
+            unsigned = isinstance(t, Type) and t.text.startswith("u")
+            if unsigned and text.startswith("-"):
+                loc = self.tok_loc(items[0])
+                raise DiagnosticError(error(Location(loc.file, loc.line, loc.col + 1), "negative integer literal not valid for unsigned integer type"))
+            signed = isinstance(t, Type) and t.text.startswith("s")
+            top = 1 << (width - 1) if signed else 1 << width
+            if not -(1 << (width - 1)) <= value < top:
+                raise DiagnosticError(error(self.tok_loc(items[0]), "integer constant out of range for attribute"))
+            # Stored as a `width`-bit pattern, printed signed (unsigned for
+            # `ui` types), as APInt does.
+            value &= (1 << width) - 1
+            if not unsigned and width > 1 and value >= 1 << (width - 1):
+                value -= 1 << width
+        return IntegerAttr(value, t)  # type: ignore[arg-type]
+
+    def float_attr(self, meta: Any, items: list) -> FloatAttr:
+        t = _type(items[1]) if len(items) > 1 else Type("f64")
+        value = float(str(items[0]))
+        if isinstance(t, Type):
+            value = round_to_type(value, t)
+        return FloatAttr(value, t)  # type: ignore[arg-type]
+
+    def bool_attr(self, meta: Any, items: list) -> IntegerAttr:
+        return IntegerAttr(1 if str(items[0]) == "true" else 0, I1)
+
+    def string_attr(self, meta: Any, items: list) -> StringAttr:
+        return StringAttr(_unescape(str(items[0])))
+
+    def unit_attr(self, meta: Any, items: list) -> UnitAttr:
+        return UnitAttr()
+
+    def symbol_attr(self, meta: Any, items: list) -> SymbolRefAttr:
+        return items[0]
+
+    def type_attr(self, meta: Any, items: list) -> TypeAttr:
+        return TypeAttr(_type(items[0]))
+
+    def array_attr(self, meta: Any, items: list) -> ArrayAttr:
+        return ArrayAttr(tuple(i for i in items if i is not None))
+
+    def dict_attr(self, meta: Any, items: list) -> DictAttr:
+        return DictAttr(tuple(sorted(items[0].items())))
+
+    def dense_array_attr(self, meta: Any, items: list) -> Attr:
+        text = str(items[0])[len("array<") : -1]
+        elem, _, rest = text.partition(":")
+        t = Type(elem.strip())
+        words = [v.strip() for v in rest.split(",") if v.strip()] if rest else []
+        try:
+            if t.is_float:
+                values: tuple = tuple(round_to_type(float(v), t) for v in words)
+            else:
+                values = tuple({"true": 1, "false": 0}.get(v, None) if v in ("true", "false") else int(v, 0) for v in words)
+        except ValueError:
+            return OpaqueAttr(canonical_type_text(str(items[0])))
+        return DenseArrayAttr(t, values)
+
+    def opaque_attr(self, meta: Any, items: list) -> OpaqueAttr:
+        raw = str(items[0])
+        text = canonical_type_text(raw)
+        flags = re.fullmatch(r"#arith\.(overflow|fastmath)<([\w\s,]*)>", raw)
+        if flags:
+            text = arith_flags_text(flags.group(1), [f.strip() for f in flags.group(2).split(",") if f.strip()]) or text
+        if len(items) > 1:
+            type_text = str(_type(items[1]))
+            if raw.startswith("dense<"):
+                text = canonical_dense(raw[len("dense<") : -1], type_text) or text
+            text += f" : {type_text}"
+        return OpaqueAttr(text)
+
+    # -- generic form -------------------------------------------------------------
+    def generic_op(self, meta: Any, items: list) -> _Partial:
+        name = _unescape(str(items[0]))
+        if not re.fullmatch(r"[A-Za-z_][\w$.]*\.[\w$.]+|[A-Za-z_][\w$.]*", name):
+            raise DiagnosticError(error(self.loc(meta), f"invalid operation name '{name}'"))
+        operands: list[_Use] = items[1] or []
+        successors: list[Token] = []
+        props: dict[str, Attr] = {}
+        regions: list[Region] = []
+        attrs: dict[str, Attr] = {}
+        fn: FunctionType = items[-1]
+        for it in items[2:-1]:
+            if isinstance(it, tuple) and it and it[0] == "successors":
+                successors = it[1]
+            elif isinstance(it, tuple) and it and it[0] == "props":
+                props = it[1]
+            elif isinstance(it, tuple) and it and it[0] == "regions":
+                regions = it[1]
+            elif isinstance(it, dict):
+                attrs = it
+        info = registry.lookup(name)
+        if len(fn.inputs) != len(operands):
+            raise DiagnosticError(
+                error(self.loc(meta), f"expected {len(operands)} operand types but had {len(fn.inputs)}")
+            )
+        for u, t in zip(operands, fn.inputs):
+            u.type = t
+        lo, hi = info.operand_count
+        lo = max(lo, info.fixed_trailing)
+        n = len(operands)
+        if info.known and (n < lo or (hi is not None and n > hi)):
+            raise DiagnosticError(error(self.loc(meta), f"'{name}' op {_operand_count_message(lo, hi, n)}"))
+        # Inherent attributes written in the discardable dict are properties.
+        for k in list(attrs):
+            if info.known and k in info.properties and k not in props:
+                props[k] = attrs.pop(k)
+        if info.known:
+            _check_generic_properties(name, props, attrs, n, self.loc(meta))
+            _check_result_count(name, len(fn.results), self.loc(meta))
+        if name == "gpu.module" and regions and regions[0].blocks:
+            body = regions[0].blocks[-1]
+            if body.ops and body.ops[-1].name == "gpu.module_end":
+                body.ops.pop()
+        return self.op(name, meta, operands, list(fn.results), properties=props, attributes=attrs, regions=regions, successors=successors)
+
+    def successor_list(self, meta: Any, items: list) -> tuple:
+        return ("successors", list(items))
+
+    def properties(self, meta: Any, items: list) -> tuple:
+        return ("props", items[0])
+
+    def region_list(self, meta: Any, items: list) -> tuple:
+        return ("regions", list(items))
+

@@ -1,0 +1,297 @@
+"""Builder rules of the `builtin`, `func` and `gpu` ops' custom forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token
+
+from spec.attributes import (
+    GPU_TOKEN,
+    I64,
+    INDEX,
+    ArrayAttr,
+    Attr,
+    DictAttr,
+    FunctionType,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    Type,
+    TypeAttr,
+    UnitAttr,
+)
+from spec.diagnostics import DiagnosticError, error
+from spec.ir import Block, Region, Value
+from spec.syntax.build_base import (
+    BuilderBase,
+    _Partial,
+    _segments,
+    _symbol_name,
+    _type,
+    _Use,
+)
+
+
+class FuncGpuRules(BuilderBase):
+    """Modules, functions, calls and the GPU dialect."""
+
+    # -- builtin / func -------------------------------------------------------
+    def module_op(self, meta: Any, items: list) -> _Partial:
+        props: dict[str, Attr] = {}
+        attrs: dict[str, Attr] = {}
+        for it in items[1:-1]:
+            if isinstance(it, Token):
+                props["sym_name"] = StringAttr(_symbol_name(str(it)))
+            elif isinstance(it, dict):
+                attrs = it
+        region: Region = items[-1]
+        if not region.blocks:
+            region.append(Block())
+        props, attrs = self.split_attrs("builtin.module", attrs, props)
+        return self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region])
+
+    def named_arg(self, meta: Any, items: list) -> tuple:
+        return ("named", items[0], _type(items[1]), items[2] if len(items) > 2 and isinstance(items[2], dict) else None)
+
+    def type_with_attrs(self, meta: Any, items: list) -> tuple:
+        return ("type", None, _type(items[0]), items[1] if len(items) > 1 else None)
+
+    def func_args(self, meta: Any, items: list) -> tuple:
+        return ("args", items)
+
+    def func_results(self, meta: Any, items: list) -> tuple:
+        out = []
+        for it in items:
+            if it is None:
+                continue
+            if isinstance(it, tuple):
+                out.append(it)
+            else:
+                out.append(("type", None, _type(it), None))
+        return ("results", out)
+
+    def _function_parts(self, items: list) -> dict[str, Any]:
+        parts: dict[str, Any] = {"vis": None, "sym": "", "args": [], "results": [], "attrs": {}, "region": Region(), "attribs": [], "kernel": False}
+        for it in items:
+            if isinstance(it, Token) and it.type == "VISIBILITY":
+                parts["vis"] = str(it)
+            elif isinstance(it, Token) and it.type == "SYMBOL":
+                parts["sym"] = _symbol_name(str(it))
+            elif isinstance(it, Token) and it.type == "KERNEL_KW":
+                parts["kernel"] = True
+            elif isinstance(it, tuple) and it[0] in ("args", "results"):
+                parts[it[0]] = it[1]
+            elif isinstance(it, tuple) and it[0] == "attrib":
+                parts["attribs"].append(it)
+            elif isinstance(it, dict):
+                parts["attrs"] = it
+            elif isinstance(it, Region):
+                parts["region"] = it
+        return parts
+
+    def _function_like(self, meta: Any, items: list) -> tuple[dict, dict, Region, FunctionType]:
+        p = self._function_parts(items)
+        args, results, region = p["args"], p["results"], p["region"]
+        fn = FunctionType(tuple(a[2] for a in args), tuple(r[2] for r in results))
+        props: dict[str, Attr] = {"sym_name": StringAttr(p["sym"]), "function_type": TypeAttr(fn)}
+        if p["vis"]:
+            props["sym_visibility"] = StringAttr(p["vis"])
+        if any(a[3] for a in args):
+            props["arg_attrs"] = ArrayAttr(tuple(DictAttr(tuple(sorted((a[3] or {}).items()))) for a in args))
+        if any(r[3] for r in results):
+            props["res_attrs"] = ArrayAttr(tuple(DictAttr(tuple(sorted((r[3] or {}).items()))) for r in results))
+        if region.blocks:
+            if any(a[0] != "named" for a in args):
+                raise DiagnosticError(error(self.loc(meta), "expected SSA identifier"))
+            self._entry_args(region, [(a[1], a[2]) for a in args])
+        elif any(a[0] == "named" for a in args):
+            raise DiagnosticError(error(self.loc(meta), "expected '{' in function body"))
+        return props, p["attrs"], region, fn
+
+    def func_op(self, meta: Any, items: list) -> _Partial:
+        props, attrs, region, _ = self._function_like(meta, items)
+        props, attrs = self.split_attrs("func.func", attrs, props)
+        return self.op("func.func", meta, properties=props, attributes=attrs, regions=[region])
+
+    def call_op(self, meta: Any, items: list) -> _Partial:
+        callee: Token = items[1]
+        fn: FunctionType = items[-1]
+        operands = [self.typed(u, t) for u, t in zip(items[2] or [], fn.inputs)]
+        if len(items[2] or []) != len(fn.inputs):
+            raise DiagnosticError(error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}"))
+        attrs = items[3] if len(items) > 4 else None
+        props, attrs = self.split_attrs("func.call", attrs, {"callee": SymbolRefAttr(_symbol_name(str(callee)))})
+        return self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs)
+
+    def return_op(self, meta: Any, items: list) -> _Partial:
+        return self.op("func.return", meta, self._typed_list(items[1], items[2], meta))
+
+    # -- gpu ------------------------------------------------------------------
+    def gpu_module_op(self, meta: Any, items: list) -> _Partial:
+        region: Region = items[-1]
+        if not region.blocks:
+            region.append(Block())
+        attrs = next((it for it in items if isinstance(it, dict)), None)
+        props, attrs = self.split_attrs("gpu.module", attrs, {"sym_name": StringAttr(_symbol_name(str(items[0])))})
+        return self.op("gpu.module", meta, properties=props, attributes=attrs, regions=[region])
+
+    def gpu_attributions(self, meta: Any, items: list) -> tuple:
+        return ("attrib", str(items[0]), [i for i in items[1:] if i is not None])
+
+    def gpu_func_op(self, meta: Any, items: list) -> _Partial:
+        p = self._function_parts(items)
+        args, results, region = p["args"], p["results"], p["region"]
+        fn = FunctionType(tuple(a[2] for a in args), tuple(r[2] for r in results))
+        workgroup = [a for kind, lst in ((x[1], x[2]) for x in p["attribs"]) if kind == "workgroup" for a in lst]
+        private = [a for kind, lst in ((x[1], x[2]) for x in p["attribs"]) if kind == "private" for a in lst]
+        all_args = [*args, *workgroup, *private]
+        if any(a[1] is None for a in all_args):
+            raise DiagnosticError(error(self.loc(meta), "expected SSA identifier"))
+        self._entry_args(region, [(a[1], a[2]) for a in all_args])
+        props, attrs = self.split_attrs("gpu.func", p["attrs"], {"function_type": TypeAttr(fn)})
+        attrs = {**attrs, "sym_name": StringAttr(p["sym"]), "workgroup_attributions": IntegerAttr(len(workgroup), I64)}
+        if p["kernel"]:
+            attrs["gpu.kernel"] = UnitAttr()
+        return self.op("gpu.func", meta, properties=props, attributes=attrs, regions=[region])
+
+    def gpu_return_op(self, meta: Any, items: list) -> _Partial:
+        return self.op("gpu.return", meta, self._typed_list(items[0], items[1], meta))
+
+    def gpu_barrier_op(self, meta: Any, items: list) -> _Partial:
+        return self.op("gpu.barrier", meta, attributes=items[0] if items else None)
+
+    def gpu_terminator_op(self, meta: Any, items: list) -> _Partial:
+        return self.op("gpu.terminator", meta, attributes=items[0] if items else None)
+
+    def gpu_dim_op(self, meta: Any, items: list) -> _Partial:
+        name = str(items[0])
+        props: dict[str, Attr] = {"dimension": OpaqueAttr(f"#gpu<dim {items[1]}>")}
+        attrs = None
+        for it in items[2:]:
+            if isinstance(it, Token):
+                props["upper_bound"] = IntegerAttr(int(str(it)), INDEX)
+            elif isinstance(it, dict):
+                attrs = it
+        props, attrs = self.split_attrs(name, attrs, props)
+        return self.op(name, meta, [], [INDEX], properties=props, attributes=attrs)
+
+    def async_deps(self, meta: Any, items: list) -> tuple[Token | None, list[_Use]]:
+        # The `async` keyword itself (truthy), kept for its location.
+        is_async = next((i for i in items if isinstance(i, Token) and i.type == "ASYNC_KW"), None)
+        deps: list[_Use] = []
+        for it in items:
+            if isinstance(it, list):
+                deps = it
+        return is_async, [self.typed(d, GPU_TOKEN) for d in deps]
+
+    def triple(self, meta: Any, items: list) -> list[_Use]:
+        return [self.typed(u, INDEX) for u in items]
+
+    def launch_args(self, meta: Any, items: list) -> list[_Use]:
+        return [i for i in items if i is not None]
+
+    def launch_arg(self, meta: Any, items: list) -> _Use:
+        return self.typed(items[0], _type(items[1]))  # type: ignore[arg-type]
+
+    def launch_func_op(self, meta: Any, items: list) -> _Partial:
+        is_async, deps = items[0]
+        kernel: SymbolRefAttr = items[1]
+        grid, block = items[2], items[3]
+        cluster: list[_Use] = []
+        dsm: list[_Use] = []
+        args: list[_Use] = []
+        attrs = None
+        for it in items[4:]:
+            if isinstance(it, list) and len(it) == 3 and not cluster and it is not items[-1] and all(u.type == INDEX for u in it) and not args:
+                cluster = it
+            if isinstance(it, _Use):
+                dsm = [self.typed(it, Type("i32"))]
+            elif isinstance(it, list) and it is not cluster:
+                args = it
+            elif isinstance(it, dict):
+                attrs = it
+        sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
+        props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": _segments(*sizes)})
+        results = [GPU_TOKEN] if is_async else []
+        return self._async_kw(is_async, self.op("gpu.launch_func", meta, [*deps, *grid, *block, *cluster, *dsm, *args], results, properties=props, attributes=attrs))
+
+    def _copy_like(self, name: str, meta: Any, items: list) -> _Partial:
+        is_async, deps = items[0]
+        a, b = items[1], items[2]
+        attrs = items[3] if len(items) > 5 else None
+        t1, t2 = _type(items[-2]), _type(items[-1])
+        props, attrs = self.split_attrs(name, attrs, {})
+        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]
+
+    def memcpy_op(self, meta: Any, items: list) -> _Partial:
+        return self._copy_like("gpu.memcpy", meta, items)
+
+    def memset_op(self, meta: Any, items: list) -> _Partial:
+        return self._copy_like("gpu.memset", meta, items)
+
+    def gpu_alloc_op(self, meta: Any, items: list) -> _Partial:
+        is_async, deps = items[0]
+        host_shared = False
+        lists: list[list[_Use]] = []
+        attrs = None
+        for it in items[1:-1]:
+            if isinstance(it, Token) and it.type == "HOST_SHARED":
+                host_shared = True
+            elif isinstance(it, list) or it is None:
+                lists.append(it or [])
+            elif isinstance(it, dict):
+                attrs = it
+        t = _type(items[-1])
+        dyn = [self.typed(u, INDEX) for u in (lists[0] if lists else [])]
+        syms = [self.typed(u, INDEX) for u in (lists[1] if len(lists) > 1 else [])]
+        props: dict[str, Attr] = {"operandSegmentSizes": _segments(len(deps), len(dyn), len(syms))}
+        if host_shared:
+            props["hostShared"] = UnitAttr()
+        props, attrs = self.split_attrs("gpu.alloc", attrs, props)
+        results = [t, GPU_TOKEN] if is_async else [t]
+        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[list-item]
+
+    def gpu_dealloc_op(self, meta: Any, items: list) -> _Partial:
+        is_async, deps = items[0]
+        attrs = items[2] if len(items) > 3 else None
+        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], _type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]
+
+    def gpu_wait_op(self, meta: Any, items: list) -> _Partial:
+        is_async, deps = items[0]
+        attrs = items[1] if len(items) > 1 else None
+        return self._async_kw(is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs))
+
+    def launch_ids(self, meta: Any, items: list) -> tuple:
+        ids = items[1:4]
+        sizes = [(items[i], self.typed(items[i + 1], INDEX)) for i in (4, 6, 8)]
+        return (ids, sizes)
+
+    def gpu_launch_op(self, meta: Any, items: list) -> _Partial:
+        is_async, deps = items[0]
+        (bids, gsizes), (tids, bsizes) = items[1], items[2]
+        dsm: list[_Use] = []
+        region: Region = Region()
+        attrs = None
+        for it in items[3:]:
+            if isinstance(it, _Use):
+                dsm = [self.typed(it, Type("i32"))]
+            elif isinstance(it, Region):
+                region = it
+            elif isinstance(it, dict):
+                attrs = it
+        if not region.blocks:
+            region.append(Block())
+        entry = region.blocks[0]
+        names = [*bids, *tids, *(n for n, _ in gsizes), *(n for n, _ in bsizes)]
+        for i, tok in enumerate(names):
+            entry.args.insert(i, Value(INDEX, entry, i, str(tok), self.tok_loc(tok)))
+        for i, v in enumerate(entry.args):
+            v.index = i
+        operands = [*deps, *(u for _, u in gsizes), *(u for _, u in bsizes), *dsm]
+        props = {"operandSegmentSizes": _segments(len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dsm))}
+        props, attrs = self.split_attrs("gpu.launch", attrs, props)
+        attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
+        return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))
+
