@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from spec.diagnostics import Diagnostic, error, note
 from spec.ir import Operation
-from spec.syntax.printer import Printer, _Namer
+from spec.syntax.printer import Printer
 
 ISOLATED = frozenset({"func.func", "builtin.module", "gpu.module", "gpu.func"})
 """Ops with MLIR's `IsolatedFromAbove` trait (the scope for numbering)."""
@@ -23,7 +23,7 @@ def generic_text(op: Operation) -> str:
     while scope.name not in ISOLATED and scope.parent_op is not None:
         scope = scope.parent_op
     printer = Printer(generic=True)
-    _Namer(printer.names, True).run(scope)
+    printer.number(scope)
     return printer.op(op)
 
 

@@ -200,6 +200,13 @@ class Printer:
     def types(self, vs: list[Value]) -> str:
         return ", ".join(str(v.type) for v in vs)
 
+    def number(self, scope: Operation) -> None:
+        """Name the values and blocks of `scope` and of everything inside it,
+        as mlir-opt numbers them (`print_top` does this first); `op` can then
+        print any op inside `scope` (e.g. with local scope, numbered from an
+        isolated-from-above ancestor)."""
+        _Namer(self.names, self.generic).run(scope)
+
     # -- attributes ------------------------------------------------------------
     def attr_dict(self, attrs: dict[str, Attr], elided: tuple[str, ...] = (), keyword: bool = False) -> str:
         """` {a = 1 : i64}` (leading blank) or `` when nothing is left."""
@@ -213,7 +220,7 @@ class Printer:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20000))
         try:
-            _Namer(self.names, self.generic).run(top)
+            self.number(top)
             return self.op(top) + "\n"
         finally:
             sys.setrecursionlimit(old)

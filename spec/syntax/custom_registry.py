@@ -1,0 +1,47 @@
+"""The table of custom-form printers, and the helpers several dialects share.
+
+`Printer.op` looks each op up in `CUSTOM_PRINTERS` (no entry, or an op its
+custom form cannot show: the generic form). The printers themselves live in
+one module per dialect group (`custom_func_gpu`, `custom_host`,
+`custom_control`) and register here with `@custom_printer(name, ...)`;
+`spec.syntax.custom` loads them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spec.attributes import DenseArrayAttr
+from spec.ir import Operation, Value
+from spec.syntax.printer import Printer
+
+CUSTOM_PRINTERS: dict[str, Callable[[Printer, Operation], str]] = {}
+
+
+def custom_printer(*names: str) -> Callable:
+    """Register the decorated function as the custom printer of the ops `names`."""
+
+    def deco(fn: Callable[[Printer, Operation], str]) -> Callable[[Printer, Operation], str]:
+        for n in names:
+            CUSTOM_PRINTERS[n] = fn
+        return fn
+
+    return deco
+
+
+def segments(op: Operation) -> list[list[Value]]:
+    sizes = op.properties.get("operandSegmentSizes")
+    assert isinstance(sizes, DenseArrayAttr)
+    out, i = [], 0
+    for n in sizes.values:
+        out.append(op.operands[i : i + n])
+        i += n
+    return out
+
+
+def return_like(p: Printer, op: Operation, name: str | None = None) -> str:
+    text = name or p.op_name(op)
+    text += p.attr_dict(op.attributes)
+    if op.operands:
+        text += f" {p.values(op.operands)} : {p.types(op.operands)}"
+    return text
