@@ -6,18 +6,11 @@ thread walks its code (`scf`/`cf` control flow, region frames, block
 arguments). It knows nothing about schedules; `spec.semantics.schedule`
 drives threads and GPU ops step by step and decides who moves next.
 
-Runtime values:
-
-- integers and `index`: Python `int`, normalised to their width (`i1` is
-  0/1, wider types are two's-complement signed; `index` is 64 bits);
-- floats: Python `float`, rounded to `f32`/`f16` when the type says so;
-- memrefs: a `View` (buffer, offset, shape, strides) over a `Buffer`, a flat
-  list of elements. `memref.subview`/`memref.cast` make new views of the same
-  buffer, so aliasing is real;
-- `!gpu.async.token`/`!async.token`: a `Token`, complete when every producer
-  (a GPU op, or an `async.execute` body for async tokens) is done;
-- `!async.value<T>`: an `AsyncValue`, the `index`-th yielded value of a body;
-- `!async.group`: a `Group`, a list of tokens.
+Runtime values and memory are in `spec.semantics.values` (integers, floats,
+`View`s over `Buffer`s, `Token`s, `AsyncValue`s, `Group`s), and what pure
+ops compute in `spec.semantics.pure_ops`; this module re-exports their public
+names, so `spec.semantics.interp` stays the one import path for the
+sequential semantics.
 
 Threads run *invisible* ops (pure arithmetic, views, control flow, `gpu.wait
 async` joins) eagerly and stop in front of every *visible* op (`is_visible`):
@@ -32,213 +25,80 @@ failed `cf.assert`, division by zero, use after free, the step limit) raise
 
 from __future__ import annotations
 
-import hashlib
-import math
-import re
-import struct
-from dataclasses import dataclass, field
-
 from spec import registry
-from spec.attributes import DenseArrayAttr, FloatAttr, IntegerAttr, SymbolRefAttr, Type
+from spec.attributes import DenseArrayAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Block, Operation, Value
+from spec.semantics.pure_ops import CMPF, CMPI, K_DYNAMIC, eval_pure
+from spec.semantics.values import (
+    AsyncValue,
+    Buffer,
+    Fault,
+    Group,
+    Producer,
+    Token,
+    View,
+    element,
+    element_type,
+    fresh_buffer,
+    kernel_mix,
+    render_value,
+    round_float,
+    row_major,
+    stable_hash,
+    unsigned,
+    wrap,
+)
 
-K_DYNAMIC = -9223372036854775808
+__all__ = [
+    # defined here
+    "DEFAULT_DYNAMIC_DIM",
+    "DEFAULT_INDEX",
+    "GPU_OPS",
+    "HOST_EFFECTS",
+    "SYNC_STEPS",
+    "PURE_EXTRA",
+    "CONTROL",
+    "is_visible",
+    "is_effectful_event",
+    "check_supported",
+    "gpu_deps",
+    "segment",
+    "kernel_name",
+    "Frame",
+    "MAX_OPS",
+    "Thread",
+    "free_values",
+    "default_args",
+    # from spec.semantics.values
+    "Fault",
+    "Buffer",
+    "View",
+    "row_major",
+    "Producer",
+    "Token",
+    "AsyncValue",
+    "Group",
+    "render_value",
+    "element_type",
+    "wrap",
+    "unsigned",
+    "round_float",
+    "element",
+    "fresh_buffer",
+    "kernel_mix",
+    "stable_hash",
+    # from spec.semantics.pure_ops
+    "K_DYNAMIC",
+    "CMPI",
+    "CMPF",
+    "eval_pure",
+]
+
 DEFAULT_DYNAMIC_DIM = 4
 """Size given to a `?` dimension of a memref argument with no explicit value."""
 DEFAULT_INDEX = 2
 """Default value of an `index` (and integer) argument: small, so loops run."""
-
-CMPI = "eq ne slt sle sgt sge ult ule ugt uge".split()
-CMPF = "false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true".split()
-
-
-class Fault(Exception):
-    """A run-time fault of the interpreted program (not of the tool)."""
-
-    def __init__(self, op: Operation | None, message: str) -> None:
-        super().__init__(message)
-        self.op = op
-        self.message = message
-
-
-# -- values -------------------------------------------------------------------
-
-
-class Buffer:
-    """A memory allocation: a flat list of elements, named deterministically
-    by who allocated it (so schedules that allocate in a different order name
-    buffers the same way)."""
-
-    __slots__ = ("name", "data", "elem", "freed", "ready")
-
-    def __init__(self, name: str, data: list, elem: Type) -> None:
-        self.name = name
-        self.data = data
-        self.elem = elem
-        self.freed = False
-        self.ready = True
-
-    def digest(self) -> str:
-        if self.freed:
-            return "freed"
-        return hashlib.blake2b(repr(self.data).encode(), digest_size=6).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """A memref value: a strided window on a buffer."""
-
-    buffer: Buffer
-    offset: int
-    shape: tuple[int, ...]
-    strides: tuple[int, ...]
-
-    def flat(self, idx: list[int], op: Operation | None = None) -> int:
-        if len(idx) != len(self.shape):
-            raise Fault(op, f"expected {len(self.shape)} indices, got {len(idx)}")
-        pos = self.offset
-        for i, n, s in zip(idx, self.shape, self.strides):
-            if not 0 <= i < n:
-                raise Fault(op, f"index {i} out of bounds [0, {n}) on buffer {self.buffer.name}")
-            pos += i * s
-        if not 0 <= pos < len(self.buffer.data):
-            raise Fault(op, f"access at element {pos} outside buffer {self.buffer.name}")
-        return pos
-
-    def positions(self) -> list[int]:
-        """Flat positions of every element, in row-major order."""
-        out = [self.offset]
-        for n, s in zip(self.shape, self.strides):
-            out = [p + i * s for p in out for i in range(n)]
-        return out
-
-    def size(self) -> int:
-        return math.prod(self.shape)
-
-
-def row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= n
-    return tuple(reversed(strides))
-
-
-class Producer:
-    """Anything a token waits for: a GPU op instance or an async body.
-    `done_clock` is the vector clock of the step that completed it."""
-
-    done: bool = False
-    done_clock: dict[str, int] | None = None
-
-
-@dataclass(eq=False)
-class Token:
-    """A `!gpu.async.token` or `!async.token`: complete when all producers are
-    done (a `gpu.wait async [ds]` join has the producers of all of `ds`)."""
-
-    producers: tuple[Producer, ...] = ()
-
-    def complete(self) -> bool:
-        return all(p.done for p in self.producers)
-
-
-@dataclass(eq=False)
-class AsyncValue:
-    """`!async.value<T>`: the `index`-th value yielded by an async body."""
-
-    producer: Producer
-    index: int
-
-    def complete(self) -> bool:
-        return self.producer.done
-
-
-@dataclass(eq=False)
-class Group:
-    """`!async.group`: the tokens added to it so far."""
-
-    tokens: list = field(default_factory=list)
-
-
-def render_value(v: object) -> str:
-    if isinstance(v, View):
-        return f"{v.buffer.name}:{v.buffer.digest()}"
-    if isinstance(v, (Token, AsyncValue, Group)):
-        return type(v).__name__.lower()
-    if isinstance(v, float):
-        return repr(v)
-    return str(v)
-
-
-# -- types and elements -------------------------------------------------------
-
-_ELEM = re.compile(r"memref<(?:(?:\d+|\?)x)*([^,>]+(?:<[^>]*>)?)")
-
-
-def element_type(t: Type) -> Type:
-    m = _ELEM.match(t.text)
-    return Type(m.group(1).strip()) if m else Type("f32")
-
-
-def wrap(value: int, t: Type) -> int:
-    width = 64 if t.is_index else t.int_width
-    if width is None:
-        return value
-    value &= (1 << width) - 1
-    if width > 1 and value >= 1 << (width - 1):
-        value -= 1 << width
-    return value
-
-
-def unsigned(value: int, t: Type) -> int:
-    width = 64 if t.is_index else (t.int_width or 64)
-    return value & ((1 << width) - 1)
-
-
-def round_float(value: float, t: Type) -> float:
-    code = {"f32": "<f", "f16": "<e"}.get(t.text)
-    if code is None or not math.isfinite(value):
-        return value
-    try:
-        return struct.unpack(code, struct.pack(code, value))[0]
-    except OverflowError:
-        return math.copysign(math.inf, value)
-
-
-def element(value: int, t: Type) -> object:
-    """An element of type `t` derived from an integer pattern."""
-    if t.is_float:
-        return round_float(value / 4.0, t)
-    if t.int_width is not None or t.is_index:
-        return wrap(value, t)
-    return value
-
-
-def fresh_buffer(name: str, t: Type, shape: tuple[int, ...], seed: int) -> View:
-    """A new buffer for a memref of type `t`: element k holds a pattern made of
-    `seed` and k, so distinct buffers have distinct contents."""
-    elem = element_type(t)
-    n = math.prod(shape)
-    buf = Buffer(name, [element(seed * 1000 + k, elem) for k in range(n)], elem)
-    return View(buf, 0, shape, row_major(shape))
-
-
-def kernel_mix(seed: int, view: View, snapshot: list) -> list:
-    """New contents of a kernel argument: each element a fixed mix of the
-    launch's seed (kernel symbol, sizes, argument position, scalars), its
-    position and its old value, so running a kernel twice differs from once."""
-    out = []
-    elem = view.buffer.elem
-    for k, old in enumerate(snapshot):
-        o = int(old * 4) if isinstance(old, float) and math.isfinite(old) else (old if isinstance(old, int) else 7)
-        out.append(element((o * 1000003 + seed + k * 40503) % 65521, elem))
-    return out
-
-
-def stable_hash(text: str) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "little")
 
 
 # -- which ops do what ----------------------------------------------------------
@@ -316,159 +176,6 @@ def segment(op: Operation, index: int) -> list[Value]:
 def kernel_name(op: Operation) -> str:
     k = op.properties.get("kernel")
     return str(k) if isinstance(k, SymbolRefAttr) else "?"
-
-
-# -- pure ops -----------------------------------------------------------------
-
-_INT_BIN = {
-    "arith.addi": lambda a, b: a + b,
-    "arith.subi": lambda a, b: a - b,
-    "arith.muli": lambda a, b: a * b,
-    "arith.andi": lambda a, b: a & b,
-    "arith.ori": lambda a, b: a | b,
-    "arith.xori": lambda a, b: a ^ b,
-    "arith.maxsi": max,
-    "arith.minsi": min,
-}
-_FLOAT_BIN = {
-    "arith.addf": lambda a, b: a + b,
-    "arith.subf": lambda a, b: a - b,
-    "arith.mulf": lambda a, b: a * b,
-    "arith.maximumf": lambda a, b: math.nan if math.isnan(a) or math.isnan(b) else max(a, b),
-    "arith.minimumf": lambda a, b: math.nan if math.isnan(a) or math.isnan(b) else min(a, b),
-    "arith.maxnumf": lambda a, b: b if math.isnan(a) else a if math.isnan(b) else max(a, b),
-    "arith.minnumf": lambda a, b: b if math.isnan(a) else a if math.isnan(b) else min(a, b),
-}
-
-
-def _div(op: Operation, a: int, b: int, signed: bool, rem: bool, mode: str = "trunc") -> int:
-    if b == 0:
-        raise Fault(op, "division by zero")
-    if not signed:
-        return a % b if rem else a // b
-    if mode == "floor":
-        return a // b
-    if mode == "ceil":
-        return -((-a) // b)
-    q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
-    return a - q * b if rem else q
-
-
-def _cmpf(pred: str, a: float, b: float) -> bool:
-    unordered = math.isnan(a) or math.isnan(b)
-    if pred in ("false", "true"):
-        return pred == "true"
-    if pred == "ord":
-        return not unordered
-    if pred == "uno":
-        return unordered
-    base = pred[1:]
-    rel = {"eq": a == b, "gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b, "ne": a != b}[base]
-    return (unordered or rel) if pred[0] == "u" else (not unordered and rel)
-
-
-def eval_pure(op: Operation, args: list) -> list:
-    """Results of a pure op (arith, memref views) on concrete operands."""
-    name = op.name
-    rt = op.results[0].type if op.results else None
-    if name == "arith.constant":
-        attr = op.properties["value"]
-        if isinstance(attr, FloatAttr):
-            return [round_float(attr.value, rt)]  # type: ignore[arg-type]
-        return [wrap(attr.value, rt)]  # type: ignore[union-attr,arg-type]
-    if name in _INT_BIN:
-        return [wrap(_INT_BIN[name](args[0], args[1]), rt)]  # type: ignore[arg-type]
-    if name in _FLOAT_BIN:
-        return [round_float(_FLOAT_BIN[name](args[0], args[1]), rt)]  # type: ignore[arg-type]
-    t = op.operands[0].type if op.operands else rt
-    if name in ("arith.maxui", "arith.minui"):
-        ua, ub = unsigned(args[0], t), unsigned(args[1], t)  # type: ignore[arg-type]
-        return [args[0] if (ua >= ub) == (name == "arith.maxui") else args[1]]
-    if name in ("arith.divsi", "arith.remsi", "arith.divui", "arith.remui", "arith.ceildivsi", "arith.floordivsi"):
-        signed = "ui" not in name
-        a, b = (args[0], args[1]) if signed else (unsigned(args[0], t), unsigned(args[1], t))  # type: ignore[arg-type]
-        mode = "ceil" if "ceil" in name else "floor" if "floor" in name else "trunc"
-        return [wrap(_div(op, a, b, signed, name.startswith("arith.rem"), mode), rt)]  # type: ignore[arg-type]
-    if name in ("arith.shli", "arith.shrsi", "arith.shrui"):
-        width = 64 if t.is_index else (t.int_width or 64)  # type: ignore[union-attr]
-        if not 0 <= args[1] < width:
-            raise Fault(op, "shift amount out of range")
-        if name == "arith.shli":
-            return [wrap(args[0] << args[1], rt)]  # type: ignore[arg-type]
-        a = args[0] if name == "arith.shrsi" else unsigned(args[0], t)  # type: ignore[arg-type]
-        return [wrap(a >> args[1], rt)]  # type: ignore[arg-type]
-    if name in ("arith.divf", "arith.remf"):
-        a, b = args
-        if b == 0:
-            r = math.nan if a == 0 or math.isnan(a) or name == "arith.remf" else math.copysign(math.inf, a) * math.copysign(1, b)
-        else:
-            r = a / b if name == "arith.divf" else math.fmod(a, b)
-        return [round_float(r, rt)]  # type: ignore[arg-type]
-    if name == "arith.negf":
-        return [-args[0]]
-    if name == "arith.cmpi":
-        pred = CMPI[op.properties["predicate"].value]  # type: ignore[attr-defined]
-        a, b = args
-        if pred[0] == "u":
-            a, b = unsigned(a, t), unsigned(b, t)  # type: ignore[arg-type]
-            pred = "s" + pred[1:]
-        elif pred.startswith("s") and t.int_width == 1:  # type: ignore[union-attr]
-            a, b = -a, -b  # i1 is 0/1 here; signed i1 true is -1
-        res = {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b}[pred]
-        return [int(res)]
-    if name == "arith.cmpf":
-        return [int(_cmpf(CMPF[op.properties["predicate"].value], args[0], args[1]))]  # type: ignore[attr-defined]
-    if name == "arith.select":
-        return [args[1] if args[0] else args[2]]
-    if name in ("arith.index_cast", "arith.extsi", "arith.trunci"):
-        return [wrap(args[0] if t.int_width != 1 else -args[0] if name == "arith.extsi" else args[0], rt)]  # type: ignore[arg-type,union-attr]
-    if name in ("arith.index_castui", "arith.extui"):
-        return [wrap(unsigned(args[0], t), rt)]  # type: ignore[arg-type]
-    if name in ("arith.sitofp", "arith.uitofp"):
-        v = args[0] if name == "arith.sitofp" else unsigned(args[0], t)  # type: ignore[arg-type]
-        return [round_float(float(v), rt)]  # type: ignore[arg-type]
-    if name in ("arith.fptosi", "arith.fptoui"):
-        if not math.isfinite(args[0]):
-            raise Fault(op, "conversion of a non-finite float to an integer")
-        return [wrap(int(args[0]), rt)]  # type: ignore[arg-type]
-    if name in ("arith.extf", "arith.truncf"):
-        return [round_float(args[0], rt)]  # type: ignore[arg-type]
-    if name == "memref.dim":
-        view, i = args
-        if not 0 <= i < len(view.shape):
-            raise Fault(op, f"dimension {i} out of range")
-        return [view.shape[i]]
-    if name == "memref.cast":
-        return [args[0]]
-    if name == "memref.subview":
-        return [_subview(op, args)]
-    raise Fault(op, f"'{name}' cannot be evaluated")
-
-
-def _subview(op: Operation, args: list) -> View:
-    src: View = args[0]
-    dyn = iter(args[1:])
-    parts = []
-    for key in ("static_offsets", "static_sizes", "static_strides"):
-        attr = op.properties.get(key)
-        vals = attr.values if isinstance(attr, DenseArrayAttr) else ()
-        parts.append([next(dyn) if v == K_DYNAMIC else v for v in vals])
-    offs, sizes, strides = parts
-    if not (len(offs) == len(sizes) == len(strides) == len(src.shape)):
-        raise Fault(op, "subview rank does not match its source")
-    for o, n, s, dim in zip(offs, sizes, strides, src.shape):
-        if n and (o < 0 or o + (n - 1) * s >= dim):
-            raise Fault(op, "subview out of bounds of its source")
-    offset = src.offset + sum(o * s for o, s in zip(offs, src.strides))
-    shape = [n for n in sizes]
-    new_strides = [s * st for s, st in zip(strides, src.strides)]
-    rank = len(op.results[0].type.memref_shape())
-    # A rank-reducing subview drops unit dimensions (the first ones first).
-    while len(shape) > rank and 1 in shape:
-        i = shape.index(1)
-        del shape[i]
-        del new_strides[i]
-    return View(src.buffer, offset, tuple(shape), tuple(new_strides))
 
 
 # -- threads ------------------------------------------------------------------
