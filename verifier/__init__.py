@@ -17,6 +17,7 @@ from spec.ir import Operation
 from spec.semantics import events
 from verifier.correspondence import Correspondence, Mismatch, match, well_formed
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
+from verifier.guarded import SKIP, STOP, check_guarded
 from verifier.lemma import LoopLemma
 from verifier.obligations import obligations
 from verifier.reach import reachable
@@ -68,7 +69,7 @@ def check(
     seed: int = DEFAULT_SEED,
     rlimit: int | None = None,
     unroll: int = events.DEFAULT_UNROLL,
-    max_paths: int = events.MAX_PATHS,
+    max_paths: int | None = events.MAX_PATHS,
 ) -> Report:
     """Validate that `output_module` is a correct rewrite of `input_module`."""
     # The work allocates many small objects and frees few: the cyclic
@@ -90,7 +91,7 @@ def _check(
     seed: int,
     rlimit: int | None,
     unroll: int,
-    max_paths: int,
+    max_paths: int | None,
 ) -> Report:
     report = Report()
     t = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
@@ -135,7 +136,7 @@ def _check_function(
     seed: int,
     rlimit: int | None,
     unroll: int,
-    max_paths: int,
+    max_paths: int | None,
 ) -> None:
     t0 = time.perf_counter()
     corr = match(fin, fout)
@@ -149,9 +150,14 @@ def _check_function(
     reported: set[tuple[int, int]] = set()
     fr.unroll = unroll
     lemma = LoopLemma(unroll)
+    status = check_guarded(fin, fout, corr, fr, t, unknown_reasons, lemma, timeout_ms, seed, rlimit, unroll, max_paths)
+    if status == STOP:
+        return
     try:
         t0 = time.perf_counter()
-        for gin in events.paths(fin, unroll, max_paths):
+        # Without decisions there is one path: checked as before, with the
+        # slice batching of `encode.Prover` that long straight-line code needs.
+        for gin in events.paths(fin, unroll, max_paths or events.MAX_PATHS) if status == SKIP else []:
             fr.paths += 1
             fr.bounded = fr.bounded or gin.bounded
             if gin.unsupported:

@@ -22,12 +22,19 @@ verified up to 2 iterations is verified for every trip count.
 
 `cf` back edges and `scf.while` stay bounded: the lemma is not claimed for
 them.
+
+With all paths in one guarded graph (`LoopLemma.guarded`) condition 2 reads:
+every event of an iteration reaches the iteration's end on every path where
+the event happens, asked of the caller's `ordered` (guarded reachability).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spec.ir import Operation
 from spec.semantics.events import EventGraph, is_token_type
+from spec.semantics.guarded import GuardedGraph
 from verifier.reach import reachable
 
 
@@ -72,3 +79,24 @@ class LoopLemma:
             if loop is not None:
                 self.holds, self.why = False, f"work is pending at the end of an iteration of the scf.for at {loop.loc}"
                 return
+
+    def guarded(self, gin: GuardedGraph, gout: GuardedGraph, ordered: Callable[[GuardedGraph, int, int], bool]) -> None:
+        """The conditions on the guarded graphs of all paths at once."""
+        if not self.holds or not gin.bounded:
+            return
+        other = gin.loops - {"scf.for"}
+        if other:
+            self.holds, self.why = False, f"{', '.join(sorted(other))} loops are bounded, not covered by the lemma"
+            return
+        for g in (gin, gout):
+            for loop, _, _ in g.iterations:
+                if crosses_iterations(loop):
+                    self.holds, self.why = False, f"a token crosses the iterations of the scf.for at {loop.loc}"
+                    return
+        for g in (gin, gout):
+            ends = {ev.end for ev in g.events}
+            for loop, first, end in g.iterations:
+                for n in range(first, end):
+                    if (n in ends or g.kinds[n] == "yield") and not ordered(g, n, end):
+                        self.holds, self.why = False, f"work is pending at the end of an iteration of the scf.for at {loop.loc}"
+                        return

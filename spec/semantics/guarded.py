@@ -1,0 +1,622 @@
+"""The event model of every path at once: one graph, guarded by path conditions.
+
+`events.build` unrolls one path (a list of decisions) into a straight-line
+graph; `events.paths` enumerates them, which is exponential in the number
+of branches. This module builds the union of all those graphs once: every
+node and every edge carries a *condition*, the set of paths on which
+`events.build` would create it. A concrete path's graph is exactly the
+guarded graph restricted to the nodes and edges whose condition holds
+(plus `join` nodes, see below), so reachability on a path, and with it the
+property of DESIGN.md section 4, can be asked of all paths in one query
+by a solver that chooses the decisions.
+
+Decisions (rule 8), one per occurrence (an `scf.if` inside an unrolled loop
+iteration is one decision per iteration):
+
+- `scf.if`, `cf.cond_br`: two options (then/else, true/false successor);
+- `scf.for`, `scf.while`: a trip count 0..unroll, as the flags "iteration j
+  runs" (j = 1..unroll); iteration j's events are guarded by its flag, and
+  a decoder keeps the flags monotone (iteration j+1 runs only if j does);
+- a `cf` region is followed block by block with a visit count per block on
+  a cycle of the CFG (blocks off every cycle run at most once, so their
+  count is not part of the state: diamonds merge instead of multiplying).
+  A state that would enter a block more than unroll+1 times is a path
+  `events.build` marks `truncated` and the checker skips: its condition is
+  recorded in `GuardedGraph.excluded`.
+
+Where paths meet again (after an `scf.if`, a loop, a `cf` join block) the
+thread's last point and every token passed on are merged by a `join` node:
+one incoming edge per alternative, guarded by it. On one path exactly one of
+them is present, so reachability through a join is reachability through the
+node it stands for. If every alternative is the same node, no join is made.
+
+Conditions are hash-consed in a `Symbols` table shared by the input's and
+the output's graph, so the output's control flow, matched onto the input's
+through `canon` (output op -> input op), uses the same decisions. The
+conditions are plain data (and, or, literals); turning them into solver
+terms is the checker's business (`verifier/encode_guarded.py`).
+
+The model is the same as `events.build`'s: the builder reuses its
+treatment of every op that is not control flow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from spec.attributes import DenseArrayAttr
+from spec.ir import Operation, Region, Value
+from spec.semantics.events import DEFAULT_UNROLL, Event, EventGraph, _Builder
+
+TRUE = 0
+"""The condition of every path."""
+
+MAX_CF_STATES = 4096
+"""(block, visit counts) states followed per `cf` region run before giving up."""
+
+MAX_NODES = 200_000
+"""Guarded graphs larger than this are not built (the checker answers `unknown`)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: str
+    """`scf.if`, `cf.cond_br`, `scf.for` or `scf.while`."""
+    op: Operation
+    """The input op that decides (its location names the path)."""
+    options: int
+
+
+class Symbols:
+    """Decisions and conditions, shared by the input's and the output's graph.
+
+    A condition is an int naming an entry of `conds`: `("true",)`,
+    `("opt", d, o)` (decision d took option o, for two-way decisions),
+    `("runs", d, j)` (loop decision d ran at least j iterations), `("and",
+    a, b)`, `("or", (a, b, ...))`, `("not", a)`."""
+
+    def __init__(self) -> None:
+        self.conds: list[tuple] = [("true",)]
+        self._index: dict[tuple, int] = {("true",): TRUE}
+        self.decisions: list[Decision] = []
+        self._decision_keys: dict[tuple, int] = {}
+
+    def cond(self, term: tuple) -> int:
+        i = self._index.get(term)
+        if i is None:
+            i = self._index[term] = len(self.conds)
+            self.conds.append(term)
+        return i
+
+    def conj(self, a: int, b: int) -> int:
+        if a == TRUE or a == b:
+            return b
+        if b == TRUE:
+            return a
+        return self.cond(("and", a, b))
+
+    def disj(self, cs: list[int]) -> int:
+        uniq = sorted(set(cs))
+        if TRUE in uniq:
+            return TRUE
+        if len(uniq) == 1:
+            return uniq[0]
+        return self.cond(("or", tuple(uniq)))
+
+    def neg(self, a: int) -> int:
+        return self.cond(("not", a))
+
+    def option(self, d: int, o: int) -> int:
+        """Decision `d` took option `o` (for loops: exactly `o` trips)."""
+        if self.decisions[d].kind in ("scf.for", "scf.while"):
+            if o == 0:
+                return self.neg(self.cond(("runs", d, 1)))
+            runs = self.cond(("runs", d, o))
+            if o == self.decisions[d].options - 1:
+                return runs
+            return self.conj(runs, self.neg(self.cond(("runs", d, o + 1))))
+        return self.cond(("opt", d, o))
+
+    def conjuncts(self, c: int) -> set[int]:
+        """`c` as a set of conditions whose conjunction it is."""
+        out: set[int] = set()
+        stack = [c]
+        while stack:
+            x = stack.pop()
+            term = self.conds[x]
+            if term[0] == "and":
+                stack.extend(term[1:])
+            elif x != TRUE:
+                out.add(x)
+        return out
+
+    def decision(self, key: tuple, make: Callable[[], Decision] | None) -> int | None:
+        """The decision named `key` (op and context); created by `make` if
+        given, else None when the input has no such decision."""
+        d = self._decision_keys.get(key)
+        if d is None and make is not None:
+            d = self._decision_keys[key] = len(self.decisions)
+            self.decisions.append(make())
+        return d
+
+
+@dataclass
+class GuardedGraph(EventGraph):
+    """The union of the graphs of every path, each node and edge guarded."""
+
+    guards: list[int] = field(default_factory=list)
+    """Per node, its condition."""
+    eguards: list[list[int]] = field(default_factory=list)
+    """Per node, the condition of each edge in `succ` (same order)."""
+    cond: int = TRUE
+    """The condition under which nodes and edges are being made."""
+    ctx: tuple = ()
+    """The occurrence being built: enclosing loop iterations and cf states."""
+    keys: list[tuple] = field(default_factory=list)
+    """Per event, (input op, context): the same key names the same
+    occurrence in the input and the output."""
+    canon: Callable[[Operation], Operation | None] = lambda op: op
+    met: list[tuple[int, int]] = field(default_factory=list)
+    """(decision, condition under which it is made), in the order made: on
+    any one path, the decisions made are met in this order."""
+    excluded: list[int] = field(default_factory=list)
+    """Conditions of truncated paths (a block entered too often): not checked."""
+    path_count: int = 1
+    """Paths of the function (as `events.paths` would enumerate them)."""
+    mismatch: str = ""
+    """Why the control flow does not follow the input's (output only)."""
+    forward_but_extern: bool = True
+    """Every edge not leaving an `extern` node goes to a higher node id."""
+
+    def node(self, kind: str, op: Operation | None, thread: int) -> int:
+        self.guards.append(self.cond)
+        self.eguards.append([])
+        return super().node(kind, op, thread)
+
+    def edge(self, a: int, b: int) -> None:
+        self.edge_when(a, b, self.cond)
+
+    def edge_when(self, a: int, b: int, cond: int) -> None:
+        super().edge(a, b)
+        self.eguards[a].append(cond)
+        if a >= b and self.kinds[a] != "extern":
+            self.forward_but_extern = False
+
+    def add_event(self, ev: Event) -> None:
+        super().add_event(ev)
+        self.keys.append((self.canon(ev.op), self.ctx))
+
+
+_Snap = tuple[int | None, int | None, int | None]
+"""What a passed value carries: (completion, availability, inner completion)."""
+_Tables = tuple[dict[Value, int], dict[Value, int], dict[Value, int]]
+
+
+class _GuardedBuilder(_Builder):
+    def __init__(self, func: Operation, sym: Symbols, canon: Callable[[Operation], Operation | None], unroll: int, is_input: bool) -> None:
+        super().__init__(func, [], unroll)
+        self.g: GuardedGraph = GuardedGraph(func, canon=canon)
+        self.sym = sym
+        self.is_input = is_input
+        self.mult = 1
+        """Paths through what has been built of the current region run."""
+
+    # -- decisions -------------------------------------------------------------
+
+    def decide_at(self, op: Operation, kind: str, options: int) -> int | None:
+        g = self.g
+        src = g.canon(op)
+        if src is None:
+            g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} has no counterpart in the input"
+            return None
+        key = (src, g.ctx)
+        d = self.sym.decision(key, (lambda: Decision(kind, src, options)) if self.is_input else None)
+        if d is None or self.sym.decisions[d].options != options:
+            g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} does not decide as the input does"
+            return None
+        g.met.append((d, g.cond))
+        return d
+
+    # -- values across path joins ------------------------------------------------
+
+    def snap(self, vs: list[Value]) -> list[_Snap]:
+        out: list[_Snap] = []
+        for v in vs:
+            comp = self.completion_of(v) if v.type.is_gpu_token else None
+            avail = self.available_of(v) if (v.type.is_async_token or v.type.is_async_value) else None
+            out.append((comp, avail, self.inner.get(v)))
+        return out
+
+    def join(self, pairs: list[tuple[int, int | None]], tid: int) -> int | None:
+        """One node reached from each alternative's node under its condition."""
+        nodes = {n for _, n in pairs if n is not None}
+        if not nodes:
+            return None
+        if len(nodes) == 1:
+            return nodes.pop()
+        g = self.g
+        j = g.node("join", None, tid)
+        for c, n in pairs:
+            if n is not None:
+                g.edge_when(n, j, c)
+        return j
+
+    def join_bind(self, dsts: list[Value], alts: list[tuple[int, list[_Snap] | None]], tid: int) -> None:
+        """Bind `dsts` to what each alternative passes (None: passes nothing
+        known, as a path that leaves the values unbound)."""
+        for k, d in enumerate(dsts):
+            picks: list[tuple[int, int | None]] = []
+            inner: list[tuple[int, int | None]] = []
+            for c, snaps in alts:
+                s = snaps[k] if snaps is not None and k < len(snaps) else None
+                if d.type.is_gpu_token:
+                    picks.append((c, s[0] if s is not None else self.g.node("extern", None, 0)))
+                elif d.type.is_async_token or d.type.is_async_value:
+                    picks.append((c, s[1] if s is not None else self.g.node("extern", None, 0)))
+                    inner.append((c, s[2] if s is not None else None))
+            if d.type.is_gpu_token:
+                self.completion[d] = self.join(picks, tid)  # type: ignore[assignment]
+            elif d.type.is_async_token or d.type.is_async_value:
+                self.available[d] = self.join(picks, tid)  # type: ignore[assignment]
+                if any(n is not None for _, n in inner):
+                    # A path passing no inner token leaves the await's result
+                    # unknown, as `events.build` does with an extern node.
+                    filled = [(c, n if n is not None else self.g.node("extern", None, 0)) for c, n in inner]
+                    self.inner[d] = self.join(filled, tid)  # type: ignore[assignment]
+                else:
+                    self.inner.pop(d, None)
+
+    def tables(self) -> _Tables:
+        return dict(self.completion), dict(self.available), dict(self.inner)
+
+    def merge_tables(self, alts: list[tuple[int, _Tables]], tid: int) -> None:
+        """The bindings after paths meet: a value bound to different nodes
+        on different paths is bound to a join of them."""
+        if len(alts) == 1:
+            self.completion, self.available, self.inner = (dict(t) for t in alts[0][1])
+            return
+        merged: list[dict[Value, int]] = []
+        for k in range(3):
+            out: dict[Value, int] = {}
+            # A value bound on some paths only does not dominate the meeting
+            # point: a well-formed function cannot use it there.
+            keys = [v for v in alts[0][1][k] if all(v in t[k] for _, t in alts[1:])]
+            for v in keys:
+                nodes = [(c, t[k][v]) for c, t in alts]
+                first = nodes[0][1]
+                if all(n == first for _, n in nodes):
+                    out[v] = first
+                else:
+                    out[v] = self.join(nodes, tid)  # type: ignore[assignment]
+            merged.append(out)
+        self.completion, self.available, self.inner = merged
+
+    # -- control flow ------------------------------------------------------------
+
+    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int):  # type: ignore[override]
+        raise AssertionError("the guarded builder runs regions with gregion")
+
+    def gregion(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
+        """Run `region` (entry block arguments already bound) under the
+        current condition. Returns the joined last node and the exits:
+        (condition, last node, terminator, what its operands carry)."""
+        g = self.g
+        if not region.blocks:
+            return cur, []
+        block = region.blocks[0]
+        if len(region.blocks) == 1 and not (block.ops and block.ops[-1].successors):
+            cur, _ = self.thread(block, cur, tid, depth)
+            term = block.ops[-1] if block.ops else None
+            if term is None:
+                return cur, []
+            return cur, [(g.cond, cur, term, self.snap(term.operands))]
+        return self.cf_region(region, cur, tid, depth)
+
+    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int):  # type: ignore[no-untyped-def]
+        g, sym = self.g, self.sym
+        index = {b: i for i, b in enumerate(region.blocks)}
+        cyclic = _cyclic_blocks(region)
+        limit = self.unroll + 1
+        # The states and their successors, discovered first so that each is
+        # built only after every state leading to it (the state graph is
+        # acyclic: a cycle of blocks raises a visit count).
+        start = (0, tuple((i, 1) for i in sorted(cyclic) if i == 0))
+        order: list[tuple] = []
+        seen = {start}
+        stack = [start]
+        succs: dict[tuple, list[tuple]] = {}
+        while stack:
+            st = stack.pop()
+            order.append(st)
+            term = region.blocks[st[0]].ops[-1] if region.blocks[st[0]].ops else None
+            nxt: list[tuple] = []
+            if term is not None and term.name in ("cf.br", "cf.cond_br"):
+                for b in term.successors:
+                    bi = index[b]
+                    visits = dict(st[1])
+                    if bi in cyclic:
+                        visits[bi] = visits.get(bi, 0) + 1
+                    nxt.append((bi, tuple(sorted(visits.items()))))
+            succs[st] = nxt
+            for s2 in nxt:
+                if s2 not in seen and max((v for _, v in s2[1]), default=0) <= limit:
+                    seen.add(s2)
+                    stack.append(s2)
+            if len(seen) > MAX_CF_STATES:
+                self.unsupported(region.parent or g.func, f"more than {MAX_CF_STATES} block states in one region")
+                return cur, []
+        order = _topological(order, succs, seen)
+        parent, ctx0, mult0 = g.cond, g.ctx, self.mult
+        # Per state: incoming (condition, last node, snaps for the block arguments, paths).
+        into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {start: [(parent, cur, None, 1, self.tables())]}
+        exits: list[tuple[int, int | None, Operation, list[_Snap]]] = []
+        total = 0
+        leaving: list[tuple[int, _Tables]] = []
+        owner = region.parent
+        region_key = (g.canon(owner) if owner is not None else None, next((i for i, r in enumerate(owner.regions) if r is region), 0) if owner else 0)
+        for st in order:
+            ins = into.get(st, [])
+            if not ins:
+                continue
+            bi, visits = st
+            block = region.blocks[bi]
+            g.cond = sym.disj([i[0] for i in ins])
+            g.ctx = (*ctx0, ("cf", *region_key, bi, visits))
+            if any(v > 1 for _, v in visits):
+                g.bounded = True
+                g.loops.add("cf")
+            ways = sum(i[3] for i in ins)
+            # Values bound on the way in differ per path (a block run in
+            # several states): each state starts from its predecessors'
+            # bindings, merged under their conditions.
+            self.merge_tables([(i[0], i[4]) for i in ins], tid)
+            node = self.join([(i[0], i[1]) for i in ins], tid)
+            if st != start:
+                self.join_bind(block.args, [(i[0], i[2]) for i in ins], tid)
+            self.mult = 1
+            node, _ = self.thread(block, node, tid, depth)
+            ways *= self.mult
+            term = block.ops[-1] if block.ops else None
+            if term is None or term.name not in ("cf.br", "cf.cond_br"):
+                if term is not None and term.successors:
+                    self.unsupported(term, f"'{term.name}' op branches in a way the model cannot follow")
+                    continue
+                if term is not None:
+                    exits.append((g.cond, node, term, self.snap(term.operands)))
+                    leaving.append((g.cond, self.tables()))
+                total += ways
+                continue
+            if term.name == "cf.br":
+                outs = [(g.cond, succs[st][0], term.operands)]
+            else:
+                d = self.decide_at(term, "cf.cond_br", 2)
+                if d is None:
+                    continue
+                sizes = term.properties.get("operandSegmentSizes")
+                n_true = sizes.values[1] if isinstance(sizes, DenseArrayAttr) else 0
+                outs = [
+                    (sym.conj(g.cond, sym.option(d, 0)), succs[st][0], term.operands[1 : 1 + n_true]),
+                    (sym.conj(g.cond, sym.option(d, 1)), succs[st][1], term.operands[1 + n_true :]),
+                ]
+            for c, s2, operands in outs:
+                if max((v for _, v in s2[1]), default=0) > limit:
+                    g.excluded.append(c)
+                    total += ways
+                    continue
+                into.setdefault(s2, []).append((c, node, self.snap(operands), ways, self.tables()))
+        g.cond, g.ctx = parent, ctx0
+        self.mult = mult0 * max(total, 1)
+        if leaving:
+            self.merge_tables(leaving, tid)
+        return self.join([(c, n) for c, n, _, _ in exits], tid), exits
+
+    def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        name = op.name
+        if name == "scf.if":
+            return self.scf_if(op, cur, tid, depth)
+        if name == "scf.execute_region":
+            cur, exits = self.gregion(op.regions[0], cur, tid, depth)
+            self.join_bind(op.results, [(c, s) for c, _, _, s in exits], tid)
+            return cur
+        if name == "scf.for":
+            return self.scf_for(op, cur, tid, depth)
+        if name == "scf.while":
+            return self.scf_while(op, cur, tid, depth)
+        return super().control(op, cur, tid, depth)
+
+    def scf_if(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        g, sym = self.g, self.sym
+        d = self.decide_at(op, "scf.if", 2)
+        if d is None:
+            return cur
+        parent, mult0 = g.cond, self.mult
+        ends: list[tuple[int, int | None]] = []
+        alts: list[tuple[int, list[_Snap] | None]] = []
+        total = 0
+        for c in (0, 1):
+            g.cond = sym.conj(parent, sym.option(d, c))
+            self.mult = 1
+            if c < len(op.regions) and op.regions[c].blocks:
+                end, exits = self.gregion(op.regions[c], cur, tid, depth)
+                ends.extend((cc, n) for cc, n, _, _ in exits)
+                alts.extend((cc, s) for cc, _, _, s in exits)
+            else:
+                ends.append((g.cond, cur))
+                alts.append((g.cond, None))
+            total += self.mult
+        g.cond = parent
+        self.mult = mult0 * total
+        self.join_bind(op.results, alts, tid)
+        return self.join(ends, tid)
+
+    def _loop_decision(self, op: Operation) -> int | None:
+        self.g.bounded = True
+        self.g.loops.add(op.name)
+        return self.decide_at(op, op.name, self.unroll + 1)
+
+    def scf_for(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        g, sym = self.g, self.sym
+        d = self._loop_decision(op)
+        if d is None:
+            return cur
+        region = op.regions[0]
+        if len(region.blocks) != 1:
+            self.unsupported(region.parent or g.func, "'scf.for' body with several blocks is not modelled")
+            return cur
+        block = region.blocks[0]
+        parent, ctx0, mult0 = g.cond, g.ctx, self.mult
+        carried = self.snap(op.operands[3:])
+        leave: list[tuple[int, int | None, list[_Snap] | None]] = [(sym.conj(parent, sym.option(d, 0)), cur, carried)]
+        total, prod = 1, 1
+        for j in range(1, self.unroll + 1):
+            g.cond = sym.conj(parent, sym.cond(("runs", d, j)))
+            g.ctx = (*ctx0, ("iter", g.canon(op), j))
+            first = len(g.kinds)
+            self.join_bind(block.args[1:], [(g.cond, carried)], tid)
+            self.mult = 1
+            cur, _ = self.thread(block, cur, tid, depth)
+            term = block.ops[-1] if block.ops else None
+            carried = self.snap(term.operands) if term is not None else []
+            end = g.node("iter-end", op, tid)
+            if cur is not None:
+                g.edge(cur, end)
+            cur = end
+            g.iterations.append((op, first, end))
+            prod *= self.mult
+            total += prod
+            leave.append((sym.conj(parent, sym.option(d, j)), end, carried))
+        g.cond, g.ctx = parent, ctx0
+        self.mult = mult0 * total
+        self.join_bind(op.results, [(c, s) for c, _, s in leave], tid)
+        return self.join([(c, n) for c, n, _ in leave], tid)
+
+    def scf_while(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        g, sym = self.g, self.sym
+        d = self._loop_decision(op)
+        if d is None:
+            return cur
+        before, after = op.regions[0], op.regions[1]
+        parent, ctx0, mult0 = g.cond, g.ctx, self.mult
+        leave: list[tuple[int, int | None, list[_Snap] | None]] = []
+        entry: list[tuple[int, list[_Snap] | None]] = [(parent, self.snap(op.operands))]
+        total, prod = 0, 1
+        for j in range(0, self.unroll + 1):
+            if j > 0:
+                g.cond = sym.conj(parent, sym.cond(("runs", d, j)))
+                g.ctx = (*ctx0, ("after", g.canon(op), j))
+                if not after.blocks:
+                    break
+                passed = entry
+                self.join_bind(after.blocks[0].args, passed, tid)
+                self.mult = 1
+                cur, exits = self.gregion(after, cur, tid, depth)
+                prod *= self.mult
+                entry = [(c, s) for c, _, _, s in exits]
+            g.ctx = (*ctx0, ("before", g.canon(op), j))
+            if not before.blocks:
+                break
+            self.join_bind(before.blocks[0].args, entry, tid)
+            self.mult = 1
+            cur, exits = self.gregion(before, cur, tid, depth)
+            prod *= self.mult
+            total += prod
+            # The `scf.condition` passes its operands after the flag on to
+            # the results (leaving) or to the after region (another trip).
+            entry = [(c, s[1:]) for c, _, _, s in exits]
+            stay = sym.option(d, j)
+            leave.extend((sym.conj(c, stay), n, s[1:]) for c, n, _, s in exits)
+        g.cond, g.ctx = parent, ctx0
+        self.mult = mult0 * max(total, 1)
+        self.join_bind(op.results, [(c, s) for c, _, s in leave], tid)
+        return self.join([(c, n) for c, n, _ in leave], tid)
+
+
+def _cyclic_blocks(region: Region) -> set[int]:
+    """Indices of blocks on a cycle of the region's CFG (Tarjan's SCCs)."""
+    blocks = region.blocks
+    index = {b: i for i, b in enumerate(blocks)}
+    succ = [[index[s] for s in (b.ops[-1].successors if b.ops else []) if s in index] for b in blocks]
+    num: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    stack: list[int] = []
+    out: set[int] = set()
+    counter = 0
+    for root in range(len(blocks)):
+        if root in num:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                num[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on.add(v)
+            if i < len(succ[v]):
+                work.append((v, i + 1))
+                w = succ[v][i]
+                if w not in num:
+                    work.append((w, 0))
+                elif w in on:
+                    low[v] = min(low[v], num[w])
+                continue
+            if low[v] == num[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in succ[v]:
+                    out.update(comp)
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+    return out
+
+
+def _topological(order: list[tuple], succs: dict[tuple, list[tuple]], seen: set[tuple]) -> list[tuple]:
+    """The states in an order where each comes after all that lead to it
+    (ties by discovery, so the input and the output agree)."""
+    indeg = {s: 0 for s in order}
+    for s in order:
+        for t in succs[s]:
+            if t in seen:
+                indeg[t] += 1
+    pos = {s: i for i, s in enumerate(order)}
+    ready = sorted((s for s in order if indeg[s] == 0), key=pos.__getitem__)
+    out: list[tuple] = []
+    while ready:
+        s = ready.pop(0)
+        out.append(s)
+        for t in succs[s]:
+            if t in seen:
+                indeg[t] -= 1
+                if indeg[t] == 0:
+                    ready.append(t)
+                    ready.sort(key=pos.__getitem__)
+    return out
+
+
+def build_guarded(
+    func: Operation,
+    sym: Symbols,
+    canon: Callable[[Operation], Operation | None] | None = None,
+    unroll: int = DEFAULT_UNROLL,
+) -> GuardedGraph:
+    """The guarded graph of `func`. Build the input first with `canon` None
+    (its decisions are made); then the output with `canon` mapping its ops
+    onto the input's (its decisions are looked up: one the input lacks sets
+    `GuardedGraph.mismatch`)."""
+    b = _GuardedBuilder(func, sym, canon or (lambda op: op), unroll, canon is None)
+    g = b.g
+    g.thread_ops.append(None)
+    if not func.regions or not func.regions[0].blocks:
+        return g
+    start = g.node("point", func, 0)
+    b.gregion(func.regions[0], start, 0, 0)
+    g.path_count = b.mult
+    return g

@@ -1,0 +1,280 @@
+"""Z3 over every path at once: obligations on guarded graphs.
+
+The input and the output are each one `GuardedGraph`
+(`spec/semantics/guarded.py`): the union of the graphs of all paths, every
+node and edge guarded by a condition over the decisions (a Bool per two-way
+decision occurrence, the flags "iteration j runs" per loop occurrence),
+with the output's decisions the input's. An obligation "`a` ends before `b`
+starts", taken from the input, must hold on every path where the input
+orders them. Its violation is one query, over all paths:
+
+    path constraints                    loop flags monotone, truncated paths excluded
+  ∧ the input orders a before b,        r(end a) ∧ r(start b), r(v) ⇒ ∨ (r(u) ∧ guard(u, v)),
+    no effectful event between          r(v) false at other events' starts
+  ∧ the output's guarded edges          guard(u, v) ⇒ t(u) <= t(v)
+  ∧ t(start b') < t(end a')             on the output's copies a', b'
+
+The input's ordering is reachability, encoded positively by Bools `r(v)`
+(only paths between the two that pass no other event count, so the pair is
+consecutive on the chosen path as `obligations` takes pairs path by path;
+the others follow by transitivity):
+the input graph is acyclic (node ids grow along every edge but those leaving
+a node without predecessors), so `r(start b)` forces a chain of present
+edges back to `end a`. The output's ordering is refuted as in `encode.py`:
+difference constraints admit `t(b') < t(a')` iff no present path leads from
+`a'` to `b'`. `unsat` proves the obligation on every path up to the loop
+bound; a model names a path (the decisions) and the checker rebuilds it
+concretely for the schedule and the cross-check.
+
+Both sides get only their slice (nodes on some union-graph path between the
+endpoints): a path present on one concrete path is a path of the union
+graph, so it lies in the slice and the answer is the same as on the whole
+graph.
+
+The number of queries is one per obligation plus, per refuted obligation,
+a few to choose the path `events.paths` would have reported first (the
+least in its order: decisions in execution order, smallest option first);
+it does not depend on the number of paths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from spec.semantics.guarded import TRUE, GuardedGraph, Symbols
+
+MAX_MINIMISE = 64
+"""Refuted obligations whose path is made least; later ones keep the model's."""
+
+
+@dataclass
+class GuardedOutcome:
+    status: str
+    """`proved`, `violated` or `unknown`."""
+    reason: str = ""
+    choices: list[int] = field(default_factory=list)
+    """The path of the counterexample, as `events.build` takes it."""
+    active: set[int] = field(default_factory=set)
+    """Input nodes present on that path."""
+
+
+class GuardedProver:
+    """One Z3 solver for the obligations of one function, all paths at once."""
+
+    def __init__(self, sym: Symbols, gin: GuardedGraph, gout: GuardedGraph, unroll: int, timeout_ms: int, seed: int, rlimit: int | None) -> None:
+        self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
+        self.solver = z3.SolverFor("QF_IDL")
+        self.solver.set("timeout", int(timeout_ms))
+        self.solver.set("random_seed", int(seed))
+        if rlimit is not None:
+            self.solver.set("rlimit", int(rlimit))
+        self.checks = 0
+        self.minimised = 0
+        self._z: dict[int, z3.BoolRef] = {}
+        self._preds: dict[int, list[list[tuple[int, int]]]] = {}
+        self._blocked: dict[int, frozenset[int]] = {}
+        base: list[z3.BoolRef] = []
+        for d, dec in enumerate(sym.decisions):
+            if dec.kind in ("scf.for", "scf.while"):
+                base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
+        base.extend(z3.Not(self.z(c)) for c in gin.excluded)
+        self.solver.add(*base)
+
+    # -- conditions as Z3 terms --------------------------------------------------
+
+    def runs(self, d: int, j: int) -> z3.BoolRef:
+        return z3.Bool(f"d{d}_runs{j}")
+
+    def z(self, c: int) -> z3.BoolRef:
+        """The Z3 term of condition `c` (see `Symbols`)."""
+        hit = self._z.get(c)
+        if hit is not None:
+            return hit
+        term = self.sym.conds[c]
+        kind = term[0]
+        if kind == "true":
+            out = z3.BoolVal(True)
+        elif kind == "opt":
+            # One Bool per two-way decision: true means the second option.
+            b = z3.Bool(f"d{term[1]}")
+            out = b if term[2] == 1 else z3.Not(b)
+        elif kind == "runs":
+            out = self.runs(term[1], term[2])
+        elif kind == "and":
+            out = z3.And(self.z(term[1]), self.z(term[2]))
+        elif kind == "or":
+            out = z3.Or(*[self.z(x) for x in term[1]])
+        else:
+            out = z3.Not(self.z(term[1]))
+        self._z[c] = out
+        return out
+
+    # -- slices --------------------------------------------------------------------
+
+    def preds(self, g: GuardedGraph) -> list[list[tuple[int, int]]]:
+        p = self._preds.get(id(g))
+        if p is None:
+            p = [[] for _ in g.kinds]
+            for u, vs in enumerate(g.succ):
+                for v, c in zip(vs, g.eguards[u]):
+                    p[v].append((u, c))
+            self._preds[id(g)] = p
+        return p
+
+    def slice_between(self, g: GuardedGraph, src: int, dst: int, blocked: frozenset[int] = frozenset()) -> set[int]:
+        """Nodes on some path of the union graph from `src` to `dst`, not
+        passing through a `blocked` node."""
+        hi = dst if g.forward_but_extern else len(g.succ) - 1
+        fwd = {src}
+        stack = [src]
+        while stack:
+            n = stack.pop()
+            for m in g.succ[n]:
+                if m <= hi and m not in fwd:
+                    fwd.add(m)
+                    if m not in blocked:
+                        stack.append(m)
+        if dst not in fwd:
+            return set()
+        both = {dst}
+        stack = [dst]
+        preds = self.preds(g)
+        while stack:
+            n = stack.pop()
+            for m, _ in preds[n]:
+                if m in fwd and m not in both and (m == src or m not in blocked):
+                    both.add(m)
+                    stack.append(m)
+        return both
+
+    def _starts(self, g: GuardedGraph) -> frozenset[int]:
+        hit = self._blocked.get(id(g))
+        if hit is None:
+            hit = self._blocked[id(g)] = frozenset(ev.start for ev in g.events)
+        return hit
+
+    def _guard(self, c: int, then: z3.BoolRef) -> z3.BoolRef:
+        return then if c == TRUE else z3.Implies(self.z(c), then)
+
+    def ordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str) -> list[z3.BoolRef]:
+        """On the chosen path `g` orders `src` before `dst` with no
+        effectful event between (reachability through present edges not
+        passing an event's start; `g` acyclic): the pair is one of the
+        path's consecutive pairs, as `obligations` takes them."""
+        nodes = self.slice_between(g, src, dst, self._starts(g))
+        if not nodes:
+            return [z3.BoolVal(False)]
+        preds = self.preds(g)
+
+        def r(n: int) -> z3.BoolRef:
+            return z3.BoolVal(True) if n == src else z3.Bool(f"{tag}{n}")
+
+        out = [r(dst), self.z(g.guards[src])]
+        for v in nodes:
+            if v == src:
+                continue
+            ways = [r(u) if c == TRUE else z3.And(r(u), self.z(c)) for u, c in preds[v] if u in nodes]
+            out.append(z3.Implies(r(v), z3.Or(*ways)) if ways else z3.Not(r(v)))
+        return out
+
+    def unordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str) -> list[z3.BoolRef]:
+        """`g` leaves `dst` free to happen before `src` on the chosen path."""
+        nodes = self.slice_between(g, src, dst)
+
+        def t(n: int) -> z3.ArithRef:
+            return z3.Int(f"{tag}{n}")
+
+        out = [t(dst) < t(src)]
+        for u in nodes:
+            for v, c in zip(g.succ[u], g.eguards[u]):
+                if v in nodes:
+                    out.append(self._guard(c, t(u) <= t(v)))
+        return out
+
+    # -- queries -------------------------------------------------------------------
+
+    def _check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        self.checks += 1
+        return self.solver.check(*assumptions)
+
+    def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> GuardedOutcome:
+        """Is `end a` (node `a_out`) before `start b` (node `b_out`) in the
+        output on every path where the input orders `a_in` before `b_in`?"""
+        s = self.solver
+        s.push()
+        try:
+            s.add(*self.ordered_constraints(self.gin, a_in, b_in, "r"))
+            s.add(*self.unordered_constraints(self.gout, a_out, b_out, "t"))
+            r = self._check()
+            if r == z3.unsat:
+                return GuardedOutcome("proved")
+            if r == z3.unknown:
+                return GuardedOutcome("unknown", reason=f"Z3: {s.reason_unknown()}")
+            if minimise and self.minimised < MAX_MINIMISE:
+                self.minimised += 1
+                m = self._least_path(s.model())
+                if m is None:
+                    return GuardedOutcome("unknown", reason=f"Z3: {s.reason_unknown()} (choosing the path)")
+            else:
+                m = s.model()
+            return GuardedOutcome("violated", choices=self.choices(m), active=self.active(m, self.gin))
+        finally:
+            s.pop()
+
+    def ordered_everywhere(self, g: GuardedGraph, src: int, dst: int) -> bool | None:
+        """Does `g` order `src` before `dst` on every path where `src` is?
+        (None: Z3 gave up.)"""
+        s = self.solver
+        s.push()
+        try:
+            s.add(self.z(g.guards[src]), *self.unordered_constraints(g, src, dst, "t"))
+            r = self._check()
+        finally:
+            s.pop()
+        return None if r == z3.unknown else r == z3.unsat
+
+    # -- paths from models ---------------------------------------------------------
+
+    def option_of(self, m: z3.ModelRef, d: int) -> int:
+        dec = self.sym.decisions[d]
+        if dec.kind in ("scf.for", "scf.while"):
+            n = 0
+            while n + 1 < dec.options and z3.is_true(m.eval(self.runs(d, n + 1), model_completion=True)):
+                n += 1
+            return n
+        return 1 if z3.is_true(m.eval(z3.Bool(f"d{d}"), model_completion=True)) else 0
+
+    def option_term(self, d: int, o: int) -> z3.BoolRef:
+        return self.z(self.sym.option(d, o))
+
+    def choices(self, m: z3.ModelRef) -> list[int]:
+        """The decisions of the model's path, in the order `events.build`
+        makes them (the order the input's guarded graph met them)."""
+        return [self.option_of(m, d) for d, pc in self.gin.met if z3.is_true(m.eval(self.z(pc), model_completion=True))]
+
+    def active(self, m: z3.ModelRef, g: GuardedGraph) -> set[int]:
+        return {n for n, c in enumerate(g.guards) if z3.is_true(m.eval(self.z(c), model_completion=True))}
+
+    def _least_path(self, m: z3.ModelRef) -> z3.ModelRef | None:
+        """Among the violating paths, the least in `events.paths`'s order:
+        each decision met on the path, in turn, takes its smallest option
+        that still admits a violation."""
+        fixed: list[z3.BoolRef] = []
+        for d, pc in self.gin.met:
+            here = self.z(pc)
+            if not z3.is_true(m.eval(here, model_completion=True)):
+                fixed.append(z3.Not(here))
+                continue
+            fixed.append(here)
+            best = self.option_of(m, d)
+            for o in range(best):
+                r = self._check(*fixed, self.option_term(d, o))
+                if r == z3.sat:
+                    m, best = self.solver.model(), o
+                    break
+                if r == z3.unknown:
+                    return None
+            fixed.append(self.option_term(d, best))
+        return m
