@@ -70,14 +70,20 @@ def check(
     rlimit: int | None = None,
     unroll: int = events.DEFAULT_UNROLL,
     max_paths: int | None = events.MAX_PATHS,
+    guarded: bool = True,
 ) -> Report:
-    """Validate that `output_module` is a correct rewrite of `input_module`."""
+    """Validate that `output_module` is a correct rewrite of `input_module`.
+
+    Control flow is proved over all paths at once (`guarded`); with
+    `guarded=False` path by path (`events.paths`), kept as the reference the
+    guarded proof is tested against. `max_paths` (None: no limit) bounds the
+    number of paths of a function either way."""
     # The work allocates many small objects and frees few: the cyclic
     # garbage collector's passes over the parsed modules would only cost time.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check(input_module, output_module, func, timeout_ms, seed, rlimit, unroll, max_paths)
+        return _check(input_module, output_module, func, timeout_ms, seed, rlimit, unroll, max_paths, guarded)
     finally:
         if was_enabled:
             gc.enable()
@@ -92,6 +98,7 @@ def _check(
     rlimit: int | None,
     unroll: int,
     max_paths: int | None,
+    guarded: bool,
 ) -> Report:
     report = Report()
     t = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
@@ -109,7 +116,7 @@ def _check(
             fr.verdict = REFUTED
             fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} is missing from the output", None, fin)))
             continue
-        _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit, unroll, max_paths)
+        _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit, unroll, max_paths, guarded)
     for name, rest in outs.items():
         if func is not None and name != func:
             continue
@@ -137,6 +144,7 @@ def _check_function(
     rlimit: int | None,
     unroll: int,
     max_paths: int | None,
+    guarded: bool,
 ) -> None:
     t0 = time.perf_counter()
     corr = match(fin, fout)
@@ -150,14 +158,16 @@ def _check_function(
     reported: set[tuple[int, int]] = set()
     fr.unroll = unroll
     lemma = LoopLemma(unroll)
-    status = check_guarded(fin, fout, corr, fr, t, unknown_reasons, lemma, timeout_ms, seed, rlimit, unroll, max_paths)
+    status = SKIP
+    if guarded:
+        status = check_guarded(fin, fout, corr, fr, t, unknown_reasons, lemma, timeout_ms, seed, rlimit, unroll, max_paths)
     if status == STOP:
         return
     try:
         t0 = time.perf_counter()
         # Without decisions there is one path: checked as before, with the
         # slice batching of `encode.Prover` that long straight-line code needs.
-        for gin in events.paths(fin, unroll, max_paths or events.MAX_PATHS) if status == SKIP else []:
+        for gin in events.paths(fin, unroll, max_paths if max_paths is not None else 1 << 62) if status == SKIP else []:
             fr.paths += 1
             fr.bounded = fr.bounded or gin.bounded
             if gin.unsupported:
