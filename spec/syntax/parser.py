@@ -27,6 +27,7 @@ from lark.exceptions import UnexpectedInput
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation, new_module
 from spec.syntax.build_base import CMPF_PREDICATES, CMPI_PREDICATES, K_DYNAMIC, SPLIT_MARKER, BuilderBase, _Use  # noqa: F401
+from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, _check_nesting, _resolve  # noqa: F401
 from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
@@ -89,33 +90,40 @@ def _wrap(fn: Any, rule: str) -> Any:
     # (meta, items) where meta is the token that locates the construct, and
     # turn any failure of a builder into a located diagnostic.
     # The shape is chosen once per rule, not per call: this runs for every
-    # reduction of the parse.
+    # reduction of the parse, so each shape is one function, not two.
+
+    def failed(self: _Builder, items: list, exc: Exception) -> DiagnosticError:
+        if isinstance(exc, DiagnosticError):
+            return exc
+        loc = _first_location(items, self.file, self.line_offset)
+        return DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}"))
+
     if rule in _KEYWORD_FIRST:
 
-        def invoke(self: _Builder, items: list) -> Any:
-            return fn(self, items[0], items[1:])
+        def call(self: _Builder, items: list) -> Any:
+            try:
+                return fn(self, items[0], items[1:])
+            except Exception as exc:  # noqa: BLE001 - malformed input the grammar admits
+                raise failed(self, items, exc) from None
 
     elif rule in _NAME_FIRST:
 
-        def invoke(self: _Builder, items: list) -> Any:
-            return fn(self, items[0], items)
+        def call(self: _Builder, items: list) -> Any:
+            try:
+                return fn(self, items[0], items)
+            except Exception as exc:  # noqa: BLE001
+                raise failed(self, items, exc) from None
 
     else:
 
-        def invoke(self: _Builder, items: list) -> Any:
-            for item in items:
-                if type(item) is Token:
-                    return fn(self, item, items)
-            return fn(self, None, items)
-
-    def call(self: _Builder, items: list) -> Any:
-        try:
-            return invoke(self, items)
-        except DiagnosticError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - malformed input the grammar admits
-            loc = _first_location(items, self.file, self.line_offset)
-            raise DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}")) from None
+        def call(self: _Builder, items: list) -> Any:
+            try:
+                for item in items:
+                    if type(item) is Token:
+                        return fn(self, item, items)
+                return fn(self, None, items)
+            except Exception as exc:  # noqa: BLE001
+                raise failed(self, items, exc) from None
 
     return call
 
@@ -139,7 +147,14 @@ _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> tuple[Lark, _Builder]:
+    return _make_lark(fast=True)
+
+
+def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
+    """The parser and its builder; `fast=False` gives lark's own lexer and
+    LALR driver (the tests check the fast ones against it)."""
     builder = _Builder()
+    plugins = {"ContextualLexer": FastContextualLexer, "LALR_Parser": FusedLALRParser} if fast else {}
     parser = Lark(
         _GRAMMAR.read_text(),
         parser="lalr",
@@ -152,9 +167,10 @@ def _lark() -> tuple[Lark, _Builder]:
         # The LALR tables are cached in the temp dir, keyed by a hash of the
         # grammar and options: building them costs seconds per process.
         cache=True,
+        # lark's tables and callbacks, driven by one fused loop (lark_fast.py).
+        _plugins=plugins,
     )
     return parser, builder
-
 
 
 def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Operation]:

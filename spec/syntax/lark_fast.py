@@ -1,0 +1,243 @@
+"""lark's LALR parser and contextual lexer with a faster inner loop.
+
+The parse of a large file spends its time per token: lark's contextual lexer
+matches a regex per blank run between tokens, updates a line counter per
+match and builds each `Token` through a deprecation shim; its LALR driver
+then looks the token up and runs the reductions, one generator step and
+several attribute lookups later. Together that was about four fifths of a
+parse.
+
+This module keeps everything lark computes (the grammar's terminals, their
+order and priorities, the "unless" callbacks that turn an identifier into a
+keyword, the LALR tables, the rule callbacks with their child filters) and
+replaces only the two loops, fused into one:
+
+- `FastContextualLexer`: one compiled pattern per lexer state that skips
+  blanks and `//` comments before the token, so one match per token; lines
+  counted with `str.count` over the skipped text.
+- `FusedLALRParser.parse`: lexes and shifts/reduces in one loop over
+  precomputed action tables.
+
+Errors are lark's, unchanged: when the fused loop meets anything it does not
+expect (a character no terminal matches, a token the state has no action
+for), it stops and the text is parsed again by lark's own driver (with the
+same lexer, whose generator hands errors to lark's lexer), which raises the
+exception it always raises. A failed parse costs two passes; a good one,
+one. Builder callbacks run in the same order either way, so a diagnostic
+raised by a callback is the same too.
+
+Both are installed through lark's `_plugins` option (`ContextualLexer`,
+`LALR_Parser`), and the test suite runs the corpus and the diagnostics tests
+through them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token
+from lark.parsers.lalr_analysis import Shift
+from lark.parsers.lalr_parser import LALR_Parser
+
+_BLANKS = r"(?:[ \t\f\r\n]++|//[^\n]*+)*+"
+"""The grammar's ignored terminals (`WS`, `COMMENT`), skipped before a token.
+Possessive (Python 3.11+): a failed token match must not backtrack into a
+comment and find a token inside it."""
+_ONLY_BLANKS = re.compile(_BLANKS)
+
+_new_str = str.__new__
+
+
+class _StatePattern:
+    """The fast pattern of one lexer state, with lark's callbacks."""
+
+    __slots__ = ("match", "callback", "multiline")
+
+    def __init__(self, lexer: BasicLexer) -> None:
+        scanner = lexer.scanner  # builds lark's "unless" callbacks too
+        terms = [t for t in scanner.terminals if t.name not in lexer.ignore_types]
+        body = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)
+        self.match = re.compile(f"{_BLANKS}(?:{body})", lexer.g_regex_flags).match
+        self.callback: dict[str, Any] = dict(lexer.callback)
+        self.multiline = frozenset(lexer.newline_types)
+
+
+class FastContextualLexer(ContextualLexer):
+    """lark's contextual lexer, one regex match per token (see module doc)."""
+
+    def __init__(self, conf: Any, states: dict, always_accept: Any = ()) -> None:
+        super().__init__(conf, states, always_accept)
+        if set(conf.ignore) - {"WS", "COMMENT"}:
+            raise ValueError(f"the fast lexer skips WS and COMMENT only, the grammar ignores {sorted(conf.ignore)}")
+        shared: dict[int, _StatePattern] = {}
+        self.patterns: dict[int, _StatePattern] = {}
+        for state, lexer in self.lexers.items():
+            pattern = shared.get(id(lexer))
+            if pattern is None:
+                pattern = shared[id(lexer)] = _StatePattern(lexer)  # type: ignore[arg-type]
+            self.patterns[state] = pattern
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        """Tokens one by one, for lark's own driver (the error path)."""
+        text_slice = lexer_state.text
+        text, end = text_slice.text, text_slice.end
+        counter = lexer_state.line_ctr
+        pos, line, line_start = counter.char_pos, counter.line, counter.line_start_pos
+        while True:
+            pattern = self.patterns[parser_state.position]
+            m = pattern.match(text, pos, end)
+            kind = m.lastgroup if m is not None else None
+            if m is None or kind is None:
+                break
+            tok, line, line_start = _token(m, kind, pattern, text, pos, line, line_start)
+            pos = m.end()
+            lexer_state.last_token = tok
+            yield tok
+        # No token here: blanks up to the end, or an error. lark's own lexer
+        # takes over from this point and reports either as it always does.
+        counter.char_pos, counter.line, counter.line_start_pos = pos, line, line_start
+        counter.column = pos - line_start + 1
+        yield from super().lex(lexer_state, parser_state)
+
+
+def _token(m: re.Match, kind: str, pattern: _StatePattern, text: str, pos: int, line: int, line_start: int) -> tuple[Token, int, int]:
+    """The token `m` matched (after blanks from `pos`), and the line count
+    and line start after it."""
+    start = m.start(kind)
+    if start != pos:
+        newlines = text.count("\n", pos, start)
+        if newlines:
+            line += newlines
+            line_start = text.rindex("\n", pos, start) + 1
+    value = m.group(kind)
+    tok = _new_str(Token, value)
+    tok.type = kind
+    tok.value = value
+    tok.start_pos = start
+    tok.line = line
+    tok.column = start - line_start + 1
+    if kind in pattern.multiline and "\n" in value:
+        line += value.count("\n")
+        line_start = start + value.rindex("\n") + 1
+    tok.end_line = line
+    tok.end_pos = end = m.end()
+    tok.end_column = end - line_start + 1
+    callback = pattern.callback.get(kind)
+    if callback is not None:
+        tok = callback(tok)
+    return tok, line, line_start
+
+
+class _Unexpected(Exception):
+    """The fused loop met an error: lark's driver will say which."""
+
+
+class FusedLALRParser(LALR_Parser):
+    """lark's LALR parser whose `parse` runs the fused loop (see module doc)."""
+
+    _tables: dict[str, tuple] | None = None
+
+    def _fused_tables(self, start: str) -> tuple:
+        # Per state: token or rule name -> (True, next state) for a shift,
+        # (False, (size, rule name, callback)) for a reduction; lark keeps a
+        # `Rule` there and looks its parts up on every reduction.
+        if self._tables is None:
+            self._tables = {}
+        tables = self._tables.get(start)
+        if tables is None:
+            table = self._parse_table
+            callbacks = self.parser.callbacks
+            actions = {
+                state: {
+                    name: (True, arg) if action is Shift else (False, (len(arg.expansion), arg.origin.name, callbacks[arg]))
+                    for name, (action, arg) in row.items()
+                }
+                for state, row in table.states.items()
+            }
+            tables = self._tables[start] = (actions, table.start_states[start], table.end_states[start])
+        return tables
+
+    def parse(self, lexer: Any, start: str, on_error: Any = None) -> Any:
+        fast = isinstance(lexer, LexerThread) and isinstance(lexer.lexer, FastContextualLexer) and on_error is None
+        if fast and not self.parser.debug:
+            try:
+                return self._fused(lexer.lexer, lexer.state, start)
+            except _Unexpected:
+                lexer = LexerThread.from_text(lexer.lexer, lexer.state.text)
+        return super().parse(lexer, start, on_error)
+
+    def _fused(self, lexer: FastContextualLexer, state: LexerState, start: str) -> Any:
+        actions, start_state, end_state = self._fused_tables(start)
+        patterns = lexer.patterns
+        text, end = state.text.text, state.text.end
+        counter = state.line_ctr
+        pos, line, line_start = counter.char_pos, counter.line, counter.line_start_pos
+        states = [start_state]
+        values: list[Any] = []
+        new_str = _new_str
+        while True:
+            pattern = patterns[states[-1]]
+            m = pattern.match(text, pos, end)
+            kind = m.lastgroup if m is not None else None
+            if m is None or kind is None:
+                break
+            # `_token`, inlined: this loop runs once per token of the file.
+            start = m.start(kind)
+            if start != pos:
+                newlines = text.count("\n", pos, start)
+                if newlines:
+                    line += newlines
+                    line_start = text.rindex("\n", pos, start) + 1
+            value = m.group(kind)
+            tok = new_str(Token, value)
+            tok.type = kind
+            tok.value = value
+            tok.start_pos = start
+            tok.line = line
+            tok.column = start - line_start + 1
+            if kind in pattern.multiline and "\n" in value:
+                line += value.count("\n")
+                line_start = start + value.rindex("\n") + 1
+            tok.end_line = line
+            tok.end_pos = pos = m.end()
+            tok.end_column = pos - line_start + 1
+            callback = pattern.callback.get(kind)
+            if callback is not None:
+                tok = callback(tok)
+                kind = tok.type
+            while True:
+                act = actions[states[-1]].get(kind)
+                if act is None:
+                    raise _Unexpected
+                if act[0]:
+                    states.append(act[1])
+                    values.append(tok)
+                    break
+                size, origin, callback = act[1]
+                if size:
+                    children = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                else:
+                    children = []
+                values.append(callback(children))
+                states.append(actions[states[-1]][origin][1])
+        if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]
+            raise _Unexpected
+        while True:
+            act = actions[states[-1]].get("$END")
+            if act is None or act[0]:
+                raise _Unexpected
+            size, origin, callback = act[1]
+            if size:
+                children = values[-size:]
+                del states[-size:]
+                del values[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+            states.append(actions[states[-1]][origin][1])
+            if states[-1] == end_state:
+                return values[-1]

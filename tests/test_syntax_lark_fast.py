@@ -1,0 +1,113 @@
+"""The fused lexer+parser loop (`spec/syntax/lark_fast.py`) against lark's own.
+
+Whatever the input, parsing through the fast loop and through lark's plain
+contextual lexer and LALR driver (same grammar, same builder) must end the
+same way: the same printed IR, or the same diagnostic. The inputs are the
+corpus, its byte and token mutations (the hostile-input strategies), and
+cases aimed at the loop's own logic: blanks and comments between tokens,
+tokens inside comments, line counting, errors at the end of the text.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import spec.syntax.parser as parser_module
+from spec.diagnostics import DiagnosticError
+from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
+from spec.syntax.parser import parse_module
+from spec.syntax.printer import print_op
+from tests.test_hostile_input import byte_mutations, token_mutations
+
+CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
+
+
+@functools.lru_cache(maxsize=1)
+def _plain() -> tuple:
+    return parser_module._make_lark(fast=False)
+
+
+def _outcome(text: str, fast: bool) -> str:
+    """The printed module, or the rendered diagnostic."""
+    original = parser_module._lark
+    if not fast:
+        parser_module._lark = _plain  # type: ignore[assignment]
+    try:
+        return "ok\n" + print_op(parse_module(text, "in.mlir"))
+    except DiagnosticError as exc:
+        return "error\n" + "\n".join(d.render({"in.mlir": text}) for d in exc.diagnostics)
+    finally:
+        parser_module._lark = original
+
+
+def _same(text: str) -> None:
+    assert _outcome(text, fast=True) == _outcome(text, fast=False)
+
+
+def test_the_fast_loop_is_the_one_in_use() -> None:
+    parser, _ = parser_module._lark()
+    assert isinstance(parser.parser.lexer, FastContextualLexer)
+    assert isinstance(parser.parser.parser, FusedLALRParser)
+    plain, _ = _plain()
+    assert not isinstance(plain.parser.lexer, FastContextualLexer)
+    assert not isinstance(plain.parser.parser, FusedLALRParser)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_corpus_parses_the_same(path: Path) -> None:
+    for chunk in path.read_text().split("// -----\n"):
+        _same(chunk)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \n\n  // only a comment\n",
+        "// a comment with tokens in it: func.func @f() { %x = arith.constant 1 : index }\n",
+        "// (mlir-opt prints `module {` / `}`.)\n",
+        "func.func @f() {// comment right after a brace\n  return // and after an op\n}\n",
+        "func.func @f() {\n\n\n  %0 = arith.constant 1 : index\n  %1 = arith.addi %0, %2 : index\n  return\n}\n",
+        "func.func @f() {\n  return\n",
+        "func.func @f() {\n  return\n} }",
+        "func.func @f() {\n  %0 = arith.constant 1 : index\n  return\n}\n\x01",
+        'func.func @f() {\n  "test.op"() {s = "multi\\nline // not a comment"} : () -> ()\n  return\n}\n',
+        "func.func @f() -> index {\n  %0 = arith.constant 7 : index\n  return %0 : index\n}\n// trailing",
+        "module {\n  func.func @kernel() {\n    return\n  }\n}\n",
+    ],
+    ids=[
+        "empty",
+        "blanks-only",
+        "tokens-in-comment",
+        "backquotes-in-comment",
+        "comments-after-tokens",
+        "undefined-value-lines",
+        "unclosed-brace",
+        "extra-brace",
+        "control-char-at-end",
+        "string-with-comment-marker",
+        "trailing-comment",
+        "keyword-as-symbol",
+    ],
+)
+def test_edge_cases_parse_the_same(text: str) -> None:
+    _same(text)
+
+
+_FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@_FUZZ
+@given(byte_mutations())
+def test_byte_mutations_end_the_same(data: bytes) -> None:
+    _same(data.decode("utf-8", errors="replace"))
+
+
+@_FUZZ
+@given(token_mutations())
+def test_token_mutations_end_the_same(data: bytes) -> None:
+    _same(data.decode("utf-8", errors="replace"))
