@@ -164,6 +164,16 @@ def test_guarded_equals_path_by_path(name: str) -> None:
     assert f.paths == p.functions[0].paths
 
 
+@pytest.mark.parametrize("unroll", [0, 1, 3])
+@pytest.mark.parametrize("name", ["iter-args-good", "iter-args-not-chained", "cf-back-edge-stale", "nested-seed", "loop-zero-trip"])
+def test_other_bounds(name: str, unroll: int) -> None:
+    inp, out = CASES[name]
+    g = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll)
+    p = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll, guarded=False)
+    assert summary(g) == summary(p)
+    assert (g.functions[0].bounded, g.functions[0].lemma) == (p.functions[0].bounded, p.functions[0].lemma)
+
+
 def test_refuted_path_names_the_decisions() -> None:
     inp, out = CASES["nested-seed"]
     g, _ = both(inp, out)

@@ -255,7 +255,9 @@ class GuardedProver:
         return [self.option_of(m, d) for d, pc in self.gin.met if z3.is_true(m.eval(self.z(pc), model_completion=True))]
 
     def active(self, m: z3.ModelRef, g: GuardedGraph) -> set[int]:
-        return {n for n, c in enumerate(g.guards) if z3.is_true(m.eval(self.z(c), model_completion=True))}
+        # Far fewer conditions than nodes: each is evaluated once.
+        holds = {c: z3.is_true(m.eval(self.z(c), model_completion=True)) for c in set(g.guards)}
+        return {n for n, c in enumerate(g.guards) if holds[c]}
 
     def _least_path(self, m: z3.ModelRef) -> z3.ModelRef | None:
         """Among the violating paths, the least in `events.paths`'s order:

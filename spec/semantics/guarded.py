@@ -401,6 +401,10 @@ class _GuardedBuilder(_Builder):
                 ]
             for c, s2, operands in outs:
                 if max((v for _, v in s2[1]), default=0) > limit:
+                    # A block entered again: bounded, as `events.build` says
+                    # on the truncated path too.
+                    g.bounded = True
+                    g.loops.add("cf")
                     g.excluded.append(c)
                     total += ways
                     continue
@@ -533,48 +537,21 @@ class _GuardedBuilder(_Builder):
 
 
 def _cyclic_blocks(region: Region) -> set[int]:
-    """Indices of blocks on a cycle of the region's CFG (Tarjan's SCCs)."""
-    blocks = region.blocks
-    index = {b: i for i, b in enumerate(blocks)}
-    succ = [[index[s] for s in (b.ops[-1].successors if b.ops else []) if s in index] for b in blocks]
-    num: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on: set[int] = set()
-    stack: list[int] = []
+    """Indices of blocks on a cycle of the region's CFG (a block reaching
+    itself; regions have few blocks, so one search per block will do)."""
+    index = {b: i for i, b in enumerate(region.blocks)}
+    succ = [[index[s] for s in (b.ops[-1].successors if b.ops else []) if s in index] for b in region.blocks]
     out: set[int] = set()
-    counter = 0
-    for root in range(len(blocks)):
-        if root in num:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                num[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on.add(v)
-            if i < len(succ[v]):
-                work.append((v, i + 1))
-                w = succ[v][i]
-                if w not in num:
-                    work.append((w, 0))
-                elif w in on:
-                    low[v] = min(low[v], num[w])
-                continue
-            if low[v] == num[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                if len(comp) > 1 or v in succ[v]:
-                    out.update(comp)
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
+    for b in range(len(succ)):
+        seen: set[int] = set()
+        stack = list(succ[b])
+        while stack and b not in seen:
+            n = stack.pop()
+            if n not in seen:
+                seen.add(n)
+                stack.extend(succ[n])
+        if b in seen:
+            out.add(b)
     return out
 
 
