@@ -123,9 +123,13 @@ class BuilderBase(Transformer):
         return Location(self.file, (tok.line or 0) + self.line_offset, tok.column or 0)
 
     def use(self, tok: Token, type: Type | None = None) -> _Use:
-        text = str(tok)
-        name, _, num = text.partition("#")
-        return _Use(name, int(num) if num else 0, self.tok_loc(tok), type)
+        # One per operand of the file: `tok_loc` inlined.
+        text = tok.value
+        loc = Location(self.file, (tok.line or 0) + self.line_offset, tok.column or 0)
+        if "#" in text:
+            name, _, num = text.partition("#")
+            return _Use(name, int(num), loc, type)
+        return _Use(text, 0, loc, type)
 
     def typed(self, use: _Use, type: Type) -> _Use:
         use.type = type

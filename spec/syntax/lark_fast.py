@@ -78,6 +78,8 @@ class FastContextualLexer(ContextualLexer):
             if pattern is None:
                 pattern = shared[id(lexer)] = _StatePattern(lexer)  # type: ignore[arg-type]
             self.patterns[state] = pattern
+        # The same, as a list indexed by state, for the fused loop.
+        self.pattern_list: list[_StatePattern | None] = [self.patterns.get(s) for s in range(max(self.patterns) + 1)]
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         """Tokens one by one, for lark's own driver (the error path)."""
@@ -140,22 +142,22 @@ class FusedLALRParser(LALR_Parser):
     _tables: dict[str, tuple] | None = None
 
     def _fused_tables(self, start: str) -> tuple:
-        # Per state: token or rule name -> (True, next state) for a shift,
-        # (False, (size, rule name, callback)) for a reduction; lark keeps a
-        # `Rule` there and looks its parts up on every reduction.
+        # A list indexed by state of: token or rule name -> the next state
+        # (an int) for a shift or goto, or (size, rule name, callback) for a
+        # reduction. lark keeps `(Shift|Reduce, arg)` pairs there and looks a
+        # `Rule`'s parts up on every reduction.
         if self._tables is None:
             self._tables = {}
         tables = self._tables.get(start)
         if tables is None:
             table = self._parse_table
             callbacks = self.parser.callbacks
-            actions = {
-                state: {
-                    name: (True, arg) if action is Shift else (False, (len(arg.expansion), arg.origin.name, callbacks[arg]))
+            actions: list[dict[str, Any]] = [{} for _ in range(max(table.states) + 1)]
+            for state, row in table.states.items():
+                actions[state] = {
+                    name: arg if action is Shift else (len(arg.expansion), arg.origin.name, callbacks[arg])
                     for name, (action, arg) in row.items()
                 }
-                for state, row in table.states.items()
-            }
             tables = self._tables[start] = (actions, table.start_states[start], table.end_states[start])
         return tables
 
@@ -168,38 +170,38 @@ class FusedLALRParser(LALR_Parser):
                 lexer = LexerThread.from_text(lexer.lexer, lexer.state.text)
         return super().parse(lexer, start, on_error)
 
-    def _fused(self, lexer: FastContextualLexer, state: LexerState, start: str) -> Any:
-        actions, start_state, end_state = self._fused_tables(start)
-        patterns = lexer.patterns
-        text, end = state.text.text, state.text.end
-        counter = state.line_ctr
+    def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:
+        actions, state, end_state = self._fused_tables(start)
+        patterns = lexer.pattern_list
+        text, end = lexer_state.text.text, lexer_state.text.end
+        counter = lexer_state.line_ctr
         pos, line, line_start = counter.char_pos, counter.line, counter.line_start_pos
-        states = [start_state]
+        states = [state]
         values: list[Any] = []
         new_str = _new_str
         while True:
-            pattern = patterns[states[-1]]
+            pattern = patterns[state]
             m = pattern.match(text, pos, end)
             kind = m.lastgroup if m is not None else None
             if m is None or kind is None:
                 break
             # `_token`, inlined: this loop runs once per token of the file.
-            start = m.start(kind)
-            if start != pos:
-                newlines = text.count("\n", pos, start)
+            begin = m.start(kind)
+            if begin != pos:
+                newlines = text.count("\n", pos, begin)
                 if newlines:
                     line += newlines
-                    line_start = text.rindex("\n", pos, start) + 1
+                    line_start = text.rindex("\n", pos, begin) + 1
             value = m.group(kind)
             tok = new_str(Token, value)
             tok.type = kind
             tok.value = value
-            tok.start_pos = start
+            tok.start_pos = begin
             tok.line = line
-            tok.column = start - line_start + 1
+            tok.column = begin - line_start + 1
             if kind in pattern.multiline and "\n" in value:
                 line += value.count("\n")
-                line_start = start + value.rindex("\n") + 1
+                line_start = begin + value.rindex("\n") + 1
             tok.end_line = line
             tok.end_pos = pos = m.end()
             tok.end_column = pos - line_start + 1
@@ -207,15 +209,9 @@ class FusedLALRParser(LALR_Parser):
             if callback is not None:
                 tok = callback(tok)
                 kind = tok.type
-            while True:
-                act = actions[states[-1]].get(kind)
-                if act is None:
-                    raise _Unexpected
-                if act[0]:
-                    states.append(act[1])
-                    values.append(tok)
-                    break
-                size, origin, callback = act[1]
+            act = actions[state].get(kind)
+            while act.__class__ is tuple:
+                size, origin, callback = act
                 if size:
                     children = values[-size:]
                     del states[-size:]
@@ -223,14 +219,21 @@ class FusedLALRParser(LALR_Parser):
                 else:
                     children = []
                 values.append(callback(children))
-                states.append(actions[states[-1]][origin][1])
+                state = actions[states[-1]][origin]
+                states.append(state)
+                act = actions[state].get(kind)
+            if act is None:
+                raise _Unexpected
+            state = act
+            states.append(state)
+            values.append(tok)
         if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]
             raise _Unexpected
         while True:
-            act = actions[states[-1]].get("$END")
-            if act is None or act[0]:
+            act = actions[state].get("$END")
+            if act.__class__ is not tuple:
                 raise _Unexpected
-            size, origin, callback = act[1]
+            size, origin, callback = act
             if size:
                 children = values[-size:]
                 del states[-size:]
@@ -238,6 +241,7 @@ class FusedLALRParser(LALR_Parser):
             else:
                 children = []
             values.append(callback(children))
-            states.append(actions[states[-1]][origin][1])
-            if states[-1] == end_state:
+            state = actions[states[-1]][origin]
+            states.append(state)
+            if state == end_state:
                 return values[-1]

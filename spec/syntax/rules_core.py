@@ -97,7 +97,11 @@ class CoreRules(BuilderBase):
 
     # -- regions ------------------------------------------------------------
     def op_list(self, meta: Any, items: list) -> list[Operation]:
-        return items
+        if not items:
+            return []
+        ops, op = items
+        ops.append(op)
+        return ops
 
     def region(self, meta: Any, items: list) -> Region:
         region = Region()
