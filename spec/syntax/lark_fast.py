@@ -10,31 +10,31 @@ parse.
 This module keeps everything lark computes (the grammar's terminals, their
 order and priorities, the "unless" callbacks that turn an identifier into a
 keyword, the LALR tables, the rule callbacks with their child filters) and
-replaces only the two loops, fused into one:
+replaces the two loops with one, `FusedLALRParser._fused`:
 
-- `FastContextualLexer`: one compiled pattern per lexer state that skips
-  blanks and `//` comments before the token, so one match per token; lines
-  counted with `str.count` over the skipped text.
-- `FusedLALRParser.parse`: lexes and shifts/reduces in one loop over
-  precomputed action tables.
+- one compiled pattern per lexer state (`FastContextualLexer.patterns`) that
+  skips blanks and `//` comments before the token: one match per token,
+  lines counted with `str.count` over the skipped text;
+- tokens built without `Token.__new__`'s shim, and not at all for
+  punctuation that every rule filters out;
+- shifts and reductions over action tables indexed by state, whose entries
+  are the next state or the reduction's (size, rule name, callback).
 
 Errors are lark's, unchanged: when the fused loop meets anything it does not
 expect (a character no terminal matches, a token the state has no action
-for), it stops and the text is parsed again by lark's own driver (with the
-same lexer, whose generator hands errors to lark's lexer), which raises the
-exception it always raises. A failed parse costs two passes; a good one,
-one. Builder callbacks run in the same order either way, so a diagnostic
-raised by a callback is the same too.
+for), it stops and the text is parsed again by lark's own lexer loop and
+driver, which raise the exception they always raise. A failed parse costs
+two passes; a good one, one. Builder callbacks run in the same order either
+way, so a diagnostic raised by a callback is the same too.
 
-Both are installed through lark's `_plugins` option (`ContextualLexer`,
-`LALR_Parser`), and the test suite runs the corpus and the diagnostics tests
-through them.
+Both classes are installed through lark's `_plugins` option
+(`ContextualLexer`, `LALR_Parser`); `tests/test_syntax_lark_fast.py` checks
+the fused loop against lark's own on the corpus, edge cases and mutations.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token
@@ -81,55 +81,22 @@ class FastContextualLexer(ContextualLexer):
         # The same, as a list indexed by state, for the fused loop.
         self.pattern_list: list[_StatePattern | None] = [self.patterns.get(s) for s in range(max(self.patterns) + 1)]
 
-    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-        """Tokens one by one, for lark's own driver (the error path)."""
-        text_slice = lexer_state.text
-        text, end = text_slice.text, text_slice.end
-        counter = lexer_state.line_ctr
-        pos, line, line_start = counter.char_pos, counter.line, counter.line_start_pos
-        while True:
-            pattern = self.patterns[parser_state.position]
-            m = pattern.match(text, pos, end)
-            kind = m.lastgroup if m is not None else None
-            if m is None or kind is None:
-                break
-            tok, line, line_start = _token(m, kind, pattern, text, pos, line, line_start)
-            pos = m.end()
-            lexer_state.last_token = tok
-            yield tok
-        # No token here: blanks up to the end, or an error. lark's own lexer
-        # takes over from this point and reports either as it always does.
-        counter.char_pos, counter.line, counter.line_start_pos = pos, line, line_start
-        counter.column = pos - line_start + 1
-        yield from super().lex(lexer_state, parser_state)
 
-
-def _token(m: re.Match, kind: str, pattern: _StatePattern, text: str, pos: int, line: int, line_start: int) -> tuple[Token, int, int]:
-    """The token `m` matched (after blanks from `pos`), and the line count
-    and line start after it."""
-    start = m.start(kind)
-    if start != pos:
-        newlines = text.count("\n", pos, start)
-        if newlines:
-            line += newlines
-            line_start = text.rindex("\n", pos, start) + 1
-    value = m.group(kind)
-    tok = _new_str(Token, value)
-    tok.type = kind
-    tok.value = value
-    tok.start_pos = start
-    tok.line = line
-    tok.column = start - line_start + 1
-    if kind in pattern.multiline and "\n" in value:
-        line += value.count("\n")
-        line_start = start + value.rindex("\n") + 1
-    tok.end_line = line
-    tok.end_pos = end = m.end()
-    tok.end_column = end - line_start + 1
-    callback = pattern.callback.get(kind)
-    if callback is not None:
-        tok = callback(tok)
-    return tok, line, line_start
+def _dropped_terminals(table: Any) -> frozenset[str]:
+    """Terminals that every rule using them filters out (anonymous
+    punctuation in rules without `!`): no callback ever sees their tokens,
+    so the fused loop does not build them. lark's child filters skip their
+    positions whatever is there."""
+    dropped: set[str] = set()
+    kept: set[str] = set()
+    for row in table.states.values():
+        for action, arg in row.values():
+            if action is Shift:
+                continue
+            for sym in arg.expansion:
+                if sym.is_term:
+                    (dropped if sym.filter_out and not arg.options.keep_all_tokens else kept).add(sym.name)
+    return frozenset(dropped - kept)
 
 
 class _Unexpected(Exception):
@@ -158,7 +125,7 @@ class FusedLALRParser(LALR_Parser):
                     name: arg if action is Shift else (len(arg.expansion), arg.origin.name, callbacks[arg])
                     for name, (action, arg) in row.items()
                 }
-            tables = self._tables[start] = (actions, table.start_states[start], table.end_states[start])
+            tables = self._tables[start] = (actions, table.start_states[start], table.end_states[start], _dropped_terminals(table))
         return tables
 
     def parse(self, lexer: Any, start: str, on_error: Any = None) -> Any:
@@ -171,7 +138,8 @@ class FusedLALRParser(LALR_Parser):
         return super().parse(lexer, start, on_error)
 
     def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:
-        actions, state, end_state = self._fused_tables(start)
+        actions, state, end_state, dropped = self._fused_tables(start)
+        dropped = dropped - lexer.root_lexer.newline_types
         patterns = lexer.pattern_list
         text, end = lexer_state.text.text, lexer_state.text.end
         counter = lexer_state.line_ctr
@@ -192,23 +160,28 @@ class FusedLALRParser(LALR_Parser):
                 if newlines:
                     line += newlines
                     line_start = text.rindex("\n", pos, begin) + 1
-            value = m.group(kind)
-            tok = new_str(Token, value)
-            tok.type = kind
-            tok.value = value
-            tok.start_pos = begin
-            tok.line = line
-            tok.column = begin - line_start + 1
-            if kind in pattern.multiline and "\n" in value:
-                line += value.count("\n")
-                line_start = begin + value.rindex("\n") + 1
-            tok.end_line = line
-            tok.end_pos = pos = m.end()
-            tok.end_column = pos - line_start + 1
-            callback = pattern.callback.get(kind)
-            if callback is not None:
-                tok = callback(tok)
-                kind = tok.type
+            if kind in dropped:
+                # Punctuation no callback sees: no token to build.
+                pos = m.end()
+                tok = None
+            else:
+                value = m.group(kind)
+                tok = new_str(Token, value)
+                tok.type = kind
+                tok.value = value
+                tok.start_pos = begin
+                tok.line = line
+                tok.column = begin - line_start + 1
+                if kind in pattern.multiline and "\n" in value:
+                    line += value.count("\n")
+                    line_start = begin + value.rindex("\n") + 1
+                tok.end_line = line
+                tok.end_pos = pos = m.end()
+                tok.end_column = pos - line_start + 1
+                callback = pattern.callback.get(kind)
+                if callback is not None:
+                    tok = callback(tok)
+                    kind = tok.type
             act = actions[state].get(kind)
             while act.__class__ is tuple:
                 size, origin, callback = act
