@@ -4,8 +4,10 @@
 matches the output's ops onto the input's (`correspondence`), derives the
 obligations from the input's happens-before (`obligations`), and proves each
 on the output's happens-before twice: with Z3 (`encode`) and by graph
-reachability (`reach`). The verdicts are in `report`; the command line is
-`python -m verifier check`.
+reachability (`reach`). A function with branches or loops is proved over
+all its paths at once, one guarded Z3 query per obligation, with
+reachability cross-checking on concrete paths (`guarded`). The verdicts are
+in `report`; the command line is `python -m verifier check`.
 """
 
 from __future__ import annotations
