@@ -139,8 +139,9 @@ def defer_waits(func: Operation, mode: str) -> None:
         assert execute is not None
         deps = list(wait.operands)
         block.ops.remove(wait)
+        values = execute.results[1:]
         tokens = add_execute_results(uses, execute, deps)
-        for user in list(uses.get(execute.results[0])):
+        for user in _observers(uses, execute.results[0], values, mode):
             _add_dependency_after(uses, tokens, user, worklist, mode)
     # Keep the uses for phase 3 (it starts from the lists phase 2 left).
     func_uses[func] = uses
@@ -154,12 +155,31 @@ def _candidate(uses: UseLists, execute: Operation, mode: str) -> bool:
     if not _all_users_execute_or_await(uses, execute.results[0]):
         return False
     if mode == "reference":
-        # Deviation: a value result read before the token is awaited would
-        # see the body's results while its GPU work is still running.
+        # Deviation 1: a value result read before the token is awaited would
+        # see the body's results while its GPU work is still running. Token
+        # value results may stay, if only awaits and executes use them: those
+        # users then wait for the deferred tokens too (`_observers`).
         for r in execute.results[1:]:
-            if uses.get(r) and not views.value_type_of_async(r.type).is_gpu_token:
+            users = uses.get(r)
+            if users and not views.value_type_of_async(r.type).is_gpu_token:
+                return False
+            if any(u.name not in (EXECUTE, AWAIT) for u in users):
                 return False
     return True
+
+
+def _observers(uses: UseLists, token: Value, values: list[Value], mode: str) -> list[Operation]:
+    """The ops that see the body of an execute finish, and so must wait for
+    the tokens deferred out of it: upstream, the users of its token; in the
+    reference mode also the users of its value results (deviation 1: an
+    `async.await` of a yielded `!gpu.async.token` also waits for the whole
+    body, so once the body's wait is deferred it must wait for the deferred
+    tokens itself)."""
+    users = list(uses.get(token))
+    if mode == "reference":
+        for v in values:
+            users.extend(u for u in uses.get(v) if all(u is not o for o in users))
+    return users
 
 
 def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, worklist: list[Operation], mode: str) -> None:

@@ -5,6 +5,12 @@
 // reference does not defer such an execute.
 // RUN: %python -m refimpl %s | filecheck %s --check-prefix=REF
 // RUN: %python -m refimpl --mode mlir19 %s | filecheck %s --check-prefix=M19
+// RUN: %python -m verifier check %s | filecheck %s --check-prefix=VREF
+// RUN: not %python -m verifier check --mode mlir19 %s | filecheck %s --check-prefix=V19
+// VREF: @leak: verified
+// VREF: @token_value: verified
+// V19: @leak: refuted
+// V19: @token_value: refuted
 
 // REF-LABEL: func.func @leak
 // M19-LABEL: func.func @leak
@@ -27,5 +33,32 @@ func.func @leak(%m: memref<4xf32>, %c: f32) {
   %c0 = arith.constant 0 : index
   %l = memref.load %r[%c0] : memref<4xf32>
   async.await %t : !async.token
+  return
+}
+
+// A yielded !gpu.async.token awaited by the host also waits for the whole
+// body. Upstream defers the body's wait to the execute's token users only,
+// so nothing waits for the memset before `return`; the reference makes the
+// await of the value result wait for the deferred token too.
+// REF-LABEL: func.func @token_value
+// M19-LABEL: func.func @token_value
+func.func @token_value(%m: memref<4xf32>, %c: f32) {
+  // REF: %[[T:.*]], %[[R:.*]]:3 = async.execute
+  // M19: %[[T:.*]], %[[R:.*]]:2 = async.execute
+  %t, %v = async.execute -> !async.value<!gpu.async.token> {
+    gpu.memset %m, %c : memref<4xf32>, f32
+    %w = gpu.wait async
+    async.yield %w : !gpu.async.token
+  }
+  %t2 = async.execute [%t] {
+    async.yield
+  }
+  // REF: async.await %[[R]]#0
+  // REF-NEXT: %[[D:.*]] = async.await %[[R]]#2
+  // REF-NEXT: gpu.wait [%[[D]]]
+  // REF-NEXT: return
+  // M19: async.await %[[R]]#0
+  // M19-NEXT: return
+  %x = async.await %v : !async.value<!gpu.async.token>
   return
 }
