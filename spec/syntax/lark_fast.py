@@ -12,13 +12,14 @@ order and priorities, the "unless" callbacks that turn an identifier into a
 keyword, the LALR tables, the rule callbacks with their child filters) and
 replaces the two loops with one, `FusedLALRParser._fused`:
 
-- one compiled pattern per lexer state (`FastContextualLexer.patterns`) that
-  skips blanks and `//` comments before the token: one match per token,
+- one compiled pattern per lexer state (`FastContextualLexer.patterns`,
+  compiled when the parse first reaches the state) that skips blanks and `//` comments before the token: one match per token,
   lines counted with `str.count` over the skipped text;
 - tokens built without `Token.__new__`'s shim, and not at all for
   punctuation that every rule filters out;
-- shifts and reductions over action tables indexed by state, whose entries
-  are the next state or the reduction's (size, rule name, callback).
+- shifts and reductions over action tables (converted from lark's per state
+  on first use) whose entries are the next state or the reduction's (size,
+  rule name, callback).
 
 Errors are lark's, unchanged: when the fused loop meets anything it does not
 expect (a character no terminal matches, a token the state has no action
@@ -71,31 +72,61 @@ class FastContextualLexer(ContextualLexer):
         super().__init__(conf, states, always_accept)
         if set(conf.ignore) - {"WS", "COMMENT"}:
             raise ValueError(f"the fast lexer skips WS and COMMENT only, the grammar ignores {sorted(conf.ignore)}")
-        shared: dict[int, _StatePattern] = {}
-        self.patterns: dict[int, _StatePattern] = {}
-        for state, lexer in self.lexers.items():
-            pattern = shared.get(id(lexer))
-            if pattern is None:
-                pattern = shared[id(lexer)] = _StatePattern(lexer)  # type: ignore[arg-type]
-            self.patterns[state] = pattern
-        # The same, as a list indexed by state, for the fused loop.
-        self.pattern_list: list[_StatePattern | None] = [self.patterns.get(s) for s in range(max(self.patterns) + 1)]
+        self.patterns = _Patterns(self.lexers)
 
 
-def _dropped_terminals(table: Any) -> frozenset[str]:
+class _Patterns(dict):
+    """State -> its `_StatePattern`, compiled on first use (states sharing a
+    terminal set share one): a small file reaches few states, and compiling
+    all of them would cost a short run more than its parse."""
+
+    def __init__(self, lexers: dict[int, Any]) -> None:
+        super().__init__()
+        self.lexers = lexers
+        self.shared: dict[int, _StatePattern] = {}
+
+    def __missing__(self, state: int) -> _StatePattern:
+        lexer = self.lexers[state]
+        pattern = self.shared.get(id(lexer))
+        if pattern is None:
+            pattern = self.shared[id(lexer)] = _StatePattern(lexer)
+        self[state] = pattern
+        return pattern
+
+
+class _Actions(dict):
+    """State -> its row of the fused action table, converted from lark's on
+    first use: token or rule name -> the next state (an int) for a shift or
+    goto, or (size, rule name, callback) for a reduction. lark keeps
+    `(Shift|Reduce, arg)` pairs there and looks a `Rule`'s parts up on
+    every reduction."""
+
+    def __init__(self, states: dict[int, dict], callbacks: dict) -> None:
+        super().__init__()
+        self.states = states
+        self.callbacks = callbacks
+
+    def __missing__(self, state: int) -> dict[str, Any]:
+        callbacks = self.callbacks
+        row = {
+            name: arg if action is Shift else (len(arg.expansion), arg.origin.name, callbacks[arg])
+            for name, (action, arg) in self.states[state].items()
+        }
+        self[state] = row
+        return row
+
+
+def _dropped_terminals(rules: Any) -> frozenset[str]:
     """Terminals that every rule using them filters out (anonymous
     punctuation in rules without `!`): no callback ever sees their tokens,
     so the fused loop does not build them. lark's child filters skip their
     positions whatever is there."""
     dropped: set[str] = set()
     kept: set[str] = set()
-    for row in table.states.values():
-        for action, arg in row.values():
-            if action is Shift:
-                continue
-            for sym in arg.expansion:
-                if sym.is_term:
-                    (dropped if sym.filter_out and not arg.options.keep_all_tokens else kept).add(sym.name)
+    for rule in rules:
+        for sym in getattr(rule, "expansion", ()):
+            if sym.is_term:
+                (dropped if sym.filter_out and not rule.options.keep_all_tokens else kept).add(sym.name)
     return frozenset(dropped - kept)
 
 
@@ -109,23 +140,13 @@ class FusedLALRParser(LALR_Parser):
     _tables: dict[str, tuple] | None = None
 
     def _fused_tables(self, start: str) -> tuple:
-        # A list indexed by state of: token or rule name -> the next state
-        # (an int) for a shift or goto, or (size, rule name, callback) for a
-        # reduction. lark keeps `(Shift|Reduce, arg)` pairs there and looks a
-        # `Rule`'s parts up on every reduction.
         if self._tables is None:
             self._tables = {}
         tables = self._tables.get(start)
         if tables is None:
             table = self._parse_table
-            callbacks = self.parser.callbacks
-            actions: list[dict[str, Any]] = [{} for _ in range(max(table.states) + 1)]
-            for state, row in table.states.items():
-                actions[state] = {
-                    name: arg if action is Shift else (len(arg.expansion), arg.origin.name, callbacks[arg])
-                    for name, (action, arg) in row.items()
-                }
-            tables = self._tables[start] = (actions, table.start_states[start], table.end_states[start], _dropped_terminals(table))
+            actions = _Actions(table.states, self.parser.callbacks)
+            tables = self._tables[start] = (actions, table.start_states[start], table.end_states[start], _dropped_terminals(self.parser.callbacks))
         return tables
 
     def parse(self, lexer: Any, start: str, on_error: Any = None) -> Any:
@@ -140,7 +161,7 @@ class FusedLALRParser(LALR_Parser):
     def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:
         actions, state, end_state, dropped = self._fused_tables(start)
         dropped = dropped - lexer.root_lexer.newline_types
-        patterns = lexer.pattern_list
+        patterns = lexer.patterns
         text, end = lexer_state.text.text, lexer_state.text.end
         counter = lexer_state.line_ctr
         pos, line, line_start = counter.char_pos, counter.line, counter.line_start_pos
