@@ -39,6 +39,7 @@ import re
 from typing import Any
 
 from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token
+from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_parser import LALR_Parser
 
@@ -94,10 +95,19 @@ class _Patterns(dict):
         return pattern
 
 
+def _unless_identity(rule: Any, callback: Any) -> Any:
+    """The reduction's callback, or None where lark's callback returns its one
+    child unchanged (a `?rule` with one symbol and no child filter)."""
+    if len(rule.expansion) == 1 and type(callback) is ExpandSingleChild:
+        return None
+    return callback
+
+
 class _Actions(dict):
     """State -> its row of the fused action table, converted from lark's on
     first use: token or rule name -> the next state (an int) for a shift or
-    goto, or (size, rule name, callback) for a reduction. lark keeps
+    goto, or (size, rule name, callback) for a reduction; the callback is None
+  where lark's would hand back the one child unchanged. lark keeps
     `(Shift|Reduce, arg)` pairs there and looks a `Rule`'s parts up on
     every reduction."""
 
@@ -109,7 +119,7 @@ class _Actions(dict):
     def __missing__(self, state: int) -> dict[str, Any]:
         callbacks = self.callbacks
         row = {
-            name: arg if action is Shift else (len(arg.expansion), arg.origin.name, callbacks[arg])
+            name: arg if action is Shift else (len(arg.expansion), arg.origin.name, _unless_identity(arg, callbacks[arg]))
             for name, (action, arg) in self.states[state].items()
         }
         self[state] = row
@@ -167,6 +177,8 @@ class FusedLALRParser(LALR_Parser):
         pos, line, line_start = counter.char_pos, counter.line, counter.line_start_pos
         states = [state]
         values: list[Any] = []
+        # Bound once: the loop below pushes about five times per token.
+        push_state, push_value = states.append, values.append
         new_str = _new_str
         while True:
             pattern = patterns[state]
@@ -206,21 +218,26 @@ class FusedLALRParser(LALR_Parser):
             act = actions[state].get(kind)
             while act.__class__ is tuple:
                 size, origin, callback = act
+                if callback is None:
+                    # A `?rule` of one child: the value stays, the state moves.
+                    state = states[-1] = actions[states[-2]][origin]
+                    act = actions[state].get(kind)
+                    continue
                 if size:
                     children = values[-size:]
                     del states[-size:]
                     del values[-size:]
                 else:
                     children = []
-                values.append(callback(children))
+                push_value(callback(children))
                 state = actions[states[-1]][origin]
-                states.append(state)
+                push_state(state)
                 act = actions[state].get(kind)
             if act is None:
                 raise _Unexpected
             state = act
-            states.append(state)
-            values.append(tok)
+            push_state(state)
+            push_value(tok)
         if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]
             raise _Unexpected
         while True:
@@ -228,14 +245,19 @@ class FusedLALRParser(LALR_Parser):
             if act.__class__ is not tuple:
                 raise _Unexpected
             size, origin, callback = act
+            if callback is None:
+                state = states[-1] = actions[states[-2]][origin]
+                if state == end_state:
+                    return values[-1]
+                continue
             if size:
                 children = values[-size:]
                 del states[-size:]
                 del values[-size:]
             else:
                 children = []
-            values.append(callback(children))
+            push_value(callback(children))
             state = actions[states[-1]][origin]
-            states.append(state)
+            push_state(state)
             if state == end_state:
                 return values[-1]

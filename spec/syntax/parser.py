@@ -142,6 +142,15 @@ for _name, _fn in _RULES.items():
     setattr(_Builder, _name, _wrap(_fn, _name))
 
 
+def _value_use(self: _Builder, items: list) -> _Use:
+    # Once per operand of the file, so without the wrapper: it reads only a
+    # VALUE_ID token, whose pattern leaves nothing to fail.
+    return self.use(items[0])
+
+
+_Builder.value_use = _value_use  # type: ignore[method-assign,assignment]
+
+
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 
