@@ -185,79 +185,61 @@ class FusedLALRParser(LALR_Parser):
             m = pattern.match(text, pos, end)
             kind = m.lastgroup if m is not None else None
             if m is None or kind is None:
-                break
-            # `_token`, inlined: this loop runs once per token of the file.
-            begin = m.start(kind)
-            if begin != pos:
-                newlines = text.count("\n", pos, begin)
-                if newlines:
-                    line += newlines
-                    line_start = text.rindex("\n", pos, begin) + 1
-            if kind in dropped:
-                # Punctuation no callback sees: no token to build.
-                pos = m.end()
-                tok = None
+                # No token: the end of the text if only blanks are left.
+                if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]
+                    raise _Unexpected
+                kind, tok = "$END", None
             else:
-                value = m.group(kind)
-                tok = new_str(Token, value)
-                tok.type = kind
-                tok.value = value
-                tok.start_pos = begin
-                tok.line = line
-                tok.column = begin - line_start + 1
-                if kind in pattern.multiline and "\n" in value:
-                    line += value.count("\n")
-                    line_start = begin + value.rindex("\n") + 1
-                tok.end_line = line
-                tok.end_pos = pos = m.end()
-                tok.end_column = pos - line_start + 1
-                callback = pattern.callback.get(kind)
-                if callback is not None:
-                    tok = callback(tok)
-                    kind = tok.type
+                # `_token`, inlined: this loop runs once per token of the file.
+                begin = m.start(kind)
+                if begin != pos:
+                    newlines = text.count("\n", pos, begin)
+                    if newlines:
+                        line += newlines
+                        line_start = text.rindex("\n", pos, begin) + 1
+                if kind in dropped:
+                    # Punctuation no callback sees: no token to build.
+                    pos = m.end()
+                    tok = None
+                else:
+                    value = m.group(kind)
+                    tok = new_str(Token, value)
+                    tok.type = kind
+                    tok.value = value
+                    tok.start_pos = begin
+                    tok.line = line
+                    tok.column = begin - line_start + 1
+                    if kind in pattern.multiline and "\n" in value:
+                        line += value.count("\n")
+                        line_start = begin + value.rindex("\n") + 1
+                    tok.end_line = line
+                    tok.end_pos = pos = m.end()
+                    tok.end_column = pos - line_start + 1
+                    callback = pattern.callback.get(kind)
+                    if callback is not None:
+                        tok = callback(tok)
+                        kind = tok.type
             act = actions[state].get(kind)
             while act.__class__ is tuple:
                 size, origin, callback = act
                 if callback is None:
                     # A `?rule` of one child: the value stays, the state moves.
                     state = states[-1] = actions[states[-2]][origin]
-                    act = actions[state].get(kind)
-                    continue
-                if size:
-                    children = values[-size:]
-                    del states[-size:]
-                    del values[-size:]
                 else:
-                    children = []
-                push_value(callback(children))
-                state = actions[states[-1]][origin]
-                push_state(state)
+                    if size:
+                        children = values[-size:]
+                        del states[-size:]
+                        del values[-size:]
+                    else:
+                        children = []
+                    push_value(callback(children))
+                    state = actions[states[-1]][origin]
+                    push_state(state)
+                if state == end_state:  # reached on `$END` only
+                    return values[-1]
                 act = actions[state].get(kind)
-            if act is None:
+            if act is None or tok is None and kind == "$END":
                 raise _Unexpected
             state = act
             push_state(state)
             push_value(tok)
-        if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]
-            raise _Unexpected
-        while True:
-            act = actions[state].get("$END")
-            if act.__class__ is not tuple:
-                raise _Unexpected
-            size, origin, callback = act
-            if callback is None:
-                state = states[-1] = actions[states[-2]][origin]
-                if state == end_state:
-                    return values[-1]
-                continue
-            if size:
-                children = values[-size:]
-                del states[-size:]
-                del values[-size:]
-            else:
-                children = []
-            push_value(callback(children))
-            state = actions[states[-1]][origin]
-            push_state(state)
-            if state == end_state:
-                return values[-1]
