@@ -95,7 +95,10 @@ class LoopLemma:
                     return
         for g in (gin, gout):
             ends = {ev.end for ev in g.events}
-            for loop, first, end in g.iterations:
+            # By where each iteration begins (an outer loop's iteration ends
+            # after its inner loops'), so the loop named is the one path
+            # enumeration names first.
+            for loop, first, end in sorted(g.iterations, key=lambda it: it[1]):
                 for n in range(first, end):
                     if (n in ends or g.kinds[n] == "yield") and not ordered(g, n, end):
                         self.holds, self.why = False, f"work is pending at the end of an iteration of the scf.for at {loop.loc}"
