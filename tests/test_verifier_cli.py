@@ -96,3 +96,21 @@ def test_dot(files: dict[str, str], tmp_path: Path) -> None:
 def test_func_filter(files: dict[str, str]) -> None:
     assert cli(files["in"], "--after", files["bad"], "--func", "f").returncode == 1
     assert cli(files["in"], "--after", files["bad"], "--func", "nope").returncode == 2
+
+
+def test_max_paths(tmp_path: Path) -> None:
+    launch = "gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
+    ifs = "".join(f"    scf.if %p {{\n      {launch}\n    }}\n" for _ in range(9))
+    src = tmp_path / "nine.mlir"
+    src.write_text(
+        "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f(%a: memref<4xf32>) kernel {\n"
+        "      gpu.return\n    }\n  }\n  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n"
+        f"{ifs}    return\n  }}\n}}\n"
+    )
+    # 2^9 paths: no limit by default, `unknown` (exit 3) past --max-paths.
+    r = cli(str(src))
+    assert r.returncode == 0 and "512 paths" in r.stdout, r.stdout + r.stderr
+    r = cli(str(src), "--max-paths", "256")
+    assert r.returncode == 3 and "more than 256 paths" in r.stdout, r.stdout + r.stderr
+    r = cli(str(src), "--max-paths", "0")
+    assert r.returncode == 2 and "--max-paths >= 1" in r.stderr

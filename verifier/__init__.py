@@ -71,15 +71,16 @@ def check(
     seed: int = DEFAULT_SEED,
     rlimit: int | None = None,
     unroll: int = events.DEFAULT_UNROLL,
-    max_paths: int | None = events.MAX_PATHS,
+    max_paths: int | None = None,
     guarded: bool = True,
 ) -> Report:
     """Validate that `output_module` is a correct rewrite of `input_module`.
 
     Control flow is proved over all paths at once (`guarded`); with
     `guarded=False` path by path (`events.paths`), kept as the reference the
-    guarded proof is tested against. `max_paths` (None: no limit) bounds the
-    number of paths of a function either way."""
+    guarded proof is tested against. `max_paths` bounds the number of paths
+    of a function (counted, not enumerated, by the guarded proof): None is no
+    limit for the guarded proof and `events.MAX_PATHS` path by path."""
     # The work allocates many small objects and frees few: the cyclic
     # garbage collector's passes over the parsed modules would only cost time.
     was_enabled = gc.isenabled()
@@ -169,7 +170,7 @@ def _check_function(
         t0 = time.perf_counter()
         # Without decisions there is one path: checked as before, with the
         # slice batching of `encode.Prover` that long straight-line code needs.
-        for gin in events.paths(fin, unroll, max_paths if max_paths is not None else 1 << 62) if status == SKIP else []:
+        for gin in events.paths(fin, unroll, max_paths if max_paths is not None else events.MAX_PATHS) if status == SKIP else []:
             fr.paths += 1
             fr.bounded = fr.bounded or gin.bounded
             if gin.unsupported:

@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=DEFAULT_SEED, help="Z3 random seed (default 0)")
     c.add_argument("--rlimit", type=int, default=None, help="Z3 resource limit per query (deterministic work bound)")
     c.add_argument("--unroll", type=int, default=DEFAULT_UNROLL, help=f"loop iterations considered (default {DEFAULT_UNROLL})")
+    c.add_argument("--max-paths", type=int, default=None, metavar="N", help="verdict unknown for a function of more than N paths (default: no limit; paths are counted, not enumerated)")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument("--dot", metavar="FILE", help="write the output's happens-before graph (DOT), the missing edge highlighted")
     return p
@@ -96,11 +97,18 @@ def main(argv: list[str] | None = None) -> int:
     except DiagnosticError as exc:
         _print_diags(exc.diagnostics, sources)
         return EXIT_BAD_INPUT
-    if args.unroll < 0 or args.timeout_ms <= 0:
-        _print_diags([error(Location("<command line>", 0, 0), "--unroll must be >= 0 and --timeout-ms > 0")], sources)
+    if args.unroll < 0 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1):
+        _print_diags([error(Location("<command line>", 0, 0), "--unroll must be >= 0, --timeout-ms > 0 and --max-paths >= 1")], sources)
         return EXIT_BAD_INPUT
     report = check(
-        module_in, module_out, func=args.func, timeout_ms=args.timeout_ms, seed=args.seed, rlimit=args.rlimit, unroll=args.unroll
+        module_in,
+        module_out,
+        func=args.func,
+        timeout_ms=args.timeout_ms,
+        seed=args.seed,
+        rlimit=args.rlimit,
+        unroll=args.unroll,
+        max_paths=args.max_paths,
     )
     report.input_file, report.output_file = src_in.name, src_out.name
     if args.func is not None and not report.functions:
