@@ -1,40 +1,360 @@
-"""What MLIR's op verifiers check of a known op that the parser must check
-too, because the custom printer relies on it: operand and result counts,
-required attributes, property shapes and operand segments.
+"""What MLIR's property conversion and op verifiers check of a known op
+written in the generic form, as far as the parser must check it too: the
+custom printer relies on it, and mlir-opt-19 rejects what fails it.
 
 The custom forms cannot express a wrong count or a malformed property, so
-these checks matter for ops written in the generic form.
+these checks matter for ops written generically. They are data-driven:
+`INHERENT` lists, per op name, the inherent attributes mlir-opt-19 declares
+(which can differ from mlir-opt-22's and from what the custom-form parser
+accepts), each with its kind. A kind says what property conversion stores
+(the attribute's storage class) and what the verifier's constraint requires
+on top, with the constraint summary the verifier prints.
+
+How mlir-opt-19 treats the two places an inherent attribute can be written
+(observed, and what this module does):
+
+- in `<{...}>`: converted at parse time, in declaration order; a value of the
+  wrong storage class is `invalid properties {...} for op X: Invalid
+  attribute `k` in property conversion: V`; names the op does not declare are
+  dropped; an op with no inherent attributes rejects `<{...}>` altogether
+  (`this operation does not support properties`). The discardable dict may
+  then still supply an inherent attribute `<{...}>` lacks: it is taken if its
+  storage class fits and silently dropped otherwise; one `<{...}>` also has
+  is dropped.
+- only in the discardable dict (no `<{...}>`): checked against the full
+  constraint at parse time (`'X' op attribute 'k' failed to satisfy
+  constraint: ...`), then stored. `operandSegmentSizes` has no constraint:
+  a value that does not convert is dropped.
+
+The verifier then wants the required attributes, checks every constraint of
+what was stored, and the op's own rules modelled here (`arith.constant`'s
+value type, argument/result attribute counts of functions, symbol
+visibility, operand segments summing to the operand count). A missing
+`operandSegmentSizes` stands for all zeros, as MLIR default-initialises it.
+
+Where this is stricter or looser than mlir-opt-19 (recorded in
+tests/test_syntax_op_checks.py): the full ODS constraints of target and
+offloading attributes are approximated by the attribute's dialect prefix.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from spec import registry
 from spec.attributes import (
+    ArrayAttr,
     Attr,
     DenseArrayAttr,
+    DictAttr,
+    FloatAttr,
+    FunctionType,
     IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    Type,
+    TypeAttr,
+    UnitAttr,
     format_attr_entries,
 )
 from spec.diagnostics import DiagnosticError, error
-from spec.ir import Location
-from spec.syntax.build_base import CMPF_PREDICATES, CMPI_PREDICATES
+from spec.ir import Location, Region, Value
 
-_REQUIRED_ATTRIBUTES = {
-    "func.func": ("sym_name", "function_type"),
-    "func.call": ("callee",),
-    "gpu.module": ("sym_name",),
-    "gpu.func": ("function_type",),
-    "gpu.launch_func": ("kernel",),
-    "arith.constant": ("value",),
-    "arith.cmpi": ("predicate",),
-    "arith.cmpf": ("predicate",),
-    "cf.assert": ("msg",),
-    "memref.subview": ("static_offsets", "static_sizes", "static_strides"),
-    **{f"gpu.{d}": ("dimension",) for d in ("thread_id", "block_id", "block_dim", "grid_dim", "cluster_id", "cluster_dim")},
+
+@dataclass(frozen=True)
+class AttrKind:
+    """An ODS attribute constraint: what property conversion stores and what
+    the verifier requires, with the summary the verifier prints."""
+
+    summary: str
+    stored: Callable[[Attr], bool]
+    """The storage class check of property conversion."""
+    valid: Callable[[Attr], bool] | None = None
+    """The full constraint; `None` when it is the storage check."""
+
+    def satisfied(self, value: Attr) -> bool:
+        return self.stored(value) and (self.valid is None or self.valid(value))
+
+
+def _is(cls: type) -> Callable[[Attr], bool]:
+    return lambda a: isinstance(a, cls)
+
+
+def _int_of(type_text: str) -> Callable[[Attr], bool]:
+    return lambda a: isinstance(a, IntegerAttr) and a.type.text == type_text
+
+
+def _dense_of(elem: str) -> Callable[[Attr], bool]:
+    return lambda a: isinstance(a, DenseArrayAttr) and a.element.text == elem
+
+
+def _opaque(pattern: str) -> Callable[[Attr], bool]:
+    return lambda a: isinstance(a, OpaqueAttr) and re.fullmatch(pattern, a.text) is not None
+
+
+def _enum(count: int) -> AttrKind:
+    """An `I64EnumAttr` with cases 0..count-1: its storage class is itself an
+    i64 integer attribute restricted to the cases."""
+    cases = ", ".join(str(i) for i in range(count))
+    ok = lambda a: isinstance(a, IntegerAttr) and a.type.text == "i64" and 0 <= a.value < count  # noqa: E731
+    return AttrKind(f"allowed 64-bit signless integer cases: {cases}", ok)
+
+
+def _typed(a: Attr) -> bool:
+    """`TypedAttr`: integers, floats, strings (typed `none`) and elements
+    attributes written with a type."""
+    return isinstance(a, IntegerAttr | FloatAttr | StringAttr) or (isinstance(a, OpaqueAttr) and " : " in a.text)
+
+
+STRING = AttrKind("string attribute", _is(StringAttr))
+SYMBOL_REF = AttrKind("symbol reference attribute", _is(SymbolRefAttr))
+FLAT_SYMBOL_REF = AttrKind("flat symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr) and not a.nested)
+FUNCTION_TYPE = AttrKind("type attribute of function type", _is(TypeAttr), lambda a: isinstance(a.type, FunctionType))  # type: ignore[attr-defined]
+DICT_ARRAY = AttrKind("Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements))  # type: ignore[attr-defined]
+UNIT = AttrKind("unit attribute", _is(UnitAttr))
+BOOL = AttrKind("bool attribute", _int_of("i1"))
+INDEX = AttrKind("index attribute", _is(IntegerAttr), _int_of("index"))
+ALIGNMENT = AttrKind("64-bit signless integer attribute whose minimum value is 0", _is(IntegerAttr), lambda a: a.type.text == "i64" and a.value >= 0)  # type: ignore[attr-defined]
+DENSE_I64 = AttrKind("i64 dense array attribute", _dense_of("i64"))
+DENSE_I32_3 = AttrKind("i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3)  # type: ignore[attr-defined]
+OVERFLOW = AttrKind("Integer overflow arith flags", _opaque(r"#arith\.overflow<[\w ,]*>"))
+FASTMATH = AttrKind("Floating point fast math flags", _opaque(r"#arith\.fastmath<[\w,]*>"))
+GPU_DIM = AttrKind("a dimension, either 'x', 'y', or 'z'", _opaque(r"#gpu<dim [xyz]>"))
+TYPED = AttrKind("TypedAttr instance", _typed)
+GPU_TARGETS = AttrKind(
+    "array of GPU target attributes with at least 1 elements",
+    _is(ArrayAttr),
+    lambda a: bool(a.elements) and all(isinstance(e, OpaqueAttr) and e.text.startswith("#") for e in a.elements),  # type: ignore[attr-defined]
+)
+OFFLOADING_HANDLER = AttrKind(
+    "any attribute with the `OffloadingTranslationAttrTrait` trait.", lambda a: True, _opaque(r"#gpu\.select_object<.*>")
+)
+SEGMENTS = AttrKind("", _dense_of("i32"))
+"""`operandSegmentSizes`: no ODS constraint; its conversion has its own wording."""
+
+
+@dataclass(frozen=True)
+class Inherent:
+    kind: AttrKind
+    required: bool = False
+
+
+def _req(kind: AttrKind) -> Inherent:
+    return Inherent(kind, required=True)
+
+
+def _opt(kind: AttrKind) -> Inherent:
+    return Inherent(kind)
+
+
+_SYMBOL_OP = {"sym_name": _req(STRING), "sym_visibility": _opt(STRING)}
+_FUNCTION_ATTRS = {"arg_attrs": _opt(DICT_ARRAY), "res_attrs": _opt(DICT_ARRAY)}
+_GPU_DIM_OP = {"dimension": _req(GPU_DIM), "upper_bound": _opt(INDEX)}
+_SEGMENTED = {"operandSegmentSizes": _opt(SEGMENTS)}
+
+INHERENT: dict[str, dict[str, Inherent]] = {
+    "builtin.module": {"sym_name": _opt(STRING), "sym_visibility": _opt(STRING)},
+    "func.func": {**_SYMBOL_OP, "function_type": _req(FUNCTION_TYPE), **_FUNCTION_ATTRS},
+    # mlir-opt-19's func.call has no arg_attrs/res_attrs/no_inline (22 has).
+    "func.call": {"callee": _req(FLAT_SYMBOL_REF)},
+    "gpu.module": {"sym_name": _req(STRING), "targets": _opt(GPU_TARGETS), "offloadingHandler": _opt(OFFLOADING_HANDLER)},
+    # gpu.func keeps `sym_name` in the discardable dict (checked below).
+    "gpu.func": {
+        "function_type": _req(FUNCTION_TYPE),
+        **_FUNCTION_ATTRS,
+        "workgroup_attrib_attrs": _opt(DICT_ARRAY),
+        "private_attrib_attrs": _opt(DICT_ARRAY),
+        "known_block_size": _opt(DENSE_I32_3),
+        "known_grid_size": _opt(DENSE_I32_3),
+    },
+    **{f"gpu.{d}": _GPU_DIM_OP for d in ("thread_id", "block_id", "block_dim", "grid_dim")},
+    "gpu.launch_func": {"kernel": _req(SYMBOL_REF), **_SEGMENTED},
+    "gpu.launch": _SEGMENTED,
+    "gpu.alloc": {"hostShared": _opt(UNIT), **_SEGMENTED},
+    **{f"arith.{n}": {"overflowFlags": _opt(OVERFLOW)} for n in "addi subi muli shli".split()},
+    **{f"arith.{n}": {"fastmath": _opt(FASTMATH)} for n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf negf".split()},
+    "arith.constant": {"value": _req(TYPED)},
+    "arith.cmpi": {"predicate": _req(_enum(10))},
+    "arith.cmpf": {"predicate": _req(_enum(16)), "fastmath": _opt(FASTMATH)},
+    "memref.alloc": {"alignment": _opt(ALIGNMENT), **_SEGMENTED},
+    "memref.alloca": {"alignment": _opt(ALIGNMENT), **_SEGMENTED},
+    "memref.load": {"nontemporal": _opt(BOOL)},
+    "memref.store": {"nontemporal": _opt(BOOL)},
+    "memref.subview": {"static_offsets": _req(DENSE_I64), "static_sizes": _req(DENSE_I64), "static_strides": _req(DENSE_I64), **_SEGMENTED},
+    "scf.parallel": _SEGMENTED,
+    # mlir-opt-19's cf.cond_br has no branch_weights (22 has).
+    "cf.cond_br": _SEGMENTED,
+    "cf.assert": {"msg": _req(STRING)},
+    "async.execute": _SEGMENTED,
 }
-"""Inherent attributes an op's verifier requires (the custom forms print them)."""
+"""Inherent attributes of each known op in mlir-opt-19. A known op not listed
+has none."""
+
+
+def _in_check_order(name: str) -> list[tuple[str, Inherent]]:
+    """mlir-opt-19 converts and verifies inherent attributes by name, with
+    `operandSegmentSizes` last."""
+    entries = INHERENT.get(name, {})
+    return sorted(entries.items(), key=lambda kv: (kv[0] == "operandSegmentSizes", kv[0]))
+
+_VISIBILITIES = ("public", "private", "nested")
+
+
+def _fail(loc: Location, message: str) -> DiagnosticError:
+    return DiagnosticError(error(loc, message))
+
+
+def _constraint_failure(name: str, key: str, kind: AttrKind, loc: Location) -> DiagnosticError:
+    return _fail(loc, f"'{name}' op attribute '{key}' failed to satisfy constraint: {kind.summary}")
+
+
+def _convert(name: str, key: str, value: Attr, n_segments: int) -> str | None:
+    """Property conversion of one `<{...}>` entry: `None` if it converts,
+    else the reason mlir-opt-19 gives."""
+    kind = INHERENT[name][key].kind
+    if kind is SEGMENTS:
+        if not kind.stored(value):
+            return "expected DenseI32ArrayAttr for key `value`"
+        count = len(value.values)  # type: ignore[attr-defined]
+        return None if count == n_segments else f"size mismatch in attribute conversion: {count} vs {n_segments}"
+    return None if kind.stored(value) else f"Invalid attribute `{key}` in property conversion: {value}"
+
+
+def convert_generic_properties(
+    name: str, written: dict[str, Attr] | None, attrs: dict[str, Attr], loc: Location
+) -> tuple[dict[str, Attr], dict[str, Attr]]:
+    """Parse-time half: the properties and discardable attributes a known op
+    written generically ends up with (`written` is its `<{...}>`, `None` if
+    absent), or the diagnostic mlir-opt-19 gives while converting them."""
+    declared = INHERENT.get(name, {})
+    n_segments = len(registry.lookup(name).segments)
+    # Default-valued properties are set before conversion (mlir-opt-19 sets
+    # an unconvertible dict value to null instead; kept at the default here,
+    # so the custom form, which elides the default, round-trips).
+    props: dict[str, Attr] = {k: v for k, v in registry.lookup(name).default_properties.items() if k in declared}
+    attrs = dict(attrs)
+    if written is not None:
+        if not declared:
+            raise _fail(loc, f"invalid properties {{{format_attr_entries(written)}}} for op {name}: this operation does not support properties")
+        for key, _ in _in_check_order(name):
+            if key in written:
+                reason = _convert(name, key, written[key], n_segments)
+                if reason is not None:
+                    raise _fail(loc, f"invalid properties {{{format_attr_entries(written)}}} for op {name}: {reason}")
+                props[key] = written[key]
+        for key in declared:
+            if key in attrs:
+                value = attrs.pop(key)
+                if key not in written and _convert(name, key, value, n_segments) is None:
+                    props[key] = value
+    else:
+        for key, inherent in _in_check_order(name):
+            if key not in attrs:
+                continue
+            value = attrs.pop(key)
+            if inherent.kind is not SEGMENTS and not inherent.kind.satisfied(value):
+                raise _constraint_failure(name, key, inherent.kind, loc)
+            if _convert(name, key, value, n_segments) is None:
+                props[key] = value
+    if "operandSegmentSizes" in declared and "operandSegmentSizes" not in props:
+        props["operandSegmentSizes"] = DenseArrayAttr(Type("i32"), (0,) * n_segments)
+    return props, attrs
+
+
+def _check_generic_properties(
+    name: str,
+    props: dict[str, Attr],
+    attrs: dict[str, Attr],
+    n: int,
+    results: Sequence[Type],
+    loc: Location,
+    regions: Sequence[Region] = (),
+) -> None:
+    """Verifier half, after conversion: required attributes, constraints of
+    what was stored, and the op's own rules the custom form relies on."""
+    # `AttrSizedOperandSegments` is a trait: verified before the attributes.
+    _check_segments(name, props, n, loc)
+    declared = _in_check_order(name)
+    for key, inherent in declared:
+        if inherent.required and key not in props:
+            raise _fail(loc, f"'{name}' op requires attribute '{key}'")
+    for key, inherent in declared:
+        if key in props and not inherent.kind.satisfied(props[key]):
+            raise _constraint_failure(name, key, inherent.kind, loc)
+    if name == "gpu.func" and not isinstance(attrs.get("sym_name"), StringAttr):
+        raise _fail(loc, f"'{name}' op requires string attribute 'sym_name'")
+    # Checked only of a symbol: `builtin.module`'s name is optional.
+    visibility = props.get("sym_visibility")
+    if "sym_name" in props and isinstance(visibility, StringAttr) and visibility.value not in _VISIBILITIES:
+        raise _fail(loc, f"'{name}' op visibility expected to be one of [\"public\", \"private\", \"nested\"], but got {visibility}")
+    fn = props.get("function_type")
+    if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType):
+        for key, what, types in (("arg_attrs", "argument", fn.type.inputs), ("res_attrs", "result", fn.type.results)):
+            array = props.get(key)
+            if isinstance(array, ArrayAttr) and len(array.elements) != len(types):
+                plural = "arguments" if what == "argument" else "results"
+                raise _fail(
+                    loc,
+                    f"'{name}' op expects {what} attribute array to have the same number of elements as the number of "
+                    f"function {plural}, got {len(array.elements)}, but expected {len(types)}",
+                )
+    if name == "arith.constant" and len(results) == 1 and _attr_type(props["value"]) != results[0].text:
+        raise _fail(loc, "'arith.constant' op failed to verify that all of {value, result} have same type")
+    if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType) and regions and regions[0].blocks:
+        _check_entry_block(name, fn.type, attrs, regions[0].blocks[0].args, loc)
+    if name == "builtin.module":
+        for key in sorted(attrs):
+            if "." not in key:
+                raise _fail(loc, f"'builtin.module' op can only contain attributes with dialect-prefixed names, found: '{key}'")
+
+
+def _check_entry_block(name: str, fn: FunctionType, attrs: dict[str, Attr], args: Sequence[Value], loc: Location) -> None:
+    """A function body's entry block against `function_type`: the custom
+    form prints the arguments from both, zipped. (Argument types of
+    `func.func` are checked after name resolution, in `resolve`.)"""
+    n_in = len(fn.inputs)
+    if name == "func.func" and len(args) != n_in:
+        raise _fail(loc, f"'func.func' op entry block must have {n_in} arguments to match function signature")
+    if name != "gpu.func":
+        return
+    # Workgroup attributions follow the arguments, then private ones.
+    workgroup = attrs.get("workgroup_attributions")
+    n_wg = workgroup.value if isinstance(workgroup, IntegerAttr) else 0
+    if len(args) < n_in + n_wg:
+        raise _fail(loc, f"'gpu.func' op expected at least {n_in + n_wg} arguments to body region")
+    for i, (want, arg) in enumerate(zip(fn.inputs, args)):
+        if arg.type != want:
+            raise _fail(loc, f"'gpu.func' op expected body region argument #{i} to be of type '{want}', got '{arg.type}'")
+    if any(not arg.type.is_memref for arg in args[n_in:]):
+        raise _fail(loc, "'gpu.func' op expected memref type in attribution")
+
+
+def _attr_type(value: Attr) -> str:
+    """The type of a `TypedAttr`, as text."""
+    if isinstance(value, IntegerAttr | FloatAttr):
+        return value.type.text
+    if isinstance(value, OpaqueAttr):
+        return value.text.rpartition(" : ")[2]
+    return "none"
+
+
+def _check_segments(name: str, props: dict[str, Attr], n: int, loc: Location) -> None:
+    """`AttrSizedOperandSegments`: one size per segment, summing to the
+    operand count."""
+    segments = registry.lookup(name).segments
+    if not segments:
+        return
+    sizes = props.get("operandSegmentSizes")
+    values = sizes.values if isinstance(sizes, DenseArrayAttr) else ()
+    if len(values) != len(segments):
+        raise _fail(
+            loc, f"'{name}' op 'operandSegmentSizes' attribute for specifying operand segments must have {len(segments)} elements, but got {len(values)}"
+        )
+    if sum(values) != n or any(v < 0 for v in values):
+        raise _fail(loc, f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'")
 
 
 _ZERO_RESULTS = frozenset(
@@ -52,52 +372,9 @@ def _check_result_count(name: str, n: int, loc: Location) -> None:
     """The `ZeroResults` / `OneResult` traits of the known ops, whose custom
     forms could not show another count."""
     if name in _ZERO_RESULTS and n:
-        raise DiagnosticError(error(loc, f"'{name}' op requires zero results"))
+        raise _fail(loc, f"'{name}' op requires zero results")
     if (name in _ONE_RESULT or name.startswith(_ONE_RESULT_PREFIXES)) and n != 1:
-        raise DiagnosticError(error(loc, f"'{name}' op requires one result"))
-
-
-_PROPERTY_SHAPES = {
-    "dimension": r"#gpu<dim [xyz]>",
-    "overflowFlags": r"#arith\.overflow<[\w ,]*>",
-    "fastmath": r"#arith\.fastmath<[\w,]*>",
-    "predicate": r"\d+ : i64",
-}
-"""Properties the custom forms read: their printed shape, as the op's
-property conversion accepts it."""
-_FREE_SHAPED: set[tuple[str, str]] = set()
-
-
-def _check_generic_properties(name: str, props: dict[str, Attr], attrs: dict[str, Attr], n: int, loc: Location) -> None:
-    """What MLIR's verifier checks of a known op written generically, as far
-    as its custom form depends on it: required attributes and operand
-    segments consistent with the operands."""
-    for key in _REQUIRED_ATTRIBUTES.get(name, ()):
-        if key not in props and not (name == "gpu.func" and key in attrs):
-            raise DiagnosticError(error(loc, f"'{name}' op requires attribute '{key}'"))
-    if name == "gpu.func" and "sym_name" not in attrs:
-        raise DiagnosticError(error(loc, f"'{name}' op requires attribute 'sym_name'"))
-    for key, pattern in _PROPERTY_SHAPES.items():
-        value = props.get(key)
-        in_range = key != "predicate" or not isinstance(value, IntegerAttr) or value.value < len(CMPI_PREDICATES if name == "arith.cmpi" else CMPF_PREDICATES)
-        if value is not None and (name, key) not in _FREE_SHAPED and (not re.fullmatch(pattern, str(value)) or not in_range):
-            entries = format_attr_entries(props)
-            raise DiagnosticError(
-                error(loc, f"invalid properties {{{entries}}} for op {name}: Invalid attribute `{key}` in property conversion: {value}")
-            )
-    segments = registry.lookup(name).segments
-    if not segments:
-        return
-    sizes = props.get("operandSegmentSizes")
-    values = sizes.values if isinstance(sizes, DenseArrayAttr) else ()
-    if sizes is not None and len(values) != len(segments):
-        raise DiagnosticError(
-            error(loc, f"'{name}' op 'operandSegmentSizes' attribute for specifying operand segments must have {len(segments)} elements, but got {len(values)}")
-        )
-    if sum(values) != n or any(v < 0 for v in values):
-        raise DiagnosticError(
-            error(loc, f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'")
-        )
+        raise _fail(loc, f"'{name}' op requires one result")
 
 
 def _operand_count_message(lo: int, hi: int | None, n: int) -> str:
@@ -110,4 +387,3 @@ def _operand_count_message(lo: int, hi: int | None, n: int) -> str:
     if lo == hi or (hi is not None and n > hi):
         return f"expected {hi} operands, but found {n}"
     return f"expected {lo} or more operands, but found {n}"
-

@@ -42,7 +42,12 @@ from spec.syntax.build_base import (
     _unescape,
     _Use,
 )
-from spec.syntax.op_checks import _check_generic_properties, _check_result_count, _operand_count_message
+from spec.syntax.op_checks import (
+    _check_generic_properties,
+    _check_result_count,
+    _operand_count_message,
+    convert_generic_properties,
+)
 
 
 class CoreRules(BuilderBase):
@@ -293,6 +298,7 @@ class CoreRules(BuilderBase):
         operands: list[_Use] = items[1] or []
         successors: list[Token] = []
         props: dict[str, Attr] = {}
+        written: dict[str, Attr] | None = None
         regions: list[Region] = []
         attrs: dict[str, Attr] = {}
         fn: FunctionType = items[-1]
@@ -300,12 +306,15 @@ class CoreRules(BuilderBase):
             if isinstance(it, tuple) and it and it[0] == "successors":
                 successors = it[1]
             elif isinstance(it, tuple) and it and it[0] == "props":
-                props = it[1]
+                props = written = it[1]
             elif isinstance(it, tuple) and it and it[0] == "regions":
                 regions = it[1]
             elif isinstance(it, dict):
                 attrs = it
         info = registry.lookup(name)
+        if info.known:
+            # Property conversion happens at parse time, before any verifier.
+            props, attrs = convert_generic_properties(name, written, attrs, self.loc(meta))
         if len(fn.inputs) != len(operands):
             raise DiagnosticError(
                 error(self.loc(meta), f"expected {len(operands)} operand types but had {len(fn.inputs)}")
@@ -315,15 +324,13 @@ class CoreRules(BuilderBase):
         lo, hi = info.operand_count
         lo = max(lo, info.fixed_trailing)
         n = len(operands)
+        # The verifier's order: result count, operand count, then attributes.
+        if info.known:
+            _check_result_count(name, len(fn.results), self.loc(meta))
         if info.known and (n < lo or (hi is not None and n > hi)):
             raise DiagnosticError(error(self.loc(meta), f"'{name}' op {_operand_count_message(lo, hi, n)}"))
-        # Inherent attributes written in the discardable dict are properties.
-        for k in list(attrs):
-            if info.known and k in info.properties and k not in props:
-                props[k] = attrs.pop(k)
         if info.known:
-            _check_generic_properties(name, props, attrs, n, self.loc(meta))
-            _check_result_count(name, len(fn.results), self.loc(meta))
+            _check_generic_properties(name, props, attrs, n, fn.results, self.loc(meta), regions)
         if name == "gpu.module" and regions and regions[0].blocks:
             body = regions[0].blocks[-1]
             if body.ops and body.ops[-1].name == "gpu.module_end":
