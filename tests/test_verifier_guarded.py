@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.bench_control import generate
-from spec.semantics.guarded import Symbols, build_guarded
+from spec.semantics.conditions import Symbols
+from spec.semantics.guarded import build_guarded
 from spec.syntax.parser import parse_module
 from tests.test_verifier_control import (
     ASYNC_LAUNCH,

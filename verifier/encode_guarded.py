@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 
 import z3
 
-from spec.semantics.guarded import TRUE, GuardedGraph, Symbols
+from spec.semantics.conditions import TRUE, Symbols
+from spec.semantics.guarded import GuardedGraph
 
 MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""

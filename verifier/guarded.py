@@ -29,7 +29,8 @@ import time
 
 from spec.ir import Operation
 from spec.semantics import events
-from spec.semantics.guarded import MAX_NODES, GuardedGraph, Symbols, build_guarded
+from spec.semantics.conditions import Symbols
+from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded
 from verifier.correspondence import Correspondence
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedOutcome, GuardedProver
