@@ -26,8 +26,8 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Block, Location, Operation, Region, Value
 
-"""Regions nested deeper than this are refused with a diagnostic."""
 K_DYNAMIC = -9223372036854775808
+"""`ShapedType::kDynamic`: a dynamic offset, size or stride in a static list."""
 CMPI_PREDICATES = "eq ne slt sle sgt sge ult ule ugt uge".split()
 CMPF_PREDICATES = "false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true".split()
 SPLIT_MARKER = "// -----"
@@ -135,16 +135,29 @@ class BuilderBase(Transformer):
         use.type = type
         return use
 
-    def op(self, name: str, meta: Any, operands: list[_Use] | None = None, result_types: list[Type] | None = None, **kw: Any) -> _Partial:
-        op = Operation(name, operands=list(operands or []), loc=self.loc(meta))  # type: ignore[arg-type]
-        for key in ("properties", "attributes"):
-            if kw.get(key):
-                setattr(op, key, dict(kw[key]))
-        for region in kw.get("regions", []):
-            op.add_region(region)
-        if kw.get("successors"):
-            op.successors = kw["successors"]
-        return _Partial(op, list(result_types or []))
+    def op(
+        self,
+        name: str,
+        meta: Any,
+        operands: list[_Use] | None = None,
+        result_types: list[Type] | None = None,
+        properties: dict[str, Attr] | None = None,
+        attributes: dict[str, Attr] | None = None,
+        regions: list[Region] | None = None,
+        successors: list | None = None,
+    ) -> _Partial:
+        op = Operation(
+            name,
+            operands=list(operands) if operands else [],  # type: ignore[arg-type]
+            properties=dict(properties) if properties else {},
+            attributes=dict(attributes) if attributes else {},
+            successors=successors or [],
+            loc=self.loc(meta),
+        )
+        if regions:
+            for region in regions:
+                op.add_region(region)
+        return _Partial(op, list(result_types) if result_types else [])
 
     def split_attrs(self, name: str, attrs: dict[str, Attr] | None, props: dict[str, Attr]) -> tuple[dict, dict]:
         """Move inherent attributes written in an attr-dict into properties,
@@ -159,7 +172,6 @@ class BuilderBase(Transformer):
                 rest[k] = v
         return props, rest
 
-
     def _typed_list(self, uses: list[_Use] | None, types: list[Type] | None, meta: Any) -> list[_Use]:
         uses = uses or []
         types = types or []
@@ -167,11 +179,9 @@ class BuilderBase(Transformer):
             raise DiagnosticError(error(self.loc(meta), f"{len(uses)} operands present, but expected {len(types)}"))
         return [self.typed(u, t) for u, t in zip(uses, types)]
 
-
     def _async_kw(self, kw: Token | None, partial: _Partial) -> _Partial:
         partial.async_kw = kw
         return partial
-
 
     def _ensure_terminator(self, region: Region, name: str, loc: Location) -> None:
         if not region.blocks:

@@ -209,12 +209,12 @@ class FusedLALRParser(LALR_Parser):
                     tok.start_pos = begin
                     tok.line = line
                     tok.column = begin - line_start + 1
+                    # Only the start is set: no callback reads where a token ends.
+                    tok.end_line = tok.end_column = tok.end_pos = None
+                    pos = m.end()
                     if kind in pattern.multiline and "\n" in value:
                         line += value.count("\n")
                         line_start = begin + value.rindex("\n") + 1
-                    tok.end_line = line
-                    tok.end_pos = pos = m.end()
-                    tok.end_column = pos - line_start + 1
                     callback = pattern.callback.get(kind)
                     if callback is not None:
                         tok = callback(tok)

@@ -78,7 +78,11 @@ callback hands on the keyword as a token of the old terminal type."""
 
 
 def _keyword(kind: str) -> Any:
-    return lambda self, meta, items: Token.new_borrow_pos(kind, str(items[0]), items[0])
+    def keyword(self: _Builder, meta: Any, items: list) -> Token:
+        tok = items[0]
+        return Token(kind, str(tok), tok.start_pos, tok.line, tok.column)
+
+    return keyword
 
 
 for _rule, _kind in _KEYWORD_RULES.items():
