@@ -16,6 +16,8 @@ handlers) are checked with values both tools reject.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import subprocess
 import sys
@@ -26,6 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from spec import registry
+from spec.__main__ import main as spec_main
 from spec.diagnostics import DiagnosticError
 from spec.syntax.op_checks import INHERENT
 from spec.syntax.parser import parse_module
@@ -229,9 +232,25 @@ def test_op_rules_match_mlir_opt_19(case: str, tmp_path: Path) -> None:
 
 
 def _ours(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m spec print` on `text`, in-process through the CLI's entry
+    point (hundreds of cases; `test_cli_exit_code_and_location` runs the
+    real process once)."""
     path = tmp_path / "in.mlir"
     path.write_text(text)
-    return subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = spec_main(["print", str(path)])
+    return subprocess.CompletedProcess(["python", "-m", "spec", "print", str(path)], code, out.getvalue(), err.getvalue())
+
+
+def test_cli_exit_code_and_location(tmp_path: Path) -> None:
+    path = tmp_path / "in.mlir"
+    path.write_text(CASES["func.call-callee-props"])
+    proc = subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert _first_error(proc.stderr, path) == (
+        'FILE:8:3: error: invalid properties {callee = @g::@h} for op func.call: Invalid attribute `callee` in property conversion: @g::@h'
+    )
 
 
 def _first_error(stderr: str, path: Path) -> str:
