@@ -97,6 +97,7 @@ _op("gpu.return", terminator=True)
 _op("gpu.terminator", terminator=True, operand_count=(0, 0))
 _op("gpu.barrier", effects=None, operand_count=(0, 0))
 _pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
+_pure("gpu.cluster_id gpu.cluster_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
 _op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize"), deps_segment=0)
 
 # gpu: the async ops the pass threads tokens through

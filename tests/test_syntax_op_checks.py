@@ -65,7 +65,10 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
     "func.call": ("body", '"func.call"(%a) {P} {A} : (index) -> ()', {"callee": "@g"}),
     "gpu.module": ("top", '"gpu.module"() {P} ({{ "gpu.module_end"() : () -> () }}) {A} : () -> ()', {"sym_name": '"m1"'}),
     "gpu.func": ("top", _GPU_FUNC, {"function_type": "() -> ()"}),
-    **{f"gpu.{d}": ("body", _DIM.format(op=f"gpu.{d}"), {"dimension": "#gpu<dim x>"}) for d in ("thread_id", "block_id", "block_dim", "grid_dim")},
+    **{
+        f"gpu.{d}": ("body", _DIM.format(op=f"gpu.{d}"), {"dimension": "#gpu<dim x>"})
+        for d in ("thread_id", "block_id", "block_dim", "grid_dim", "cluster_id", "cluster_dim")
+    },
     "gpu.launch_func": (
         "body",
         '"gpu.launch_func"(%a, %a, %a, %a, %a, %a) {P} {A} : (index, index, index, index, index, index) -> ()',

@@ -190,7 +190,7 @@ INHERENT: dict[str, dict[str, Inherent]] = {
         "known_block_size": _opt(DENSE_I32_3),
         "known_grid_size": _opt(DENSE_I32_3),
     },
-    **{f"gpu.{d}": _GPU_DIM_OP for d in ("thread_id", "block_id", "block_dim", "grid_dim")},
+    **{f"gpu.{d}": _GPU_DIM_OP for d in ("thread_id", "block_id", "block_dim", "grid_dim", "cluster_id", "cluster_dim")},
     "gpu.launch_func": {"kernel": _req(SYMBOL_REF), **_SEGMENTED},
     "gpu.launch": _SEGMENTED,
     "gpu.alloc": {"hostShared": _opt(UNIT), **_SEGMENTED},
