@@ -13,23 +13,25 @@ on top, with the constraint summary the verifier prints.
 How mlir-opt-19 treats the two places an inherent attribute can be written
 (observed, and what this module does):
 
-- in `<{...}>`: converted at parse time, in declaration order; a value of the
-  wrong storage class is `invalid properties {...} for op X: Invalid
-  attribute `k` in property conversion: V`; names the op does not declare are
-  dropped; an op with no inherent attributes rejects `<{...}>` altogether
-  (`this operation does not support properties`). The discardable dict may
-  then still supply an inherent attribute `<{...}>` lacks: it is taken if its
-  storage class fits and silently dropped otherwise; one `<{...}>` also has
-  is dropped.
+- in `<{...}>`: converted at parse time, by name with `operandSegmentSizes`
+  last; a value of the wrong storage class is `invalid properties {...} for
+  op X: Invalid attribute `k` in property conversion: V`; names the op does
+  not declare are dropped; an op with no inherent attributes rejects
+  `<{...}>` altogether (`this operation does not support properties`). The
+  discardable dict may then still supply an inherent attribute `<{...}>`
+  lacks: it is taken if its storage class fits and silently dropped
+  otherwise; one `<{...}>` also has is dropped.
 - only in the discardable dict (no `<{...}>`): checked against the full
   constraint at parse time (`'X' op attribute 'k' failed to satisfy
   constraint: ...`), then stored. `operandSegmentSizes` has no constraint:
   a value that does not convert is dropped.
 
-The verifier then wants the required attributes, checks every constraint of
-what was stored, and the op's own rules modelled here (`arith.constant`'s
-value type, argument/result attribute counts of functions, symbol
-visibility, operand segments summing to the operand count). A missing
+The verifier then checks, in its order: operand segments summing to the
+operand count (a trait, so first), the required attributes, every
+constraint of what was stored, and the op's own rules modelled here:
+`arith.constant`'s value type; a function's argument/result attributes
+(count, dialect-prefixed names) and entry block against `function_type`;
+symbol visibility; `builtin.module`'s dialect-prefixed attributes. A missing
 `operandSegmentSizes` stands for all zeros, as MLIR default-initialises it.
 
 Where this differs from mlir-opt-19 (recorded in
@@ -115,17 +117,6 @@ def _typed(a: Attr) -> bool:
     return isinstance(a, IntegerAttr | FloatAttr | StringAttr) or (isinstance(a, OpaqueAttr) and " : " in a.text)
 
 
-STRING = AttrKind("string attribute", _is(StringAttr))
-SYMBOL_REF = AttrKind("symbol reference attribute", _is(SymbolRefAttr))
-FLAT_SYMBOL_REF = AttrKind("flat symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr) and not a.nested)
-FUNCTION_TYPE = AttrKind("type attribute of function type", _is(TypeAttr), lambda a: isinstance(a.type, FunctionType))  # type: ignore[attr-defined]
-DICT_ARRAY = AttrKind("Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements))  # type: ignore[attr-defined]
-UNIT = AttrKind("unit attribute", _is(UnitAttr))
-BOOL = AttrKind("bool attribute", _int_of("i1"))
-INDEX = AttrKind("index attribute", _is(IntegerAttr), _int_of("index"))
-ALIGNMENT = AttrKind("64-bit signless integer attribute whose minimum value is 0", _is(IntegerAttr), lambda a: a.type.text == "i64" and a.value >= 0)  # type: ignore[attr-defined]
-DENSE_I64 = AttrKind("i64 dense array attribute", _dense_of("i64"))
-DENSE_I32_3 = AttrKind("i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3)  # type: ignore[attr-defined]
 def _arith_flags(kind: str) -> Callable[[Attr], bool]:
     """`#arith.overflow<...>` / `#arith.fastmath<...>` naming known flags
     only. mlir-opt-19 rejects an unknown flag while parsing the attribute
@@ -140,6 +131,17 @@ def _arith_flags(kind: str) -> Callable[[Attr], bool]:
     return ok
 
 
+STRING = AttrKind("string attribute", _is(StringAttr))
+SYMBOL_REF = AttrKind("symbol reference attribute", _is(SymbolRefAttr))
+FLAT_SYMBOL_REF = AttrKind("flat symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr) and not a.nested)
+FUNCTION_TYPE = AttrKind("type attribute of function type", _is(TypeAttr), lambda a: isinstance(a.type, FunctionType))  # type: ignore[attr-defined]
+DICT_ARRAY = AttrKind("Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements))  # type: ignore[attr-defined]
+UNIT = AttrKind("unit attribute", _is(UnitAttr))
+BOOL = AttrKind("bool attribute", _int_of("i1"))
+INDEX = AttrKind("index attribute", _is(IntegerAttr), _int_of("index"))
+ALIGNMENT = AttrKind("64-bit signless integer attribute whose minimum value is 0", _is(IntegerAttr), lambda a: a.type.text == "i64" and a.value >= 0)  # type: ignore[attr-defined]
+DENSE_I64 = AttrKind("i64 dense array attribute", _dense_of("i64"))
+DENSE_I32_3 = AttrKind("i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3)  # type: ignore[attr-defined]
 OVERFLOW = AttrKind("Integer overflow arith flags", _arith_flags("overflow"))
 FASTMATH = AttrKind("Floating point fast math flags", _arith_flags("fastmath"))
 GPU_DIM = AttrKind("a dimension, either 'x', 'y', or 'z'", _opaque(r"#gpu<dim [xyz]>"))

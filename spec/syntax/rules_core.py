@@ -312,13 +312,13 @@ class CoreRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
         info = registry.lookup(name)
-        if info.known:
-            # Property conversion happens at parse time, before any verifier.
-            props, attrs = convert_generic_properties(name, written, attrs, self.loc(meta))
         if len(fn.inputs) != len(operands):
             raise DiagnosticError(
                 error(self.loc(meta), f"expected {len(operands)} operand types but had {len(fn.inputs)}")
             )
+        if info.known:
+            # Property conversion ends the op's parse, before any verifier.
+            props, attrs = convert_generic_properties(name, written, attrs, self.loc(meta))
         for u, t in zip(operands, fn.inputs):
             u.type = t
         lo, hi = info.operand_count
