@@ -50,6 +50,8 @@ class OpInfo:
     generic_terminator: str = ""
     """An implicit terminator mlir-opt-19 shows only in the generic form
     (`gpu.module_end`; mlir-opt-22 no longer has it)."""
+    parents: tuple[str, ...] = ()
+    """The ops it may sit directly in (MLIR's `HasParent` / `ParentOneOf`)."""
 
     @property
     def pure(self) -> bool:
@@ -87,14 +89,14 @@ def _pure(names: str, **kw: object) -> None:
 _op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0))
 _op("func.func", effects=None, properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}, operand_count=(0, 0), default_dialect="func")
 _op("func.call", effects=None, properties={"callee", "arg_attrs", "res_attrs", "no_inline"})
-_op("func.return", terminator=True)
+_op("func.return", terminator=True, parents=("func.func",))
 
 # gpu: kernels and modules (opaque to the pass)
 _op("gpu.module", effects=None, properties={"sym_name", "targets", "offloadingHandler"}, operand_count=(0, 0), generic_terminator="gpu.module_end")
-_op("gpu.module_end", terminator=True, operand_count=(0, 0))
+_op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",))
 _op("gpu.func", effects=None, properties={"function_type", "arg_attrs", "res_attrs", "workgroup_attrib_attrs", "private_attrib_attrs", "known_block_size", "known_grid_size"}, operand_count=(0, 0))
-_op("gpu.return", terminator=True)
-_op("gpu.terminator", terminator=True, operand_count=(0, 0))
+_op("gpu.return", terminator=True, parents=("gpu.func",))
+_op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",))
 _op("gpu.barrier", effects=None, operand_count=(0, 0))
 _pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
 _pure("gpu.cluster_id gpu.cluster_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
@@ -138,10 +140,10 @@ _op("scf.if", recursive=True, operand_count=(1, 1))
 _op("scf.while", recursive=True)
 _op("scf.parallel", recursive=True, segments=("lowerBound", "upperBound", "step", "initVals"))
 _op("scf.execute_region", effects=None, operand_count=(0, 0))
-_op("scf.yield", terminator=True)
-_op("scf.condition", terminator=True, operand_count=(1, None))
-_op("scf.reduce", terminator=True, recursive=True)
-_op("scf.reduce.return", terminator=True, operand_count=(1, 1))
+_op("scf.yield", terminator=True, parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"))
+_op("scf.condition", terminator=True, operand_count=(1, None), parents=("scf.while",))
+_op("scf.reduce", terminator=True, recursive=True, parents=("scf.parallel",))
+_op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.reduce",))
 
 # cf
 _op("cf.br", terminator=True)
@@ -151,10 +153,31 @@ _op("cf.assert", effects=frozenset({WRITE}), properties={"msg"}, operand_count=(
 # async
 _op("async.execute", effects=None, segments=("dependencies", "bodyOperands"))
 _op("async.await", effects=None, operand_count=(1, 1))
-_op("async.yield", terminator=True)
+_op("async.yield", terminator=True, parents=("async.execute",))
 _op("async.create_group", operand_count=(1, 1))
 _op("async.add_to_group", effects=None, operand_count=(2, 2))
 _op("async.await_all", effects=None, operand_count=(1, 1))
+
+
+COMPLETE_DIALECTS: dict[str, frozenset[str]] = {
+    "scf": frozenset(
+        "scf.condition scf.execute_region scf.for scf.forall scf.forall.in_parallel scf.if scf.index_switch "
+        "scf.parallel scf.reduce scf.reduce.return scf.while scf.yield".split()
+    ),
+    "cf": frozenset("cf.assert cf.br cf.cond_br cf.switch".split()),
+    "func": frozenset("func.call func.call_indirect func.constant func.func func.return".split()),
+}
+"""Every op mlir-opt-19 registers in these dialects (checked one by one
+against it): any other name there, even in the generic form, is an
+unregistered op of a dialect that allows none. Other dialects are not
+listed in full, so their unknown names are let through."""
+
+
+def unregistered_in_dialect(name: str) -> str | None:
+    """The dialect, if `name` claims a listed dialect that has no such op."""
+    dialect = name.split(".", 1)[0]
+    ops = COMPLETE_DIALECTS.get(dialect)
+    return dialect if ops is not None and name not in ops else None
 
 
 def lookup(name: str) -> OpInfo:

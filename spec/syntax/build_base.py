@@ -77,10 +77,48 @@ def _segments(*sizes: int) -> DenseArrayAttr:
     return DenseArrayAttr(Type("i32"), tuple(sizes))
 
 
+class TokenError(Exception):
+    """An error at `offset` characters into token `tok`: the builder's
+    wrapper turns it into a diagnostic there (the token knows its line and
+    column, not its file)."""
+
+    def __init__(self, tok: Any, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.tok, self.offset, self.message = tok, offset, message
+
+
+DIALECT_TYPES = {
+    "gpu": frozenset("async.token mma_matrix sparse.dntensor_handle sparse.spmat_handle sparse.spgemmop_handle".split()),
+    "async": frozenset("token group value coro.id coro.handle coro.state".split()),
+}
+"""The types mlir-opt-19's `gpu` and `async` dialects parse (checked against
+it): any other `!gpu.x` or `!async.x` is an error there, not an opaque type."""
+_DIALECT_TYPE = re.compile(r"!(gpu|async)\.([A-Za-z_][\w$.]*)")
+
+
 def _type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
-    return _type_of_text(str(tok))
+    text = str(tok)
+    bad = _unknown_dialect_type(text)
+    if bad is not None:
+        raise TokenError(tok, *bad)
+    return _type_of_text(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _unknown_dialect_type(text: str) -> tuple[int, str] | None:
+    """(offset of the name, mlir-opt-19's message) for the first unknown
+    `gpu` or `async` type in `text`."""
+    if "!gpu." not in text and "!async." not in text:
+        return None
+    for m in _DIALECT_TYPE.finditer(text):
+        dialect, name = m.group(1), m.group(2)
+        if name not in DIALECT_TYPES[dialect]:
+            if dialect == "gpu":
+                return m.start(2), f"unknown gpu type: {name}"
+            return m.start(2), f"unknown  type `{name}` in dialect `{dialect}`"
+    return None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -26,7 +26,15 @@ from lark.exceptions import UnexpectedInput
 
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation, new_module
-from spec.syntax.build_base import CMPF_PREDICATES, CMPI_PREDICATES, K_DYNAMIC, SPLIT_MARKER, BuilderBase, _Use  # noqa: F401
+from spec.syntax.build_base import (  # noqa: F401
+    CMPF_PREDICATES,
+    CMPI_PREDICATES,
+    K_DYNAMIC,
+    SPLIT_MARKER,
+    BuilderBase,
+    TokenError,
+    _Use,
+)
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, _check_nesting, _resolve  # noqa: F401
 from spec.syntax.rules_control import ControlRules
@@ -99,6 +107,9 @@ def _wrap(fn: Any, rule: str) -> Any:
     def failed(self: _Builder, items: list, exc: Exception) -> DiagnosticError:
         if isinstance(exc, DiagnosticError):
             return exc
+        if isinstance(exc, TokenError) and exc.tok.line is not None:
+            loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
+            return DiagnosticError(error(loc, exc.message))
         loc = _first_location(items, self.file, self.line_offset)
         return DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}"))
 

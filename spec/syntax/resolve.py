@@ -26,10 +26,14 @@ MAX_NESTING = 1000
 
 def _check_nesting(ops: list[Operation]) -> None:
     """Structural checks over the whole parse, without recursion: nesting
-    depth, no terminator at the top level (the module body has none), and a
+    depth, ops only where their parent may hold them (MLIR's `HasParent`),
+    no other terminator at the top level (the module body has none), and a
     function's entry block arguments typed as its signature says."""
     for op in ops:
-        if registry.lookup(op.name).terminator:
+        info = registry.lookup(op.name)
+        if info.parents:
+            _check_parent(op, "builtin.module", info.parents)
+        if info.terminator:
             raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
     stack = [(op, 1) for op in ops]
     while stack:
@@ -40,7 +44,18 @@ def _check_nesting(ops: list[Operation]) -> None:
             _check_signature(op)
         for region in op.regions:
             for block in region.blocks:
+                for o in block.ops:
+                    parents = registry.lookup(o.name).parents
+                    if parents:
+                        _check_parent(o, op.name, parents)
                 stack.extend((o, depth + 1) for o in block.ops)
+
+
+def _check_parent(op: Operation, parent: str, allowed: tuple[str, ...]) -> None:
+    if parent in allowed:
+        return
+    want = f"'{allowed[0]}'" if len(allowed) == 1 else f"to be one of '{', '.join(allowed)}'"
+    raise DiagnosticError(error(op.loc, f"'{op.name}' op expects parent op {want}"))
 
 
 def _check_signature(op: Operation) -> None:

@@ -295,6 +295,11 @@ class CoreRules(BuilderBase):
         name = _unescape(str(items[0]))
         if not re.fullmatch(r"[A-Za-z_][\w$.]*\.[\w$.]+|[A-Za-z_][\w$.]*", name):
             raise DiagnosticError(error(self.loc(meta), f"invalid operation name '{name}'"))
+        dialect = registry.unregistered_in_dialect(name)
+        if dialect is not None:
+            raise DiagnosticError(
+                error(self.loc(meta), f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations")
+            )
         operands: list[_Use] = items[1] or []
         successors: list[Token] = []
         props: dict[str, Attr] = {}
