@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from spec import registry
 from spec.attributes import Attr, Type
 
 
@@ -227,12 +228,15 @@ def new_module(loc: Location = UNKNOWN_LOC) -> Operation:
 def structurally_equal(a: Operation, b: Operation) -> bool:
     """Equality of two op trees up to value identity and locations: same
     names, attributes, types, region/block shape, and the same use-def
-    wiring (values matched by position of definition)."""
+    wiring (values matched by position of definition). A property equal to
+    its default (`registry.OpInfo.elided_defaults`) is the same as none."""
     pairs: dict[Value, Value] = {}
     stack = [(a, b)]
     while stack:
         x, y = stack.pop()
-        if (x.name, x.properties, x.attributes) != (y.name, y.properties, y.attributes):
+        if (x.name, x.attributes) != (y.name, y.attributes):
+            return False
+        if x.properties != y.properties and registry.without_defaults(x.name, x.properties) != registry.without_defaults(y.name, y.properties):
             return False
         if len(x.results) != len(y.results) or len(x.operands) != len(y.operands):
             return False

@@ -50,6 +50,10 @@ class OpInfo:
     generic_terminator: str = ""
     """An implicit terminator mlir-opt-19 shows only in the generic form
     (`gpu.module_end`; mlir-opt-22 no longer has it)."""
+    elided_defaults: dict[str, str] = field(default_factory=dict)
+    """Optional properties with a default (`DefaultValuedOptionalAttr`): the
+    custom form leaves out a value equal to it (printed form here), and an
+    op with it equals one without it."""
     parents: tuple[str, ...] = ()
     """The ops it may sit directly in (MLIR's `HasParent` / `ParentOneOf`)."""
 
@@ -127,8 +131,8 @@ _op("arith.select", operand_count=(3, 3))
 _op("memref.alloc", effects=frozenset({ALLOC}), properties={"alignment"}, segments=("dynamicSizes", "symbolOperands"))
 _op("memref.alloca", effects=frozenset({ALLOC}), properties={"alignment"}, segments=("dynamicSizes", "symbolOperands"))
 _op("memref.dealloc", effects=frozenset({FREE}), operand_count=(1, 1))
-_op("memref.load", effects=frozenset({READ}), properties={"nontemporal"}, operand_count=(1, None))
-_op("memref.store", effects=frozenset({WRITE}), properties={"nontemporal"}, operand_count=(2, None))
+_op("memref.load", effects=frozenset({READ}), properties={"nontemporal"}, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
+_op("memref.store", effects=frozenset({WRITE}), properties={"nontemporal"}, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
 _op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2))
 _op("memref.dim", operand_count=(2, 2))
 _op("memref.cast", operand_count=(1, 1))
@@ -187,6 +191,14 @@ def lookup(name: str) -> OpInfo:
     if info is None:
         info = OpInfo(name, effects=None, known=False)
     return info
+
+
+def without_defaults(name: str, props: dict[str, Attr]) -> dict[str, Attr]:
+    """`props` less the entries equal to the op's elided defaults."""
+    defaults = lookup(name).elided_defaults
+    if not defaults:
+        return props
+    return {k: v for k, v in props.items() if defaults.get(k) != str(v)}
 
 
 def is_known(name: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from spec import registry
 from spec.attributes import Attr, IntegerAttr
 from spec.ir import Operation
 from spec.syntax.build_base import CMPF_PREDICATES, CMPI_PREDICATES, K_DYNAMIC
@@ -11,8 +12,6 @@ from spec.syntax.printer import Printer
 
 # -- arith ------------------------------------------------------------------------
 def _flags(op: Operation) -> str:
-    from spec import registry
-
     defaults = registry.lookup(op.name).default_properties
     text = ""
     for key in ("overflowFlags", "fastmath"):
@@ -25,6 +24,11 @@ def _flags(op: Operation) -> str:
 
 def _props_left(op: Operation, *known: str) -> dict[str, Attr]:
     return {k: v for k, v in op.properties.items() if k not in known and k not in ("overflowFlags", "fastmath")}
+
+
+def _nontemporal_left(op: Operation) -> dict[str, Attr]:
+    """`nontemporal` has a default (false), which the custom form elides."""
+    return registry.without_defaults(op.name, _props_left(op))
 
 
 @custom_printer("arith.constant")
@@ -94,13 +98,13 @@ def _dealloc(p: Printer, op: Operation) -> str:
 @custom_printer("memref.load")
 def _load(p: Printer, op: Operation) -> str:
     m, *idx = op.operands
-    return f"memref.load {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_props_left(op), **op.attributes})} : {m.type}"
+    return f"memref.load {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_nontemporal_left(op), **op.attributes})} : {m.type}"
 
 
 @custom_printer("memref.store")
 def _store(p: Printer, op: Operation) -> str:
     v, m, *idx = op.operands
-    return f"memref.store {p.value(v)}, {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_props_left(op), **op.attributes})} : {m.type}"
+    return f"memref.store {p.value(v)}, {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_nontemporal_left(op), **op.attributes})} : {m.type}"
 
 
 @custom_printer("memref.dim")

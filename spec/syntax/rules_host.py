@@ -42,7 +42,9 @@ class HostRules(BuilderBase):
             t = Type(value.text.rsplit(" : ", 1)[1])
         else:
             raise DiagnosticError(error(self.loc(meta), "'arith.constant' op value must be a typed attribute"))
-        return self.op("arith.constant", meta, [], [t], properties={"value": value})
+        attrs = next((i for i in items[:-1] if isinstance(i, dict)), None)
+        props, attrs = self.split_attrs("arith.constant", attrs, {"value": value})
+        return self.op("arith.constant", meta, [], [t], properties=props, attributes=attrs)
 
     def arith_flags(self, meta: Any, items: list) -> tuple[str, Attr]:
         kind = str(items[0])
