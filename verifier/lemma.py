@@ -63,18 +63,26 @@ class LoopLemma:
         self.holds = unroll >= 2
         self.why = "" if self.holds else f"--unroll {unroll} < 2"
 
-    def path(self, gin: EventGraph, gout: EventGraph) -> None:
+    def _loops_and_tokens(self, gin: EventGraph, gout: EventGraph) -> bool:
+        """Only `scf.for` loops, and condition 1; False (with the reason
+        kept) if either fails or the lemma already failed."""
         if not self.holds or not gin.bounded:
-            return
+            return False
         other = gin.loops - {"scf.for"}
         if other:
             self.holds, self.why = False, f"{', '.join(sorted(other))} loops are bounded, not covered by the lemma"
-            return
+            return False
         for g in (gin, gout):
             for loop, _, _ in g.iterations:
                 if crosses_iterations(loop):
                     self.holds, self.why = False, f"a token crosses the iterations of the scf.for at {loop.loc}"
-                    return
+                    return False
+        return True
+
+    def path(self, gin: EventGraph, gout: EventGraph) -> None:
+        if not self._loops_and_tokens(gin, gout):
+            return
+        for g in (gin, gout):
             loop = pending_at_iteration_end(g)
             if loop is not None:
                 self.holds, self.why = False, f"work is pending at the end of an iteration of the scf.for at {loop.loc}"
@@ -82,17 +90,8 @@ class LoopLemma:
 
     def guarded(self, gin: GuardedGraph, gout: GuardedGraph, ordered: Callable[[GuardedGraph, int, int], bool]) -> None:
         """The conditions on the guarded graphs of all paths at once."""
-        if not self.holds or not gin.bounded:
+        if not self._loops_and_tokens(gin, gout):
             return
-        other = gin.loops - {"scf.for"}
-        if other:
-            self.holds, self.why = False, f"{', '.join(sorted(other))} loops are bounded, not covered by the lemma"
-            return
-        for g in (gin, gout):
-            for loop, _, _ in g.iterations:
-                if crosses_iterations(loop):
-                    self.holds, self.why = False, f"a token crosses the iterations of the scf.for at {loop.loc}"
-                    return
         for g in (gin, gout):
             ends = {ev.end for ev in g.events}
             # By where each iteration begins (an outer loop's iteration ends
