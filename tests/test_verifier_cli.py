@@ -114,3 +114,23 @@ def test_max_paths(tmp_path: Path) -> None:
     assert r.returncode == 3 and "more than 256 paths" in r.stdout, r.stdout + r.stderr
     r = cli(str(src), "--max-paths", "0")
     assert r.returncode == 2 and "--max-paths >= 1" in r.stderr
+
+
+def test_guarded_verdict_names_the_sampled_paths(tmp_path: Path) -> None:
+    """With control flow, reachability is asked on sampled paths only: the
+    text and the JSON say how many."""
+    launch = "gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
+    ifs = "".join(f"    scf.if %p {{\n      {launch}\n    }}\n" for _ in range(5))
+    src = tmp_path / "five.mlir"
+    src.write_text(
+        "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f(%a: memref<4xf32>) kernel {\n"
+        "      gpu.return\n    }\n  }\n  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n"
+        f"{ifs}    return\n  }}\n}}\n"
+    )
+    r = cli(str(src))
+    assert r.returncode == 0, r.stdout + r.stderr
+    line = next(x for x in r.stdout.splitlines() if x.startswith("@f:"))
+    n = int(line.split("reachability agrees on ")[1].split(" sampled paths")[0])
+    assert 1 <= n <= 32 and "; 32 paths" in line
+    data = json.loads(cli(str(src), "--format", "json").stdout)
+    assert data["functions"][0]["sampled_paths"] == n and data["functions"][0]["paths"] == 32

@@ -258,6 +258,7 @@ def _sample(
         if tuple(cin.choices) in seen or cin.truncated or cin.unsupported:
             continue
         seen.add(tuple(cin.choices))
+        fr.sampled_paths += 1
         cout = events.build(fout, cin.choices, unroll)
         if fr.graph is None:
             fr.graph = cout

@@ -118,6 +118,9 @@ class FunctionReport:
     unroll: int = 0
     z3_checks: int = 0
     paths: int = 0
+    sampled_paths: int = 0
+    """Guarded proofs: the concrete paths reachability cross-checked (0 when
+    every path was checked one by one)."""
     lemma: str = ""
     """Why the loop bound is sufficient, or why it is not claimed to be."""
     """Paths checked (branch choices x loop trip counts up to `unroll`)."""
@@ -136,6 +139,7 @@ class FunctionReport:
             "violations": [v.to_json() for v in self.violations],
             "reason": self.reason,
             "paths": self.paths,
+            "sampled_paths": self.sampled_paths,
             "bounded": self.bounded,
             "unroll": self.unroll if self.bounded else 0,
             "lemma": self.lemma,
@@ -178,6 +182,7 @@ class Report:
             line = f"@{f.name}: {f.verdict}"
             if f.verdict == VERIFIED:
                 line += f" ({f.proved} obligations proved by Z3, reachability agrees"
+                line += f" on {f.sampled_paths} sampled paths" if f.sampled_paths else ""
                 line += f"; {f.paths} paths" if f.paths > 1 else ""
                 line += f"; verified up to {f.unroll} loop iterations: {f.lemma})" if f.bounded else ")"
                 line += f" [{f.lemma}]" if f.lemma and not f.bounded else ""
