@@ -92,7 +92,7 @@ def _pure(names: str, **kw: object) -> None:
 # builtin / func
 _op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0))
 _op("func.func", effects=None, properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}, operand_count=(0, 0), default_dialect="func")
-_op("func.call", effects=None, properties={"callee", "arg_attrs", "res_attrs", "no_inline"})
+_op("func.call", effects=None, properties={"callee"})
 _op("func.return", terminator=True, parents=("func.func",))
 
 # gpu: kernels and modules (opaque to the pass)
