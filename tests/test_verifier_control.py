@@ -199,8 +199,7 @@ DIAMOND_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
 """)
 
 
-def test_cf_diamond_token_as_block_argument() -> None:
-    good = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+DIAMOND_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
     cf.cond_br %p, ^bb1, ^bb2
@@ -215,18 +214,7 @@ def test_cf_diamond_token_as_block_argument() -> None:
     return
   }
 """)
-    r = run(DIAMOND_IN, good)
-    assert r.verdict == VERIFIED, r.text()
-    assert r.functions[0].paths == 2
-    # The wait placed on one side only (the side that does no GPU work).
-    wrong = good.replace("    gpu.wait [%t]\n", "").replace("    cf.br ^bb3(%0", "    gpu.wait [%0]\n    cf.br ^bb3(%0")
-    r = run(DIAMOND_IN, wrong)
-    assert r.verdict == REFUTED
-    assert path_of(r) == ["cf.cond_br at in.mlir:11:5 goes to its true successor"]
-
-
-def test_cf_back_edge() -> None:
-    inp = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+BACK_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     cf.br ^bb1
   ^bb1:
@@ -237,7 +225,7 @@ def test_cf_back_edge() -> None:
     return
   }
 """)
-    good = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+BACK_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
     cf.br ^bb1(%0 : !gpu.async.token)
@@ -250,6 +238,21 @@ def test_cf_back_edge() -> None:
     return
   }
 """)
+
+def test_cf_diamond_token_as_block_argument() -> None:
+    good = DIAMOND_GOOD
+    r = run(DIAMOND_IN, good)
+    assert r.verdict == VERIFIED, r.text()
+    assert r.functions[0].paths == 2
+    # The wait placed on one side only (the side that does no GPU work).
+    wrong = good.replace("    gpu.wait [%t]\n", "").replace("    cf.br ^bb3(%0", "    gpu.wait [%0]\n    cf.br ^bb3(%0")
+    r = run(DIAMOND_IN, wrong)
+    assert r.verdict == REFUTED
+    assert path_of(r) == ["cf.cond_br at in.mlir:11:5 goes to its true successor"]
+
+
+def test_cf_back_edge() -> None:
+    inp, good = BACK_IN, BACK_GOOD
     r = run(inp, good)
     assert r.verdict == VERIFIED, r.text()
     assert r.functions[0].bounded

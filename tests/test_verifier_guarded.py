@@ -16,11 +16,13 @@ from spec.semantics.conditions import Symbols
 from spec.semantics.guarded import build_guarded
 from spec.syntax.parser import parse_module
 from tests.test_verifier_control import (
-    ASYNC_LAUNCH,
+    BACK_GOOD,
+    BACK_IN,
     BRANCH_GOOD,
     BRANCH_IN,
     CARRIED_GOOD,
     CARRIED_IN,
+    DIAMOND_GOOD,
     DIAMOND_IN,
     LOOP_IN,
     LOOP_SEED,
@@ -52,45 +54,6 @@ def both(inp: str, out: str) -> tuple[Report, Report]:
     return g, p
 
 
-DIAMOND_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    %0 = gpu.wait async
-    cf.cond_br %p, ^bb1, ^bb2
-  ^bb1:
-    %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
-    cf.br ^bb3(%1 : !gpu.async.token)
-  ^bb2:
-    cf.br ^bb3(%0 : !gpu.async.token)
-  ^bb3(%t: !gpu.async.token):
-    gpu.wait [%t]
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-BACK_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    cf.br ^bb1
-  ^bb1:
-    gpu.launch_func """ + LAUNCH + """
-    cf.cond_br %p, ^bb1, ^bb2
-  ^bb2:
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-BACK_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    %0 = gpu.wait async
-    cf.br ^bb1(%0 : !gpu.async.token)
-  ^bb1(%t: !gpu.async.token):
-    %1 = gpu.launch_func async [%t] """ + ASYNC_LAUNCH + """
-    cf.cond_br %p, ^bb1(%1 : !gpu.async.token), ^bb2
-  ^bb2:
-    gpu.wait [%1]
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
 IF_ELSE_IN = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     gpu.launch_func """ + LAUNCH + """
