@@ -33,7 +33,7 @@ from verifier.report import (
     FunctionReport,
     Report,
     Violation,
-    obligation_message,
+    violation_of,
 )
 
 __all__ = ["check", "Report", "FunctionReport", "Violation", "functions_of"]
@@ -279,15 +279,7 @@ def _check_path(
         if fr.graph is not gout:
             fr.graph, fr.missing = gout, []
         fr.missing.append((ea.end, eb.start))
-        v = Violation(
-            ob.kind,
-            Endpoint(ob.first.name, ob.first.loc, a_out.loc),
-            Endpoint(ob.second.name, ob.second.loc, b_out.loc),
-            obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, ea.kind == "gpu", ob.cross_thread),
-            path=list(gin.path),
-            schedule=outcome.schedule,
-            cross_thread=ob.cross_thread,
-        )
+        v = violation_of(ob, a_out, b_out, ea.kind == "gpu", gin.path, outcome.schedule)
         if not fr.violations:
             # One replay per function, the first counterexample. The
             # interpreter picks branches and trip counts from concrete

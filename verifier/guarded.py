@@ -38,7 +38,7 @@ from verifier.lemma import LoopLemma
 from verifier.obligations import Obligation, obligations
 from verifier.reach import reachable
 from verifier.replay import Replay
-from verifier.report import INCONSISTENT, UNKNOWN, Endpoint, FunctionReport, Violation, obligation_message
+from verifier.report import INCONSISTENT, UNKNOWN, FunctionReport, violation_of
 
 SAMPLES = 16
 """Random paths on which reachability cross-checks the guarded proofs."""
@@ -230,15 +230,7 @@ def _report(
         fr.graph, fr.missing = cout, []
     if fr.graph is cout:
         fr.missing.append((xa.end, xb.start))
-    v = Violation(
-        ob.kind,
-        Endpoint(ob.first.name, ob.first.loc, a_out.loc),
-        Endpoint(ob.second.name, ob.second.loc, b_out.loc),
-        obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, ea.kind == "gpu", ob.cross_thread),
-        path=list(cin.path),
-        schedule=sched.schedule,
-        cross_thread=ob.cross_thread,
-    )
+    v = violation_of(ob, a_out, b_out, ea.kind == "gpu", cin.path, sched.schedule)
     if not fr.violations:
         v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
     fr.violations.append(v)

@@ -18,7 +18,8 @@ import json
 from dataclasses import dataclass, field
 
 from spec.diagnostics import Diagnostic, error, note, render
-from spec.ir import UNKNOWN_LOC, Location
+from spec.ir import UNKNOWN_LOC, Location, Operation
+from verifier.obligations import Obligation
 
 VERIFIED, REFUTED, UNKNOWN, INCONSISTENT = "verified", "refuted", "unknown", "inconsistent"
 _RANK = {VERIFIED: 0, UNKNOWN: 1, REFUTED: 2, INCONSISTENT: 3}
@@ -88,6 +89,20 @@ class Violation:
             "schedule": [{"time": t, "point": label} for t, label in self.schedule],
             "replay": self.replay.to_json() if self.replay is not None else None,  # type: ignore[attr-defined]
         }
+
+
+def violation_of(ob: Obligation, a_out: Operation, b_out: Operation, first_on_gpu: bool, path: list[str], schedule: list) -> Violation:
+    """The violation of obligation `ob` in the output, where its ops are
+    `a_out` and `b_out`: on the path `path`, with the model's `schedule`."""
+    return Violation(
+        ob.kind,
+        Endpoint(ob.first.name, ob.first.loc, a_out.loc),
+        Endpoint(ob.second.name, ob.second.loc, b_out.loc),
+        obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, first_on_gpu, ob.cross_thread),
+        path=list(path),
+        schedule=schedule,
+        cross_thread=ob.cross_thread,
+    )
 
 
 def obligation_message(kind: str, first_op: str, first_loc: Location, second_op: str, first_is_gpu: bool, cross: bool) -> str:
