@@ -142,6 +142,14 @@ def _memref_element(text: str) -> str:
 
 
 
+def raw_rule(fn: Any) -> Any:
+    """Mark a rule callback that lark calls with its children alone, without
+    the wrapper that gives the others `(meta, items)` and a located
+    diagnostic for any failure: for hot rules that cannot fail."""
+    fn.raw_rule = True
+    return fn
+
+
 class BuilderBase(Transformer):
     """State and helpers of the builder: the file being read and how to
     make a located op from a rule's children."""

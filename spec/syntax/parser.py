@@ -151,19 +151,11 @@ _RULES = {
     for cls in reversed(_Builder.__mro__)
     if isinstance(cls, type) and issubclass(cls, BuilderBase) and cls is not BuilderBase
     for name, fn in vars(cls).items()
-    if not name.startswith("_") and callable(fn)
+    if not name.startswith("_") and callable(fn) and not getattr(fn, "raw_rule", False)
 }
 for _name, _fn in _RULES.items():
     setattr(_Builder, _name, _wrap(_fn, _name))
 
-
-def _value_use(self: _Builder, items: list) -> _Use:
-    # Once per operand of the file, so without the wrapper: it reads only a
-    # VALUE_ID token, whose pattern leaves nothing to fail.
-    return self.use(items[0])
-
-
-_Builder.value_use = _value_use  # type: ignore[method-assign,assignment]
 
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")

@@ -41,6 +41,7 @@ from spec.syntax.build_base import (
     _type,
     _unescape,
     _Use,
+    raw_rule,
 )
 from spec.syntax.op_checks import (
     _check_generic_properties,
@@ -162,7 +163,10 @@ class CoreRules(BuilderBase):
         return (items[0], _type(items[1]), self.tok_loc(items[0]))
 
     # -- values, types, attributes ----------------------------------------------
-    def value_use(self, meta: Any, items: list) -> _Use:
+    @raw_rule
+    def value_use(self, items: list) -> _Use:
+        # Once per operand of the file, so lark calls it as it is: it reads
+        # only a VALUE_ID token, whose pattern leaves nothing to fail.
         return self.use(items[0])
 
     def value_list(self, meta: Any, items: list) -> list[_Use]:
