@@ -99,31 +99,24 @@ _DIALECT_TYPE = re.compile(r"!(gpu|async)\.([A-Za-z_][\w$.]*)")
 def _type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
-    text = str(tok)
-    bad = _unknown_dialect_type(text)
-    if bad is not None:
-        raise TokenError(tok, *bad)
-    return _type_of_text(text)
+    t = _type_of_text(str(tok))
+    if isinstance(t, tuple):
+        raise TokenError(tok, *t)
+    return t
 
 
 @functools.lru_cache(maxsize=4096)
-def _unknown_dialect_type(text: str) -> tuple[int, str] | None:
-    """(offset of the name, mlir-opt-19's message) for the first unknown
-    `gpu` or `async` type in `text`."""
-    if "!gpu." not in text and "!async." not in text:
-        return None
-    for m in _DIALECT_TYPE.finditer(text):
-        dialect, name = m.group(1), m.group(2)
-        if name not in DIALECT_TYPES[dialect]:
-            if dialect == "gpu":
-                return m.start(2), f"unknown gpu type: {name}"
-            return m.start(2), f"unknown  type `{name}` in dialect `{dialect}`"
-    return None
-
-
-@functools.lru_cache(maxsize=4096)
-def _type_of_text(text: str) -> Type:
-    # Programs repeat a handful of types many times: canonicalise each once.
+def _type_of_text(text: str) -> Type | tuple[int, str]:
+    """The type `text` spells, canonical; or, for an unknown `gpu` or
+    `async` type in it, (offset of its name, mlir-opt-19's message).
+    Programs repeat a handful of types many times: each is read once."""
+    if "!gpu." in text or "!async." in text:
+        for m in _DIALECT_TYPE.finditer(text):
+            dialect, name = m.group(1), m.group(2)
+            if name not in DIALECT_TYPES[dialect]:
+                if dialect == "gpu":
+                    return m.start(2), f"unknown gpu type: {name}"
+                return m.start(2), f"unknown  type `{name}` in dialect `{dialect}`"
     return Type(canonical_type_text(text))
 
 
