@@ -120,10 +120,6 @@ def _type_of_text(text: str) -> Type | tuple[int, str]:
     return Type(canonical_type_text(text))
 
 
-def _types(items: Any) -> list[Type]:
-    return list(items) if items else []
-
-
 def _symbol_name(tok: str) -> str:
     body = tok[1:]
     return _unescape(body) if body.startswith('"') else body
