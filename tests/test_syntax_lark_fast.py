@@ -111,3 +111,26 @@ def test_byte_mutations_end_the_same(data: bytes) -> None:
 @given(token_mutations())
 def test_token_mutations_end_the_same(data: bytes) -> None:
     _same(data.decode("utf-8", errors="replace"))
+
+
+def test_cached_table_loads_as_lark_loads_it() -> None:
+    # The cached parser's table, read by `_deserialize_table` and by lark's
+    # own `IntParseTable.deserialize`: the same actions, rules and states.
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    from lark.parsers.lalr_analysis import IntParseTable
+    from lark.utils import SerializeMemoizer
+
+    from spec.syntax.lark_fast import _deserialize_table
+
+    lark_parser, _ = parser_module._lark()
+    data, memo_json = lark_parser.memo_serialize([TerminalDef, Rule])
+    table_data = data["parser"]["parser"]
+    ours = _deserialize_table(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
+    theirs = IntParseTable.deserialize(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
+    assert len(ours.states) > 1000
+    assert ours.states == theirs.states
+    assert (ours.start_states, ours.end_states) == (theirs.start_states, theirs.end_states)
+    # Rules are shared through lark's memo, not rebuilt per table entry.
+    rules = {id(arg) for row in ours.states.values() for action, arg in row.values() if not isinstance(arg, int)}
+    assert len(rules) <= len(lark_parser.rules)

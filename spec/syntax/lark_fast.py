@@ -40,8 +40,9 @@ from typing import Any
 
 from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token
 from lark.parse_tree_builder import ExpandSingleChild
-from lark.parsers.lalr_analysis import Shift
-from lark.parsers.lalr_parser import LALR_Parser
+from lark.grammar import Rule
+from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
+from lark.parsers.lalr_parser import LALR_Parser, _Parser
 
 _BLANKS = r"(?:[ \t\f\r\n]++|//[^\n]*+)*+"
 """The grammar's ignored terminals (`WS`, `COMMENT`), skipped before a token.
@@ -144,10 +145,37 @@ class _Unexpected(Exception):
     """The fused loop met an error: lark's driver will say which."""
 
 
+def _deserialize_table(data: dict, memo: dict) -> IntParseTable:
+    """`IntParseTable.deserialize`, with each reduction's rule looked up in
+    lark's memo directly. lark's generic `Serialize.deserialize` builds a
+    namespace dict before it finds the memo reference, once per table entry
+    (about 100,000 here): that was most of loading the cached parser."""
+    tokens = data["tokens"]
+    rule = Rule.deserialize
+
+    def reduce_rule(arg: dict) -> Rule:
+        ref = arg.get("@")
+        return memo[ref] if ref is not None else rule(arg, memo)
+
+    states = {
+        state: {tokens[token]: (Reduce, reduce_rule(arg)) if action == 1 else (Shift, arg) for token, (action, arg) in actions.items()}
+        for state, actions in data["states"].items()
+    }
+    return IntParseTable(states, data["start_states"], data["end_states"])
+
+
 class FusedLALRParser(LALR_Parser):
     """lark's LALR parser whose `parse` runs the fused loop (see module doc)."""
 
     _tables: dict[str, tuple] | None = None
+
+    @classmethod
+    def deserialize(cls, data: Any, memo: Any, callbacks: Any, debug: bool = False) -> FusedLALRParser:
+        # As lark's, with the faster table loading of the cached parser.
+        inst = cls.__new__(cls)
+        inst._parse_table = _deserialize_table(data, memo)
+        inst.parser = _Parser(inst._parse_table, callbacks, debug)
+        return inst
 
     def _fused_tables(self, start: str) -> tuple:
         if self._tables is None:
