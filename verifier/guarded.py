@@ -77,7 +77,10 @@ def check_guarded(
         fr.verdict, fr.reason = UNKNOWN, _reason(gin.unsupported or gout.unsupported)
         return STOP
     if gout.mismatch or [d for d, _ in gout.met] != [d for d, _ in gin.met]:
-        fr.verdict, fr.reason = UNKNOWN, "the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else "")
+        fr.verdict, fr.reason = (
+            UNKNOWN,
+            "the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else ""),
+        )
         return STOP
     if max_paths is not None and gin.path_count > max_paths:
         fr.verdict, fr.reason = UNKNOWN, f"more than {max_paths} paths (branch choices x trip counts up to {unroll})"
@@ -238,7 +241,14 @@ def _report(
 
 
 def _sample(
-    fin: Operation, fout: Operation, corr: Correspondence, fr: FunctionReport, refuted: set[tuple[int, int]], decisions: int, seed: int, unroll: int
+    fin: Operation,
+    fout: Operation,
+    corr: Correspondence,
+    fr: FunctionReport,
+    refuted: set[tuple[int, int]],
+    decisions: int,
+    seed: int,
+    unroll: int,
 ) -> str:
     """Reachability on sampled concrete paths against the guarded answers."""
     rng = random.Random(seed)

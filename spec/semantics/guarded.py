@@ -110,7 +110,9 @@ _Tables = tuple[dict[Value, int], dict[Value, int], dict[Value, int]]
 
 
 class _GuardedBuilder(_Builder):
-    def __init__(self, func: Operation, sym: Symbols, canon: Callable[[Operation], Operation | None], unroll: int, is_input: bool) -> None:
+    def __init__(
+        self, func: Operation, sym: Symbols, canon: Callable[[Operation], Operation | None], unroll: int, is_input: bool
+    ) -> None:
         super().__init__(func, [], unroll)
         self.g: GuardedGraph = GuardedGraph(func, canon=canon)
         self.sym = sym
@@ -213,7 +215,9 @@ class _GuardedBuilder(_Builder):
     def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int):  # type: ignore[override]
         raise AssertionError("the guarded builder runs regions with gregion")
 
-    def gregion(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
+    def gregion(
+        self, region: Region, cur: int | None, tid: int, depth: int
+    ) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
         """Run `region` (entry block arguments already bound) under the
         current condition. Returns the joined last node and the exits:
         (condition, last node, terminator, what its operands carry)."""
@@ -265,12 +269,17 @@ class _GuardedBuilder(_Builder):
         order = _topological(order, succs, seen)
         parent, ctx0, mult0 = g.cond, g.ctx, self.mult
         # Per state: incoming (condition, last node, snaps for the block arguments, paths).
-        into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {start: [(parent, cur, None, 1, self.tables())]}
+        into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {
+            start: [(parent, cur, None, 1, self.tables())]
+        }
         exits: list[tuple[int, int | None, Operation, list[_Snap]]] = []
         total = 0
         leaving: list[tuple[int, _Tables]] = []
         owner = region.parent
-        region_key = (g.canon(owner) if owner is not None else None, next((i for i, r in enumerate(owner.regions) if r is region), 0) if owner else 0)
+        region_key = (
+            g.canon(owner) if owner is not None else None,
+            next((i for i, r in enumerate(owner.regions) if r is region), 0) if owner else 0,
+        )
         for st in order:
             ins = into.get(st, [])
             if not ins:

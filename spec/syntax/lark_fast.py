@@ -38,9 +38,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lark.grammar import Rule
 from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token
 from lark.parse_tree_builder import ExpandSingleChild
-from lark.grammar import Rule
 from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
 from lark.parsers.lalr_parser import LALR_Parser, _Parser
 
@@ -106,11 +106,11 @@ def _unless_identity(rule: Any, callback: Any) -> Any:
 
 class _Actions(dict):
     """State -> its row of the fused action table, converted from lark's on
-    first use: token or rule name -> the next state (an int) for a shift or
-    goto, or (size, rule name, callback) for a reduction; the callback is None
-  where lark's would hand back the one child unchanged. lark keeps
-    `(Shift|Reduce, arg)` pairs there and looks a `Rule`'s parts up on
-    every reduction."""
+      first use: token or rule name -> the next state (an int) for a shift or
+      goto, or (size, rule name, callback) for a reduction; the callback is None
+    where lark's would hand back the one child unchanged. lark keeps
+      `(Shift|Reduce, arg)` pairs there and looks a `Rule`'s parts up on
+      every reduction."""
 
     def __init__(self, states: dict[int, dict], callbacks: dict) -> None:
         super().__init__()
@@ -120,7 +120,9 @@ class _Actions(dict):
     def __missing__(self, state: int) -> dict[str, Any]:
         callbacks = self.callbacks
         row = {
-            name: arg if action is Shift else (len(arg.expansion), arg.origin.name, _unless_identity(arg, callbacks[arg]))
+            name: arg
+            if action is Shift
+            else (len(arg.expansion), arg.origin.name, _unless_identity(arg, callbacks[arg]))
             for name, (action, arg) in self.states[state].items()
         }
         self[state] = row
@@ -158,7 +160,10 @@ def _deserialize_table(data: dict, memo: dict) -> IntParseTable:
         return memo[ref] if ref is not None else rule(arg, memo)
 
     states = {
-        state: {tokens[token]: (Reduce, reduce_rule(arg)) if action == 1 else (Shift, arg) for token, (action, arg) in actions.items()}
+        state: {
+            tokens[token]: (Reduce, reduce_rule(arg)) if action == 1 else (Shift, arg)
+            for token, (action, arg) in actions.items()
+        }
         for state, actions in data["states"].items()
     }
     return IntParseTable(states, data["start_states"], data["end_states"])
@@ -184,7 +189,12 @@ class FusedLALRParser(LALR_Parser):
         if tables is None:
             table = self._parse_table
             actions = _Actions(table.states, self.parser.callbacks)
-            tables = self._tables[start] = (actions, table.start_states[start], table.end_states[start], _dropped_terminals(self.parser.callbacks))
+            tables = self._tables[start] = (
+                actions,
+                table.start_states[start],
+                table.end_states[start],
+                _dropped_terminals(self.parser.callbacks),
+            )
         return tables
 
     def parse(self, lexer: Any, start: str, on_error: Any = None) -> Any:

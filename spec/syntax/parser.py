@@ -59,7 +59,9 @@ _KEYWORD_FIRST = set(
 )
 """Rules whose first child is the op keyword: it is the op's location and is
 dropped from the children the callback sees."""
-_NAME_FIRST = set("module_op call_op return_op gpu_dim_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split())
+_NAME_FIRST = set(
+    "module_op call_op return_op gpu_dim_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split()
+)
 """Rules whose first child is a token naming the op: kept, and the location."""
 
 
@@ -143,7 +145,6 @@ def _wrap(fn: Any, rule: str) -> Any:
     return call
 
 
-
 # Every rule callback of the mixins (and the keyword rules above) gets its
 # wrapper on `_Builder` itself; the helpers of `BuilderBase` stay as they are.
 _RULES = {
@@ -155,7 +156,6 @@ _RULES = {
 }
 for _name, _fn in _RULES.items():
     setattr(_Builder, _name, _wrap(_fn, _name))
-
 
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -187,6 +187,12 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
         _plugins=plugins,
     )
     return parser, builder
+
+
+def load_parser() -> None:
+    """Load the parser now (from lark's cache: about 0.2 s), not at the
+    first parse: a process about to fork does it once for its children."""
+    _lark()
 
 
 def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Operation]:
@@ -271,4 +277,3 @@ def _first_location(obj: Any, file: str, line_offset: int) -> Location:
         elif isinstance(item, _Use):
             return item.loc
     return Location(file, 1 + line_offset, 1)
-
