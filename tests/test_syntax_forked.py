@@ -1,0 +1,89 @@
+"""`parse_modules`: modules parsed in forked children end as a sequential
+parse ends, whatever happens in the child."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import spec.syntax.forked as forked
+from spec.diagnostics import DiagnosticError
+from spec.syntax.forked import parse_modules
+from spec.syntax.parser import parse_module
+from spec.syntax.printer import print_op
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")
+
+CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
+BAD = "module {\n  func.func @f() {\n    %0 = arith.addi %x, %x : i32\n    return\n  }\n}\n"
+WORSE = "module {\n  func.func @g( {\n}\n"
+
+
+def _end(parsed: object) -> str:
+    if isinstance(parsed, DiagnosticError):
+        return "error\n" + "\n".join(d.render({}) for d in parsed.diagnostics)
+    return "ok\n" + print_op(parsed)  # type: ignore[arg-type]
+
+
+def _sequential(text: str, file: str) -> str:
+    try:
+        return _end(parse_module(text, file))
+    except DiagnosticError as exc:
+        return _end(exc)
+
+
+def _sources(*texts: str) -> list[tuple[str, str]]:
+    return [(t, f"f{i}.mlir") for i, t in enumerate(texts)]
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_corpus_in_children_as_in_sequence(fork: bool) -> None:
+    sources = [(p.read_text(), p.name) for p in CORPUS]
+    got = [_end(m) for m in parse_modules(sources, fork=fork)]
+    assert got == [_sequential(t, f) for t, f in sources]
+
+
+def test_diagnostics_in_order_from_either_side() -> None:
+    good = CORPUS[0].read_text()
+    for texts in [(BAD, good), (good, BAD), (BAD, WORSE), (WORSE, BAD, good)]:
+        sources = _sources(*texts)
+        got = [_end(m) for m in parse_modules(sources, fork=True)]
+        assert got == [_sequential(t, f) for t, f in sources]
+        assert sum(g.startswith("error") for g in got) == sum(t in (BAD, WORSE) for t in texts)
+
+
+def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The child's pickling fails (patched before the fork, so in the child
+    # too): the caller gets the module anyway, from its own parse.
+    parsed_again: list[str] = []
+    real = forked._parse
+
+    def counting(text: str, file: str) -> object:
+        parsed_again.append(file)
+        return real(text, file)
+
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise RuntimeError("no pickling")
+
+    monkeypatch.setattr(forked.pickle, "dumps", broken)
+    monkeypatch.setattr(forked, "_parse", counting)
+    a, b = CORPUS[0].read_text(), CORPUS[1].read_text()
+    got = parse_modules(_sources(a, b), fork=True)
+    assert [_end(m) for m in got] == [_sequential(a, "f0.mlir"), _sequential(b, "f1.mlir")]
+    assert sorted(parsed_again) == ["f0.mlir", "f1.mlir"]
+
+
+def test_a_child_whose_payload_does_not_load_is_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked.pickle, "dumps", lambda *a, **k: b"not a pickle")
+    a = CORPUS[2].read_text()
+    (got, _) = parse_modules(_sources(a, "module {\n}\n"), fork=True)
+    assert _end(got) == _sequential(a, "f0.mlir")
+
+
+def test_small_texts_are_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[str] = []
+    monkeypatch.setattr(forked._Worker, "start", classmethod(lambda cls, text, file: started.append(file)))
+    parse_modules(_sources("module {\n}\n", "module {\n}\n"))
+    assert started == []
