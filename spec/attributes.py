@@ -430,9 +430,7 @@ def arith_flags_text(kind: str, flags: list[str]) -> str | None:
     return f"#arith.{kind}<{body}>"
 
 
-_DENSE_TOKEN = re.compile(
-    r"\s*(?:([\[\],])|(true|false)|(-?0x[0-9a-fA-F]+)|(-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?))"
-)
+_DENSE_TOKEN = re.compile(r"\s*(?:([\[\],])|(true|false)|(-?0x[0-9a-fA-F]+)|(-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?))")
 
 
 def canonical_dense(body: str, type_text: str) -> str | None:

@@ -236,9 +236,7 @@ def structurally_equal(a: Operation, b: Operation) -> bool:
         x, y = stack.pop()
         if (x.name, x.attributes) != (y.name, y.attributes):
             return False
-        if x.properties != y.properties and registry.without_defaults(
-            x.name, x.properties
-        ) != registry.without_defaults(y.name, y.properties):
+        if x.properties != y.properties and registry.without_defaults(x.name, x.properties) != registry.without_defaults(y.name, y.properties):
             return False
         if len(x.results) != len(y.results) or len(x.operands) != len(y.operands):
             return False

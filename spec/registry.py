@@ -91,100 +91,26 @@ def _pure(names: str, **kw: object) -> None:
 
 # builtin / func
 _op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0))
-_op(
-    "func.func",
-    effects=None,
-    properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"},
-    operand_count=(0, 0),
-    default_dialect="func",
-)
+_op("func.func", effects=None, properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}, operand_count=(0, 0), default_dialect="func")
 _op("func.call", effects=None, properties={"callee"})
 _op("func.return", terminator=True, parents=("func.func",))
 
 # gpu: kernels and modules (opaque to the pass)
-_op(
-    "gpu.module",
-    effects=None,
-    properties={"sym_name", "targets", "offloadingHandler"},
-    operand_count=(0, 0),
-    generic_terminator="gpu.module_end",
-)
+_op("gpu.module", effects=None, properties={"sym_name", "targets", "offloadingHandler"}, operand_count=(0, 0), generic_terminator="gpu.module_end")
 _op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",))
-_op(
-    "gpu.func",
-    effects=None,
-    properties={
-        "function_type",
-        "arg_attrs",
-        "res_attrs",
-        "workgroup_attrib_attrs",
-        "private_attrib_attrs",
-        "known_block_size",
-        "known_grid_size",
-    },
-    operand_count=(0, 0),
-)
+_op("gpu.func", effects=None, properties={"function_type", "arg_attrs", "res_attrs", "workgroup_attrib_attrs", "private_attrib_attrs", "known_block_size", "known_grid_size"}, operand_count=(0, 0))
 _op("gpu.return", terminator=True, parents=("gpu.func",))
 _op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",))
 _op("gpu.barrier", effects=None, operand_count=(0, 0))
-_pure(
-    "gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim",
-    properties={"dimension", "upper_bound"},
-    operand_count=(0, 0),
-)
+_pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
 _pure("gpu.cluster_id gpu.cluster_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
-_op(
-    "gpu.launch",
-    effects=None,
-    segments=(
-        "asyncDependencies",
-        "gridSizeX",
-        "gridSizeY",
-        "gridSizeZ",
-        "blockSizeX",
-        "blockSizeY",
-        "blockSizeZ",
-        "clusterSizeX",
-        "clusterSizeY",
-        "clusterSizeZ",
-        "dynamicSharedMemorySize",
-    ),
-    deps_segment=0,
-)
+_op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize"), deps_segment=0)
 
 # gpu: the async ops the pass threads tokens through
-_op(
-    "gpu.launch_func",
-    effects=None,
-    gpu_async=True,
-    properties={"kernel"},
-    segments=(
-        "asyncDependencies",
-        "gridSizeX",
-        "gridSizeY",
-        "gridSizeZ",
-        "blockSizeX",
-        "blockSizeY",
-        "blockSizeZ",
-        "clusterSizeX",
-        "clusterSizeY",
-        "clusterSizeZ",
-        "dynamicSharedMemorySize",
-        "kernelOperands",
-        "asyncObject",
-    ),
-    deps_segment=0,
-)
+_op("gpu.launch_func", effects=None, gpu_async=True, properties={"kernel"}, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
 _op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2)
 _op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
-_op(
-    "gpu.alloc",
-    effects=frozenset({ALLOC}),
-    gpu_async=True,
-    properties={"hostShared"},
-    segments=("asyncDependencies", "dynamicSizes", "symbolOperands"),
-    deps_segment=0,
-)
+_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, properties={"hostShared"}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
 _op("gpu.wait", effects=None, gpu_async=True, fixed_trailing=0)
 
@@ -193,21 +119,9 @@ for _n in "addi subi muli shli".split():
     _op(f"arith.{_n}", default_properties=_OVERFLOW, operand_count=(2, 2))
 for _n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf".split():
     _op(f"arith.{_n}", default_properties=_FASTMATH, operand_count=(2, 2))
-_pure(
-    " ".join(
-        f"arith.{n}"
-        for n in "divsi divui remsi remui andi ori xori maxsi minsi maxui minui shrsi shrui ceildivsi floordivsi".split()
-    ),
-    operand_count=(2, 2),
-)
+_pure(" ".join(f"arith.{n}" for n in "divsi divui remsi remui andi ori xori maxsi minsi maxui minui shrsi shrui ceildivsi floordivsi".split()), operand_count=(2, 2))
 _op("arith.negf", default_properties=_FASTMATH, operand_count=(1, 1))
-_pure(
-    " ".join(
-        f"arith.{n}"
-        for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()
-    ),
-    operand_count=(1, 1),
-)
+_pure(" ".join(f"arith.{n}" for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()), operand_count=(1, 1))
 _op("arith.constant", properties={"value"}, operand_count=(0, 0))
 _op("arith.cmpi", properties={"predicate"}, operand_count=(2, 2))
 _op("arith.cmpf", properties={"predicate"}, default_properties=_FASTMATH, operand_count=(2, 2))
@@ -217,28 +131,12 @@ _op("arith.select", operand_count=(3, 3))
 _op("memref.alloc", effects=frozenset({ALLOC}), properties={"alignment"}, segments=("dynamicSizes", "symbolOperands"))
 _op("memref.alloca", effects=frozenset({ALLOC}), properties={"alignment"}, segments=("dynamicSizes", "symbolOperands"))
 _op("memref.dealloc", effects=frozenset({FREE}), operand_count=(1, 1))
-_op(
-    "memref.load",
-    effects=frozenset({READ}),
-    properties={"nontemporal"},
-    operand_count=(1, None),
-    elided_defaults={"nontemporal": "false"},
-)
-_op(
-    "memref.store",
-    effects=frozenset({WRITE}),
-    properties={"nontemporal"},
-    operand_count=(2, None),
-    elided_defaults={"nontemporal": "false"},
-)
+_op("memref.load", effects=frozenset({READ}), properties={"nontemporal"}, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
+_op("memref.store", effects=frozenset({WRITE}), properties={"nontemporal"}, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
 _op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2))
 _op("memref.dim", operand_count=(2, 2))
 _op("memref.cast", operand_count=(1, 1))
-_op(
-    "memref.subview",
-    properties={"static_offsets", "static_sizes", "static_strides"},
-    segments=("source", "offsets", "sizes", "strides"),
-)
+_op("memref.subview", properties={"static_offsets", "static_sizes", "static_strides"}, segments=("source", "offsets", "sizes", "strides"))
 
 # scf
 _op("scf.for", recursive=True, operand_count=(3, None))
@@ -253,12 +151,7 @@ _op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.re
 
 # cf
 _op("cf.br", terminator=True)
-_op(
-    "cf.cond_br",
-    terminator=True,
-    segments=("condition", "trueDestOperands", "falseDestOperands"),
-    properties={"branch_weights"},
-)
+_op("cf.cond_br", terminator=True, segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"})
 _op("cf.assert", effects=frozenset({WRITE}), properties={"msg"}, operand_count=(1, 1))
 
 # async

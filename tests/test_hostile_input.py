@@ -42,12 +42,7 @@ CASES: dict[str, bytes] = {
     "wrong_operand_count": b'func.func @f(%a: index) {\n  %0 = "arith.addi"(%a) : (index) -> index\n  return\n}\n',
     "wrong_operand_type": b"func.func @f(%a: index, %t: !gpu.async.token) {\n  gpu.wait [%a]\n  return\n}\n",
     "out_of_range_integer": b"func.func @f() {\n  %0 = arith.constant 300 : i8\n  return\n}\n",
-    "too_deep": (
-        b"func.func @f() {\n"
-        + b'"t.a"() ({\n' * (MAX_NESTING + 5)
-        + b"}) : () -> ()\n" * (MAX_NESTING + 5)
-        + b"return }\n"
-    ),
+    "too_deep": (b'func.func @f() {\n' + b'"t.a"() ({\n' * (MAX_NESTING + 5) + b"}) : () -> ()\n" * (MAX_NESTING + 5) + b"return }\n"),
 }
 
 
@@ -108,32 +103,8 @@ def _check_in_process(data: bytes) -> None:
 
 
 _SEEDS = [p.read_bytes() for p in CORPUS]
-_TOKENS = [
-    b"%0",
-    b"%arg0",
-    b"{",
-    b"}",
-    b"(",
-    b")",
-    b"[",
-    b"]",
-    b",",
-    b":",
-    b"=",
-    b"->",
-    b"gpu.wait",
-    b"async",
-    b"^bb1",
-    b"index",
-    b"!gpu.async.token",
-    b"\n",
-    b"@k",
-    b"0",
-    b"-1",
-    b'"x"',
-    b"scf.yield",
-    b"// -----\n",
-]
+_TOKENS = [b"%0", b"%arg0", b"{", b"}", b"(", b")", b"[", b"]", b",", b":", b"=", b"->", b"gpu.wait", b"async",
+           b"^bb1", b"index", b"!gpu.async.token", b"\n", b"@k", b"0", b"-1", b'"x"', b"scf.yield", b"// -----\n"]
 
 
 @st.composite
@@ -216,9 +187,7 @@ def test_top_level_terminator_is_rejected(tmp_path: Path) -> None:
     proc = _run_cli(b"scf.yield scf.yield\n", tmp_path=tmp_path)
     assert proc.returncode == 1 and proc.stdout == ""
     # mlir-opt-19's words: the op's parent constraint fails first.
-    assert (
-        "in.mlir:1:1: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for" in proc.stderr
-    )
+    assert "in.mlir:1:1: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for" in proc.stderr
 
 
 def test_entry_block_types_must_match_the_signature(tmp_path: Path) -> None:

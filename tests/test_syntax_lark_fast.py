@@ -126,12 +126,8 @@ def test_cached_table_loads_as_lark_loads_it() -> None:
     lark_parser, _ = parser_module._lark()
     data, memo_json = lark_parser.memo_serialize([TerminalDef, Rule])
     table_data = data["parser"]["parser"]
-    ours = _deserialize_table(
-        table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
-    )
-    theirs = IntParseTable.deserialize(
-        table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
-    )
+    ours = _deserialize_table(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
+    theirs = IntParseTable.deserialize(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
     assert len(ours.states) > 1000
     assert ours.states == theirs.states
     assert (ours.start_states, ours.end_states) == (theirs.start_states, theirs.end_states)

@@ -63,11 +63,7 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
         {"function_type": "(index) -> ()", "sym_name": '"h"'},
     ),
     "func.call": ("body", '"func.call"(%a) {P} {A} : (index) -> ()', {"callee": "@g"}),
-    "gpu.module": (
-        "top",
-        '"gpu.module"() {P} ({{ "gpu.module_end"() : () -> () }}) {A} : () -> ()',
-        {"sym_name": '"m1"'},
-    ),
+    "gpu.module": ("top", '"gpu.module"() {P} ({{ "gpu.module_end"() : () -> () }}) {A} : () -> ()', {"sym_name": '"m1"'}),
     "gpu.func": ("top", _GPU_FUNC, {"function_type": "() -> ()"}),
     **{
         f"gpu.{d}": ("body", _DIM.format(op=f"gpu.{d}"), {"dimension": "#gpu<dim x>"})
@@ -85,11 +81,7 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
         ": (index, index, index, index, index, index) -> ()",
         {"operandSegmentSizes": "array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>"},
     ),
-    "gpu.alloc": (
-        "body",
-        '%0 = "gpu.alloc"() {P} {A} : () -> memref<4xf32>',
-        {"operandSegmentSizes": "array<i32: 0, 0, 0>"},
-    ),
+    "gpu.alloc": ("body", '%0 = "gpu.alloc"() {P} {A} : () -> memref<4xf32>', {"operandSegmentSizes": "array<i32: 0, 0, 0>"}),
     **{
         f"arith.{n}": ("body", f'%0 = "arith.{n}"(%a, %b) {{P}} {{A}} : (index, index) -> index', {})
         for n in "addi subi muli shli".split()
@@ -102,16 +94,8 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
     "arith.constant": ("body", '%0 = "arith.constant"() {P} {A} : () -> index', {"value": "1 : index"}),
     "arith.cmpi": ("body", '%0 = "arith.cmpi"(%a, %b) {P} {A} : (index, index) -> i1', {"predicate": "0"}),
     "arith.cmpf": ("body", '%0 = "arith.cmpf"(%x, %x) {P} {A} : (f32, f32) -> i1', {"predicate": "1"}),
-    "memref.alloc": (
-        "body",
-        '%0 = "memref.alloc"() {P} {A} : () -> memref<4xf32>',
-        {"operandSegmentSizes": "array<i32: 0, 0>"},
-    ),
-    "memref.alloca": (
-        "body",
-        '%0 = "memref.alloca"() {P} {A} : () -> memref<4xf32>',
-        {"operandSegmentSizes": "array<i32: 0, 0>"},
-    ),
+    "memref.alloc": ("body", '%0 = "memref.alloc"() {P} {A} : () -> memref<4xf32>', {"operandSegmentSizes": "array<i32: 0, 0>"}),
+    "memref.alloca": ("body", '%0 = "memref.alloca"() {P} {A} : () -> memref<4xf32>', {"operandSegmentSizes": "array<i32: 0, 0>"}),
     "memref.load": ("body", '%0 = "memref.load"(%m, %a) {P} {A} : (memref<4xf32>, index) -> f32', {}),
     "memref.store": ("body", '"memref.store"(%x, %m, %a) {P} {A} : (f32, memref<4xf32>, index) -> ()', {}),
     "memref.subview": (
@@ -216,25 +200,13 @@ RULE_CASES = {
     "gpu-func-entry-count": ("top", _GFN.format(ty="(index) -> ()", more="", args="")),
     "gpu-func-entry-type": ("top", _GFN.format(ty="(index) -> ()", more="", args="(%z: i32)")),
     "gpu-func-attribution": ("top", _GFN.format(ty="() -> ()", more="", args="(%z: i32)")),
-    "gpu-func-sym-name": (
-        "top",
-        _GFN.format(ty="() -> ()", more="", args="").replace('sym_name = "kf2"', "sym_name = 1"),
-    ),
+    "gpu-func-sym-name": ("top", _GFN.format(ty="() -> ()", more="", args="").replace('sym_name = "kf2"', 'sym_name = 1')),
     "module-attr-prefix": ("top", '"builtin.module"() ({\n^bb0:\n}) {foo = 1} : () -> ()'),
-    "module-visibility-with-name": (
-        "top",
-        '"builtin.module"() ({\n^bb0:\n}) {sym_name = "q", sym_visibility = "s"} : () -> ()',
-    ),
+    "module-visibility-with-name": ("top", '"builtin.module"() ({\n^bb0:\n}) {sym_name = "q", sym_visibility = "s"} : () -> ()'),
     "no-properties": ("body", '%0 = "arith.index_cast"(%a) <{}> : (index) -> i32'),
-    "no-properties-trunci": (
-        "body",
-        '%0 = "arith.trunci"(%i) <{overflowFlags = #arith.overflow<none>}> : (i32) -> i16',
-    ),
+    "no-properties-trunci": ("body", '%0 = "arith.trunci"(%i) <{overflowFlags = #arith.overflow<none>}> : (i32) -> i16'),
     "segments-size": ("body", '%0 = "memref.alloc"() <{operandSegmentSizes = array<i32: 0>}> : () -> memref<4xf32>'),
-    "segments-sum": (
-        "body",
-        '%0 = "memref.alloc"(%a) <{operandSegmentSizes = array<i32: 0, 0>}> : (index) -> memref<?xf32>',
-    ),
+    "segments-sum": ("body", '%0 = "memref.alloc"(%a) <{operandSegmentSizes = array<i32: 0, 0>}> : (index) -> memref<?xf32>'),
     "segments-missing": ("body", '%0 = "memref.alloc"(%a) : (index) -> memref<?xf32>'),
     "result-count-before-operands": ("body", '"arith.addi"(%a) : (index) -> ()'),
     # Accepted, with mlir-opt-19's output.
@@ -243,17 +215,11 @@ RULE_CASES = {
         "body",
         '%0 = "arith.subi"(%a, %b) <{overflowFlags = #arith.overflow<nsw>}> {overflowFlags = #arith.overflow<nuw>} : (index, index) -> index',
     ),
-    "dict-after-empty-props": (
-        "body",
-        '%0 = "arith.subi"(%a, %b) <{}> {overflowFlags = #arith.overflow<nuw>} : (index, index) -> index',
-    ),
+    "dict-after-empty-props": ("body", '%0 = "arith.subi"(%a, %b) <{}> {overflowFlags = #arith.overflow<nuw>} : (index, index) -> index'),
     "dict-unconvertible-after-props": ("body", '%0 = "memref.alloc"() <{}> {alignment = "x"} : () -> memref<4xf32>'),
     "segments-missing-no-operands": ("body", '%0 = "memref.alloc"() : () -> memref<4xf32>'),
     "default-fastmath": ("body", '%0 = "arith.addf"(%x, %x) : (f32, f32) -> f32'),
-    "call-22-properties-dropped": (
-        "body",
-        '"func.call"(%a) <{callee = @g, no_inline, arg_attrs = [{}]}> : (index) -> ()',
-    ),
+    "call-22-properties-dropped": ("body", '"func.call"(%a) <{callee = @g, no_inline, arg_attrs = [{}]}> : (index) -> ()'),
     "cond-br-weights-dropped": (
         "body",
         '"cf.cond_br"(%p) [^bb1, ^bb1] <{branch_weights = array<i32: 1, 2>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i1) -> ()\n^bb1:',
@@ -265,9 +231,7 @@ RULE_CASES = {
 @pytest.mark.parametrize("case", sorted(RULE_CASES))
 def test_op_rules_match_mlir_opt_19(case: str, tmp_path: Path) -> None:
     where, op = RULE_CASES[case]
-    _check_against_mlir19(
-        _MODULE.format(top=op if where == "top" else "", body=op if where == "body" else ""), tmp_path
-    )
+    _check_against_mlir19(_MODULE.format(top=op if where == "top" else "", body=op if where == "body" else ""), tmp_path)
 
 
 def _ours(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -279,20 +243,16 @@ def _ours(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = spec_main(["print", str(path)])
-    return subprocess.CompletedProcess(
-        ["python", "-m", "spec", "print", str(path)], code, out.getvalue(), err.getvalue()
-    )
+    return subprocess.CompletedProcess(["python", "-m", "spec", "print", str(path)], code, out.getvalue(), err.getvalue())
 
 
 def test_cli_exit_code_and_location(tmp_path: Path) -> None:
     path = tmp_path / "in.mlir"
     path.write_text(CASES["func.call-callee-props"])
-    proc = subprocess.run(
-        [sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO
-    )
+    proc = subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert proc.returncode == 1 and proc.stdout == ""
     assert _first_error(proc.stderr, path) == (
-        "FILE:8:3: error: invalid properties {callee = @g::@h} for op func.call: Invalid attribute `callee` in property conversion: @g::@h"
+        'FILE:8:3: error: invalid properties {callee = @g::@h} for op func.call: Invalid attribute `callee` in property conversion: @g::@h'
     )
 
 
@@ -389,9 +349,7 @@ def generic_known_ops(draw: st.DrawFn) -> str:
             values[key] = draw(st.sampled_from(_VALUES))
     extra = {}
     if draw(st.booleans()):
-        extra[draw(st.sampled_from(["foo", "no_inline", "branch_weights", "arg_attrs", *sorted(entries)]))] = draw(
-            st.sampled_from(_VALUES)
-        )
+        extra[draw(st.sampled_from(["foo", "no_inline", "branch_weights", "arg_attrs", *sorted(entries)]))] = draw(st.sampled_from(_VALUES))
     if draw(st.booleans()):
         return _render(name, values, extra)
     return _render(name, None, {**values, **extra})

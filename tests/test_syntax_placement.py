@@ -29,36 +29,15 @@ def _fn(body: str, arg: str = "") -> str:
 
 
 CASES = {
-    "module-end-at-top": (
-        '"gpu.module_end"() : () -> ()\n',
-        "1:1: error: 'gpu.module_end' op expects parent op 'gpu.module'",
-    ),
+    "module-end-at-top": ('"gpu.module_end"() : () -> ()\n', "1:1: error: 'gpu.module_end' op expects parent op 'gpu.module'"),
     "return-at-top": ('"func.return"() : () -> ()\n', "1:1: error: 'func.return' op expects parent op 'func.func'"),
-    "return-in-gpu-module": (
-        'gpu.module @m {\n  "func.return"() : () -> ()\n}\n',
-        "2:3: error: 'func.return' op expects parent op 'func.func'",
-    ),
+    "return-in-gpu-module": ('gpu.module @m {\n  "func.return"() : () -> ()\n}\n', "2:3: error: 'func.return' op expects parent op 'func.func'"),
     "gpu-return-in-func": (_fn("  gpu.return\n"), "2:3: error: 'gpu.return' op expects parent op 'gpu.func'"),
-    "async-yield-in-func": (
-        _fn('  "async.yield"() : () -> ()\n'),
-        "2:3: error: 'async.yield' op expects parent op 'async.execute'",
-    ),
-    "gpu-terminator-in-func": (
-        _fn('  "gpu.terminator"() : () -> ()\n'),
-        "2:3: error: 'gpu.terminator' op expects parent op 'gpu.launch'",
-    ),
-    "condition-in-func": (
-        _fn('  "scf.condition"(%c) : (i1) -> ()\n', "%c: i1"),
-        "2:3: error: 'scf.condition' op expects parent op 'scf.while'",
-    ),
-    "reduce-in-func": (
-        _fn('  "scf.reduce"() : () -> ()\n'),
-        "2:3: error: 'scf.reduce' op expects parent op 'scf.parallel'",
-    ),
-    "reduce-return-in-func": (
-        _fn('  "scf.reduce.return"(%c) : (i1) -> ()\n', "%c: i1"),
-        "2:3: error: 'scf.reduce.return' op expects parent op 'scf.reduce'",
-    ),
+    "async-yield-in-func": (_fn('  "async.yield"() : () -> ()\n'), "2:3: error: 'async.yield' op expects parent op 'async.execute'"),
+    "gpu-terminator-in-func": (_fn('  "gpu.terminator"() : () -> ()\n'), "2:3: error: 'gpu.terminator' op expects parent op 'gpu.launch'"),
+    "condition-in-func": (_fn('  "scf.condition"(%c) : (i1) -> ()\n', "%c: i1"), "2:3: error: 'scf.condition' op expects parent op 'scf.while'"),
+    "reduce-in-func": (_fn('  "scf.reduce"() : () -> ()\n'), "2:3: error: 'scf.reduce' op expects parent op 'scf.parallel'"),
+    "reduce-return-in-func": (_fn('  "scf.reduce.return"(%c) : (i1) -> ()\n', "%c: i1"), "2:3: error: 'scf.reduce.return' op expects parent op 'scf.reduce'"),
     "yield-at-top": (
         _fn("  return\n") + '"scf.yield"() : () -> ()\n',
         "4:1: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'",
@@ -74,19 +53,12 @@ CASES = {
     "unknown-gpu-type": (_fn("  return\n", "%a: !gpu.asyn"), "1:23: error: unknown gpu type: asyn"),
     "unknown-gpu-type-nested": (_fn("  return\n", "%a: memref<4x!gpu.asyn>"), "1:32: error: unknown gpu type: asyn"),
     "unknown-async-type": (_fn("  return\n", "%a: !async.tok"), "1:25: error: unknown  type `tok` in dialect `async`"),
-    "unknown-async-type-nested": (
-        _fn("  return\n", "%a: !async.value<!gpu.asy>"),
-        "1:36: error: unknown gpu type: asy",
-    ),
+    "unknown-async-type-nested": (_fn("  return\n", "%a: !async.value<!gpu.asy>"), "1:36: error: unknown gpu type: asy"),
 }
 
 ACCEPTED = {
-    "known-gpu-types": _fn(
-        "  return\n", '%a: !gpu.async.token, %b: !gpu.sparse.spmat_handle, %c: !gpu.mma_matrix<16x16xf16, "AOp">'
-    ),
-    "known-async-types": _fn(
-        "  return\n", "%a: !async.token, %b: !async.group, %c: !async.value<f32>, %d: !async.coro.id"
-    ),
+    "known-gpu-types": _fn("  return\n", "%a: !gpu.async.token, %b: !gpu.sparse.spmat_handle, %c: !gpu.mma_matrix<16x16xf16, \"AOp\">"),
+    "known-async-types": _fn("  return\n", "%a: !async.token, %b: !async.group, %c: !async.value<f32>, %d: !async.coro.id"),
     "other-dialects-stay-open": _fn('  "arith.fancy"() : () -> ()\n  return\n'),
 }
 
@@ -136,8 +108,6 @@ def test_listed_dialects_are_complete_and_exact(tmp_path: Path) -> None:
 def test_cli_exit_code_and_location(tmp_path: Path) -> None:
     path = tmp_path / "bad.mlir"
     path.write_text(CASES["misspelled-scf-op"][0])
-    proc = subprocess.run(
-        [sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
+    proc = subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith(f"{path}:2:3: error: unregistered operation 'scf.yeield'")

@@ -22,12 +22,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
     paths = {}
-    for name, text in {
-        "in": SYNC,
-        "good": GOOD,
-        "bad": GOOD.replace("    gpu.wait [%3]\n", ""),
-        "junk": "func.func @f( {",
-    }.items():
+    for name, text in {"in": SYNC, "good": GOOD, "bad": GOOD.replace("    gpu.wait [%3]\n", ""), "junk": "func.func @f( {"}.items():
         p = tmp_path / f"{name}.mlir"
         p.write_text(text)
         paths[name] = str(p)
@@ -43,10 +38,7 @@ def test_verified_exit_0(files: dict[str, str]) -> None:
 def test_refuted_exit_1_with_diagnostic(files: dict[str, str]) -> None:
     r = cli(files["in"], "--after", files["bad"])
     assert r.returncode == 1
-    assert (
-        f"{files['bad']}:15:5: error: 'func.call' op may run before 'gpu.memcpy' ({files['in']}:13:5) has finished"
-        in r.stdout
-    )
+    assert f"{files['bad']}:15:5: error: 'func.call' op may run before 'gpu.memcpy' ({files['in']}:13:5) has finished" in r.stdout
 
 
 def test_json(files: dict[str, str]) -> None:
@@ -58,12 +50,7 @@ def test_json(files: dict[str, str]) -> None:
     assert fn["name"] == "f" and fn["verdict"] == "refuted" and fn["obligations"] == 4
     (v,) = fn["violations"]
     assert v["kind"] == "gpu-before-host"
-    assert v["first"] == {
-        "op": "gpu.memcpy",
-        "loc": f"{files['in']}:13:5",
-        "input_loc": f"{files['in']}:13:5",
-        "output_loc": f"{files['bad']}:14:10",
-    }
+    assert v["first"] == {"op": "gpu.memcpy", "loc": f"{files['in']}:13:5", "input_loc": f"{files['in']}:13:5", "output_loc": f"{files['bad']}:14:10"}
     assert v["second"]["op"] == "func.call" and v["second"]["loc"] == f"{files['bad']}:15:5"
     times = {s["point"]: s["time"] for s in v["schedule"]}
     # The model's schedule really has the call before the copy finishes.

@@ -19,34 +19,26 @@ def path_of(r) -> list[str]:  # type: ignore[no-untyped-def]
     return v.path
 
 
-BRANCH_IN = module(
-    """  func.func @f(%m: memref<4xf32>, %p: i1) {
+BRANCH_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     scf.if %p {
-      gpu.launch_func """
-    + LAUNCH
-    + """
+      gpu.launch_func """ + LAUNCH + """
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
-BRANCH_GOOD = module(
-    """  func.func @f(%m: memref<4xf32>, %p: i1) {
+""")
+BRANCH_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     scf.if %p {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """
-    + ASYNC_LAUNCH
-    + """
+      %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
       gpu.wait [%1]
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
+""")
 
 
 def test_branch_synchronized_inside() -> None:
@@ -66,14 +58,11 @@ def test_branch_yielding_a_token_waited_after() -> None:
     """A token out of an scf.if (one side launches, the other makes an empty
     token), waited after the join: right on both paths."""
     inp = BRANCH_IN.replace("    }\n    call", "    } else {\n    }\n    call")
-    out = module(
-        """  func.func @f(%m: memref<4xf32>, %p: i1) {
+    out = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     %t = scf.if %p -> (!gpu.async.token) {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """
-        + ASYNC_LAUNCH
-        + """
+      %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
       scf.yield %1 : !gpu.async.token
     } else {
       %2 = gpu.wait async
@@ -83,8 +72,7 @@ def test_branch_yielding_a_token_waited_after() -> None:
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-    )
+""")
     assert run(inp, out).verdict == VERIFIED
     # The then side yields the token from before its launch: wrong on the then path.
     wrong = out.replace("      scf.yield %1 : !gpu.async.token", "      scf.yield %0 : !gpu.async.token")
@@ -93,47 +81,35 @@ def test_branch_yielding_a_token_waited_after() -> None:
     assert path_of(r) == ["scf.if at in.mlir:11:5 takes the then branch"]
 
 
-LOOP_IN = module(
-    """  func.func @f(%m: memref<4xf32>, %n: index) {
+LOOP_IN = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    gpu.launch_func """
-    + LAUNCH
-    + """
+    gpu.launch_func """ + LAUNCH + """
     scf.for %i = %c0 to %n step %c1 {
-      gpu.launch_func """
-    + LAUNCH
-    + """
+      gpu.launch_func """ + LAUNCH + """
       func.call @consume(%m) : (memref<4xf32>) -> ()
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
+""")
 # The 2020 seed's output for LOOP_IN: the token of the launch before the loop
 # is consumed inside the loop only, nothing waits for it when the loop runs
 # zero times.
-LOOP_SEED = module(
-    """  func.func @f(%m: memref<4xf32>, %n: index) {
+LOOP_SEED = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """
-    + ASYNC_LAUNCH
-    + """
+    %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
     scf.for %i = %c0 to %n step %c1 {
-      %2 = gpu.launch_func async [%1] """
-    + ASYNC_LAUNCH
-    + """
+      %2 = gpu.launch_func async [%1] """ + ASYNC_LAUNCH + """
       gpu.wait [%2]
       func.call @consume(%m) : (memref<4xf32>) -> ()
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
+""")
 
 
 def test_gpu_op_before_and_inside_a_loop() -> None:
@@ -156,37 +132,29 @@ def test_seed_zero_trip_loop_is_refuted() -> None:
     assert path_of(r) == ["scf.for at in.mlir:13:5 runs 0 times"]
 
 
-CARRIED_IN = module(
-    """  func.func @f(%m: memref<4xf32>, %n: index) {
+CARRIED_IN = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.for %i = %c0 to %n step %c1 {
-      gpu.launch_func """
-    + LAUNCH
-    + """
+      gpu.launch_func """ + LAUNCH + """
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
-CARRIED_GOOD = module(
-    """  func.func @f(%m: memref<4xf32>, %n: index) {
+""")
+CARRIED_GOOD = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
     %t = scf.for %i = %c0 to %n step %c1 iter_args(%a = %0) -> (!gpu.async.token) {
-      %1 = gpu.launch_func async [%a] """
-    + ASYNC_LAUNCH
-    + """
+      %1 = gpu.launch_func async [%a] """ + ASYNC_LAUNCH + """
       scf.yield %1 : !gpu.async.token
     }
     gpu.wait [%t]
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
+""")
 
 
 def test_token_through_iter_args_with_wait_on_exit() -> None:
@@ -216,14 +184,11 @@ def test_iterations_not_chained() -> None:
     assert v.path == ["scf.for at in.mlir:12:5 runs 2 times"]
 
 
-DIAMOND_IN = module(
-    """  func.func @f(%m: memref<4xf32>, %p: i1) {
+DIAMOND_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     cf.cond_br %p, ^bb1, ^bb2
   ^bb1:
-    gpu.launch_func """
-    + LAUNCH
-    + """
+    gpu.launch_func """ + LAUNCH + """
     cf.br ^bb3
   ^bb2:
     cf.br ^bb3
@@ -231,19 +196,15 @@ DIAMOND_IN = module(
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
+""")
 
 
-DIAMOND_GOOD = module(
-    """  func.func @f(%m: memref<4xf32>, %p: i1) {
+DIAMOND_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
     cf.cond_br %p, ^bb1, ^bb2
   ^bb1:
-    %1 = gpu.launch_func async [%0] """
-    + ASYNC_LAUNCH
-    + """
+    %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
     cf.br ^bb3(%1 : !gpu.async.token)
   ^bb2:
     cf.br ^bb3(%0 : !gpu.async.token)
@@ -252,41 +213,31 @@ DIAMOND_GOOD = module(
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
-BACK_IN = module(
-    """  func.func @f(%m: memref<4xf32>, %p: i1) {
+""")
+BACK_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     cf.br ^bb1
   ^bb1:
-    gpu.launch_func """
-    + LAUNCH
-    + """
+    gpu.launch_func """ + LAUNCH + """
     cf.cond_br %p, ^bb1, ^bb2
   ^bb2:
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
-BACK_GOOD = module(
-    """  func.func @f(%m: memref<4xf32>, %p: i1) {
+""")
+BACK_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
     cf.br ^bb1(%0 : !gpu.async.token)
   ^bb1(%t: !gpu.async.token):
-    %1 = gpu.launch_func async [%t] """
-    + ASYNC_LAUNCH
-    + """
+    %1 = gpu.launch_func async [%t] """ + ASYNC_LAUNCH + """
     cf.cond_br %p, ^bb1(%1 : !gpu.async.token), ^bb2
   ^bb2:
     gpu.wait [%1]
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-)
-
+""")
 
 def test_cf_diamond_token_as_block_argument() -> None:
     good = DIAMOND_GOOD
@@ -317,30 +268,21 @@ def test_cf_back_edge() -> None:
 
 
 def test_nested_three_deep() -> None:
-    inp = module(
-        """  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
+    inp = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.if %p {
       scf.for %i = %c0 to %n step %c1 {
         scf.if %p {
-          gpu.launch_func """
-        + LAUNCH
-        + """
+          gpu.launch_func """ + LAUNCH + """
         }
       }
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-"""
-    )
-    good = inp.replace(
-        "          gpu.launch_func " + LAUNCH,
-        "          %0 = gpu.wait async\n          %1 = gpu.launch_func async [%0] "
-        + ASYNC_LAUNCH
-        + "\n          gpu.wait [%1]",
-    )
+""")
+    good = inp.replace("          gpu.launch_func " + LAUNCH, "          %0 = gpu.wait async\n          %1 = gpu.launch_func async [%0] " + ASYNC_LAUNCH + "\n          gpu.wait [%1]")
     r = run(inp, good)
     assert r.verdict == VERIFIED, r.text()
     assert r.functions[0].paths == 8
@@ -355,15 +297,12 @@ def test_nested_three_deep() -> None:
 
 
 def test_async_execute_inside_a_loop() -> None:
-    inp = module(
-        """  func.func @f(%m: memref<4xf32>, %n: index) {
+    inp = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.for %i = %c0 to %n step %c1 {
       %t = async.execute {
-        gpu.launch_func """
-        + LAUNCH
-        + """
+        gpu.launch_func """ + LAUNCH + """
         async.yield
       }
       async.await %t : !async.token
@@ -371,22 +310,14 @@ def test_async_execute_inside_a_loop() -> None:
     }
     return
   }
-"""
-    )
-    good = inp.replace(
-        "        gpu.launch_func " + LAUNCH,
-        "        %0 = gpu.wait async\n        %1 = gpu.launch_func async [%0] "
-        + ASYNC_LAUNCH
-        + "\n        gpu.wait [%1]",
-    )
+""")
+    good = inp.replace("        gpu.launch_func " + LAUNCH, "        %0 = gpu.wait async\n        %1 = gpu.launch_func async [%0] " + ASYNC_LAUNCH + "\n        gpu.wait [%1]")
     r = run(inp, good)
     assert r.verdict == VERIFIED
     assert not r.functions[0].bounded
     # The body's await moved out of the loop: an iteration's async work is
     # pending when the next begins, so only the bound is claimed.
-    late = good.replace("      async.await %t : !async.token\n      func.call", "      func.call").replace(
-        "    }\n    return", "    }\n    return"
-    )
+    late = good.replace("      async.await %t : !async.token\n      func.call", "      func.call").replace("    }\n    return", "    }\n    return")
     r = run(inp.replace("      async.await %t : !async.token\n", ""), late)
     assert r.verdict == VERIFIED
     assert r.functions[0].bounded and "pending" in r.functions[0].lemma
@@ -397,9 +328,7 @@ def test_async_execute_inside_a_loop() -> None:
 
 def test_too_many_paths_is_unknown() -> None:
     ifs = "".join("    scf.if %p {\n      gpu.launch_func " + LAUNCH + "\n    }\n" for _ in range(9))
-    inp = module(
-        "  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n" + ifs + "    return\n  }\n"
-    )
+    inp = module("  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n" + ifs + "    return\n  }\n")
     # Path by path, 512 paths are over the default limit; so they are for
     # the guarded proof when a limit is asked for.
     for kw in ({"guarded": False}, {"max_paths": 256}):
@@ -414,20 +343,16 @@ def test_too_many_paths_is_unknown() -> None:
 
 
 def test_unsupported_region_op_is_unknown() -> None:
-    inp = module(
-        """  func.func @f(%m: memref<4xf32>, %n: index) {
+    inp = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.parallel (%i) = (%c0) to (%n) step (%c1) {
-      gpu.launch_func """
-        + LAUNCH
-        + """
+      gpu.launch_func """ + LAUNCH + """
       scf.reduce
     }
     return
   }
-"""
-    )
+""")
     r = check(parse_module(inp, "in.mlir"), parse_module(inp, "in.mlir"))
     assert r.verdict == UNKNOWN
     assert "scf.parallel" in r.functions[0].reason

@@ -59,17 +59,7 @@ def test_cli_unknown_exit_3(tmp_path: Path) -> None:
     (tmp_path / "in.mlir").write_text(SYNC)
     (tmp_path / "out.mlir").write_text(GOOD)
     r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "verifier",
-            "check",
-            str(tmp_path / "in.mlir"),
-            "--after",
-            str(tmp_path / "out.mlir"),
-            "--rlimit",
-            "1",
-        ],
+        [sys.executable, "-m", "verifier", "check", str(tmp_path / "in.mlir"), "--after", str(tmp_path / "out.mlir"), "--rlimit", "1"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -117,9 +117,7 @@ def _check(
         report.functions.append(fr)
         if not candidates:
             fr.verdict = REFUTED
-            fr.violations.append(
-                _mismatch_violation(Mismatch("mismatch", f"function @{name} is missing from the output", None, fin))
-            )
+            fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} is missing from the output", None, fin)))
             continue
         _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit, unroll, max_paths, guarded)
     for name, rest in outs.items():
@@ -127,11 +125,7 @@ def _check(
             continue
         for fout in rest:
             fr = FunctionReport(name, REFUTED)
-            fr.violations.append(
-                _mismatch_violation(
-                    Mismatch("mismatch", f"function @{name} has no counterpart in the input", fout, None)
-                )
-            )
+            fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} has no counterpart in the input", fout, None)))
             report.functions.append(fr)
     report.timings = t
     return report
@@ -169,20 +163,14 @@ def _check_function(
     lemma = LoopLemma(unroll)
     status = SKIP
     if guarded:
-        status = check_guarded(
-            fin, fout, corr, fr, t, unknown_reasons, lemma, timeout_ms, seed, rlimit, unroll, max_paths
-        )
+        status = check_guarded(fin, fout, corr, fr, t, unknown_reasons, lemma, timeout_ms, seed, rlimit, unroll, max_paths)
     if status == STOP:
         return
     try:
         t0 = time.perf_counter()
         # Without decisions there is one path: checked as before, with the
         # slice batching of `encode.Prover` that long straight-line code needs.
-        for gin in (
-            events.paths(fin, unroll, max_paths if max_paths is not None else events.MAX_PATHS)
-            if status == SKIP
-            else []
-        ):
+        for gin in events.paths(fin, unroll, max_paths if max_paths is not None else events.MAX_PATHS) if status == SKIP else []:
             fr.paths += 1
             fr.bounded = fr.bounded or gin.bounded
             if gin.unsupported:
@@ -213,9 +201,7 @@ def _check_function(
     dropped = [op for op in corr.dropped if op.name != "gpu.wait"]
     if not fr.violations and not unknown_reasons and dropped:
         fr.violations.extend(
-            _mismatch_violation(
-                Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", fout, op)
-            )
+            _mismatch_violation(Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", fout, op))
             for op in dropped
         )
     if fr.bounded:
@@ -299,9 +285,7 @@ def _check_path(
             # interpreter picks branches and trip counts from concrete
             # arguments, so only a path without decisions is replayed.
             if gin.choices:
-                v.replay = Replay(
-                    False, reason="the path has branch or loop decisions the interpreter would not follow"
-                )
+                v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
             else:
                 v.replay = replay(gin.func, gout.func, gout, outcome.times)
         fr.violations.append(v)

@@ -38,6 +38,7 @@ settings.register_profile("dev", max_examples=60, deadline=None, suppress_health
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=_SLOW_DATA)
 
 
+
 def pytest_configure(config: pytest.Config) -> None:
     # `--hypothesis-profile` (handled by Hypothesis' plugin) wins; else the
     # environment decides.

@@ -175,9 +175,7 @@ class _Matcher:
                 if ia is None:
                     self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ba.ops[-1] if ba.ops else in_owner)
                 else:
-                    self.fail(
-                        f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia
-                    )
+                    self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
                 return False
         while i < len(ba.ops) and _droppable(ba.ops[i]):
             self.c.dropped.append(ba.ops[i])
@@ -308,12 +306,7 @@ class _Dominance:
         if region is None:
             return False
         anc = _ancestor_in_region(user, region)
-        return (
-            anc is not None
-            and anc.parent is not d.parent
-            and anc.parent is not None
-            and self.block_dominates(d.parent, anc.parent)
-        )
+        return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
 
 
 def well_formed(func: Operation) -> list[Mismatch]:
@@ -346,9 +339,7 @@ def well_formed(func: Operation) -> list[Mismatch]:
             body = op.regions[0].blocks[0]
             if any(not d.type.is_async_token for d in deps):
                 bad(op, "has a dependency that is not an '!async.token'")
-            elif [a.type for a in body.args] != [
-                v.type.async_value_inner if v.type.is_async_value else v.type for v in operands
-            ]:
+            elif [a.type for a in body.args] != [v.type.async_value_inner if v.type.is_async_value else v.type for v in operands]:
                 bad(op, "body argument types do not match its operands")
             else:
                 y = body.ops[-1] if body.ops else None

@@ -65,9 +65,7 @@ def graph_dot(report: Report) -> str:
                     lines.append(f"    f{k}_n{a} -> f{k}_n{b};")
         for a, b in fr.missing:
             if a in keep and b in keep:
-                lines.append(
-                    f'    f{k}_n{a} -> f{k}_n{b} [color=red, penwidth=2, style=dashed, label="missing", fontcolor=red];'
-                )
+                lines.append(f'    f{k}_n{a} -> f{k}_n{b} [color=red, penwidth=2, style=dashed, label="missing", fontcolor=red];')
         lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -57,9 +57,7 @@ class Outcome:
 class Prover:
     """One Z3 solver for the obligations of one function."""
 
-    def __init__(
-        self, g: EventGraph, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = DEFAULT_SEED, rlimit: int | None = None
-    ) -> None:
+    def __init__(self, g: EventGraph, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = DEFAULT_SEED, rlimit: int | None = None) -> None:
         self.g = g
         self.timeout_ms, self.seed, self.rlimit = timeout_ms, seed, rlimit
         self.solver = self._new_solver()

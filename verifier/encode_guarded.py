@@ -64,16 +64,7 @@ class GuardedOutcome:
 class GuardedProver:
     """One Z3 solver for the obligations of one function, all paths at once."""
 
-    def __init__(
-        self,
-        sym: Symbols,
-        gin: GuardedGraph,
-        gout: GuardedGraph,
-        unroll: int,
-        timeout_ms: int,
-        seed: int,
-        rlimit: int | None,
-    ) -> None:
+    def __init__(self, sym: Symbols, gin: GuardedGraph, gout: GuardedGraph, unroll: int, timeout_ms: int, seed: int, rlimit: int | None) -> None:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
         self.solver = z3.SolverFor("QF_IDL")
         self.solver.set("timeout", int(timeout_ms))

@@ -150,9 +150,7 @@ def judge(text: str, impl: Implementation, expect: str | None = None, timeout_ms
         except ImplFailed as exc:
             return Outcome(FAIL, "differs", text, out, f"the refimpl --mode {expect} fails on this input:\n{exc}")
         if not structurally_equal(module_out, parse_module(ref, "<expected>")):
-            return Outcome(
-                FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}"
-            )
+            return Outcome(FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}")
     if verdict == "verified":
         return Outcome(PASS, verdict, text, out, detail)
     if verdict == "unknown":

@@ -30,7 +30,7 @@ import time
 from spec.ir import Operation
 from spec.semantics import events
 from spec.semantics.conditions import Symbols
-from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded, may_decide
+from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded
 from verifier.correspondence import Correspondence
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedOutcome, GuardedProver
@@ -62,8 +62,6 @@ def check_guarded(
     unroll: int,
     max_paths: int | None,
 ) -> str:
-    if not may_decide(fin):
-        return SKIP
     t0 = time.perf_counter()
     sym = Symbols()
     gin = build_guarded(fin, sym, None, unroll)
@@ -79,10 +77,7 @@ def check_guarded(
         fr.verdict, fr.reason = UNKNOWN, _reason(gin.unsupported or gout.unsupported)
         return STOP
     if gout.mismatch or [d for d, _ in gout.met] != [d for d, _ in gin.met]:
-        fr.verdict, fr.reason = (
-            UNKNOWN,
-            "the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else ""),
-        )
+        fr.verdict, fr.reason = UNKNOWN, "the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else "")
         return STOP
     if max_paths is not None and gin.path_count > max_paths:
         fr.verdict, fr.reason = UNKNOWN, f"more than {max_paths} paths (branch choices x trip counts up to {unroll})"
@@ -243,14 +238,7 @@ def _report(
 
 
 def _sample(
-    fin: Operation,
-    fout: Operation,
-    corr: Correspondence,
-    fr: FunctionReport,
-    refuted: set[tuple[int, int]],
-    decisions: int,
-    seed: int,
-    unroll: int,
+    fin: Operation, fout: Operation, corr: Correspondence, fr: FunctionReport, refuted: set[tuple[int, int]], decisions: int, seed: int, unroll: int
 ) -> str:
     """Reachability on sampled concrete paths against the guarded answers."""
     rng = random.Random(seed)

@@ -64,14 +64,7 @@ def obligations(g: EventGraph) -> list[Obligation]:
                 if key not in seen_pairs:
                     seen_pairs.add(key)
                     out.append(
-                        Obligation(
-                            kind_of(ev, other),
-                            ev.op,
-                            other.op,
-                            ev.thread != other.thread,
-                            ev.occurrence,
-                            other.occurrence,
-                        )
+                        Obligation(kind_of(ev, other), ev.op, other.op, ev.thread != other.thread, ev.occurrence, other.occurrence)
                     )
                 continue
             for m in g.succ[n]:

@@ -53,9 +53,7 @@ class Replay:
             return f"not replayed in the executable semantics: {self.reason}"
         if self.differs:
             return "replayed in the executable semantics: the output's outcome differs from the input's"
-        return (
-            "replayed in the executable semantics: same outcome on this schedule (the values used do not show the race)"
-        )
+        return "replayed in the executable semantics: same outcome on this schedule (the values used do not show the race)"
 
 
 def _base(label: str) -> str:

@@ -69,20 +69,12 @@ class Violation:
         if self.schedule:
             lines = "\n".join(f"  {t:>4}  {label}" for t, label in self.schedule)
             first = self.first.output_loc or loc
-            notes.append(
-                note(first, f"'{self.first.op}' op is here; a schedule from the Z3 model (time, point):\n" + lines)
-            )
+            notes.append(note(first, f"'{self.first.op}' op is here; a schedule from the Z3 model (time, point):\n" + lines))
         if self.replay is not None:
             notes.append(note(loc, self.replay.summary()))  # type: ignore[attr-defined]
             if getattr(self.replay, "differs", False):
                 notes.append(
-                    note(
-                        loc,
-                        "input outcome:\n"
-                        + self.replay.input_outcome
-                        + "output outcome:\n"
-                        + self.replay.output_outcome,
-                    )  # type: ignore[attr-defined]
+                    note(loc, "input outcome:\n" + self.replay.input_outcome + "output outcome:\n" + self.replay.output_outcome)  # type: ignore[attr-defined]
                 )
         return error(loc, self.message, *notes)
 
@@ -99,9 +91,7 @@ class Violation:
         }
 
 
-def violation_of(
-    ob: Obligation, a_out: Operation, b_out: Operation, first_on_gpu: bool, path: list[str], schedule: list
-) -> Violation:
+def violation_of(ob: Obligation, a_out: Operation, b_out: Operation, first_on_gpu: bool, path: list[str], schedule: list) -> Violation:
     """The violation of obligation `ob` in the output, where its ops are
     `a_out` and `b_out`: on the path `path`, with the model's `schedule`."""
     return Violation(
@@ -115,9 +105,7 @@ def violation_of(
     )
 
 
-def obligation_message(
-    kind: str, first_op: str, first_loc: Location, second_op: str, first_is_gpu: bool, cross: bool
-) -> str:
+def obligation_message(kind: str, first_op: str, first_loc: Location, second_op: str, first_is_gpu: bool, cross: bool) -> str:
     """The counterexample message of each obligation kind."""
     done = "has finished" if first_is_gpu else "has run"
     where = " (on another thread)" if cross else ""

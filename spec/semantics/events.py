@@ -189,15 +189,7 @@ class EventGraph:
         op = self.ops[n]
         kind = self.kinds[n]
         where = f"{op.name}@{op.loc.line}:{op.loc.col}" if op is not None else "?"
-        short = {
-            "issue": "i",
-            "start": "s",
-            "finish": "f",
-            "point": "t",
-            "body": "begin",
-            "yield": "yield",
-            "iter-end": "end-iteration",
-        }
+        short = {"issue": "i", "start": "s", "finish": "f", "point": "t", "body": "begin", "yield": "yield", "iter-end": "end-iteration"}
         return f"{short.get(kind, kind)}({where})"
 
     def preds(self) -> list[list[int]]:
@@ -263,9 +255,7 @@ class _Builder:
                 if v in self.inner:
                     self.inner[d] = self.inner[v]
 
-    def region(
-        self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int
-    ) -> tuple[int | None, Operation | None]:
+    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
         """Run `region` on this path: its entry block gets `args`, then the
         blocks `cf.br`/`cf.cond_br` lead to. Returns the last node and the
         terminator that left the region (None if the path was cut)."""
@@ -295,9 +285,7 @@ class _Builder:
             else:
                 sizes = term.properties.get("operandSegmentSizes")
                 n_true = sizes.values[1] if isinstance(sizes, DenseArrayAttr) else 0
-                c = self.decide(
-                    2, lambda c, t=term: f"cf.cond_br at {t.loc} goes to its {'true' if c == 0 else 'false'} successor"
-                )
+                c = self.decide(2, lambda c, t=term: f"cf.cond_br at {t.loc} goes to its {'true' if c == 0 else 'false'} successor")
                 nxt = term.successors[c]
                 operands = term.operands[1 : 1 + n_true] if c == 0 else term.operands[1 + n_true :]
             self.bind(nxt.args, operands)
@@ -343,9 +331,7 @@ class _Builder:
         if name == "scf.while":
             g.bounded = True
             g.loops.add("scf.while")
-            trips = self.decide(
-                self.unroll + 1, lambda c: f"scf.while at {op.loc} runs its body {c} time{'s' if c != 1 else ''}"
-            )
+            trips = self.decide(self.unroll + 1, lambda c: f"scf.while at {op.loc} runs its body {c} time{'s' if c != 1 else ''}")
             carried = list(op.operands)
             for j in range(trips + 1):
                 cur, cond = self.region(op.regions[0], carried, cur, tid, depth)
@@ -363,9 +349,7 @@ class _Builder:
         self.unsupported(op, f"'{name}' op holds GPU or async ops in its regions; this construct is not modelled")
         return cur
 
-    def _iteration(
-        self, region: Region, carried: list[Value], cur: int | None, tid: int, depth: int
-    ) -> tuple[int | None, Operation | None]:
+    def _iteration(self, region: Region, carried: list[Value], cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
         """One iteration of an `scf.for` body: the induction variable is not a
         token, so only the loop-carried values are bound."""
         if not region.blocks:
@@ -402,9 +386,7 @@ class _Builder:
                     g.edge(self.available_of(x), n)
                     if op.results and op.results[0].type.is_gpu_token:
                         inner = self.inner.get(x)
-                        self.completion[op.results[0]] = (
-                            inner if inner is not None else self._extern(op.results[0], self.completion)
-                        )
+                        self.completion[op.results[0]] = inner if inner is not None else self._extern(op.results[0], self.completion)
                 cur = n
             elif name == "async.yield":
                 n = g.node("yield", op, tid)

@@ -110,9 +110,7 @@ _Tables = tuple[dict[Value, int], dict[Value, int], dict[Value, int]]
 
 
 class _GuardedBuilder(_Builder):
-    def __init__(
-        self, func: Operation, sym: Symbols, canon: Callable[[Operation], Operation | None], unroll: int, is_input: bool
-    ) -> None:
+    def __init__(self, func: Operation, sym: Symbols, canon: Callable[[Operation], Operation | None], unroll: int, is_input: bool) -> None:
         super().__init__(func, [], unroll)
         self.g: GuardedGraph = GuardedGraph(func, canon=canon)
         self.sym = sym
@@ -215,9 +213,7 @@ class _GuardedBuilder(_Builder):
     def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int):  # type: ignore[override]
         raise AssertionError("the guarded builder runs regions with gregion")
 
-    def gregion(
-        self, region: Region, cur: int | None, tid: int, depth: int
-    ) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
+    def gregion(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
         """Run `region` (entry block arguments already bound) under the
         current condition. Returns the joined last node and the exits:
         (condition, last node, terminator, what its operands carry)."""
@@ -269,17 +265,12 @@ class _GuardedBuilder(_Builder):
         order = _topological(order, succs, seen)
         parent, ctx0, mult0 = g.cond, g.ctx, self.mult
         # Per state: incoming (condition, last node, snaps for the block arguments, paths).
-        into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {
-            start: [(parent, cur, None, 1, self.tables())]
-        }
+        into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {start: [(parent, cur, None, 1, self.tables())]}
         exits: list[tuple[int, int | None, Operation, list[_Snap]]] = []
         total = 0
         leaving: list[tuple[int, _Tables]] = []
         owner = region.parent
-        region_key = (
-            g.canon(owner) if owner is not None else None,
-            next((i for i, r in enumerate(owner.regions) if r is region), 0) if owner else 0,
-        )
+        region_key = (g.canon(owner) if owner is not None else None, next((i for i, r in enumerate(owner.regions) if r is region), 0) if owner else 0)
         for st in order:
             ins = into.get(st, [])
             if not ins:
@@ -501,30 +492,6 @@ def _topological(order: list[tuple], succs: dict[tuple, list[tuple]], seen: set[
                     ready.append(t)
                     ready.sort(key=pos.__getitem__)
     return out
-
-
-DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while"})
-"""Ops whose execution the guarded builder splits on a decision (`control`);
-the other decisions are branches between blocks (`cf_region`)."""
-
-
-def may_decide(func: Operation) -> bool:
-    """False only if `func` has no decision on any path: no op of
-    `DECIDING_OPS` and no region that `gregion` hands to `cf_region`. Cheap
-    (one walk, nothing built): straight-line code skips the guarded graph."""
-    stack = list(func.regions)
-    while stack:
-        region = stack.pop()
-        blocks = region.blocks
-        if len(blocks) > 1 or (blocks and blocks[0].ops and blocks[0].ops[-1].successors):
-            return True
-        for block in blocks:
-            for op in block.ops:
-                if op.name in DECIDING_OPS:
-                    return True
-                if op.regions:
-                    stack.extend(op.regions)
-    return False
 
 
 def build_guarded(

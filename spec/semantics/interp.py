@@ -106,33 +106,12 @@ DEFAULT_INDEX = 2
 GPU_OPS = frozenset({"gpu.launch_func", "gpu.memcpy", "gpu.memset", "gpu.alloc", "gpu.dealloc"})
 """GPU ops with a start and a finish (`gpu.wait` only synchronizes)."""
 HOST_EFFECTS = frozenset(
-    {
-        "memref.load",
-        "memref.store",
-        "memref.copy",
-        "memref.alloc",
-        "memref.alloca",
-        "memref.dealloc",
-        "func.call",
-        "cf.assert",
-    }
+    {"memref.load", "memref.store", "memref.copy", "memref.alloc", "memref.alloca", "memref.dealloc", "func.call", "cf.assert"}
 )
 SYNC_STEPS = frozenset({"async.execute", "async.await", "async.yield", "async.await_all", "func.return"})
 PURE_EXTRA = frozenset({"memref.dim", "memref.cast", "memref.subview", "async.create_group", "async.add_to_group"})
 CONTROL = frozenset(
-    {
-        "scf.for",
-        "scf.if",
-        "scf.while",
-        "scf.parallel",
-        "scf.execute_region",
-        "scf.yield",
-        "scf.condition",
-        "scf.reduce",
-        "cf.br",
-        "cf.cond_br",
-        "builtin.module",
-    }
+    {"scf.for", "scf.if", "scf.while", "scf.parallel", "scf.execute_region", "scf.yield", "scf.condition", "scf.reduce", "cf.br", "cf.cond_br", "builtin.module"}
 )
 
 
@@ -159,18 +138,9 @@ def check_supported(func: Operation) -> None:
         name = op.name
         if name.startswith("arith.") and registry.is_known(name) and name != "arith.bitcast":
             if name == "arith.constant" and not isinstance(op.properties.get("value"), (IntegerAttr, FloatAttr)):
-                raise DiagnosticError(
-                    error(op.loc, "'arith.constant' op: only scalar integer and float constants can be interpreted")
-                )
+                raise DiagnosticError(error(op.loc, "'arith.constant' op: only scalar integer and float constants can be interpreted"))
             continue
-        if (
-            name in GPU_OPS
-            or name in HOST_EFFECTS
-            or name in SYNC_STEPS
-            or name in PURE_EXTRA
-            or name in CONTROL
-            or name == "gpu.wait"
-        ):
+        if name in GPU_OPS or name in HOST_EFFECTS or name in SYNC_STEPS or name in PURE_EXTRA or name in CONTROL or name == "gpu.wait":
             if name == "scf.parallel" and op.results:
                 raise DiagnosticError(error(op.loc, "'scf.parallel' op with reductions cannot be interpreted"))
             if name == "scf.reduce" and (op.operands or op.regions):
@@ -435,9 +405,7 @@ def free_values(op: Operation) -> list[Value]:
 # -- arguments ----------------------------------------------------------------
 
 
-def default_args(
-    func: Operation, overrides: dict[str, object] | None = None, flags: dict[int, int] | None = None
-) -> list:
+def default_args(func: Operation, overrides: dict[str, object] | None = None, flags: dict[int, int] | None = None) -> list:
     """Concrete arguments for `func`: `overrides` by name (without `%`) or
     position; otherwise index/integers `DEFAULT_INDEX`, floats 1.5, `i1` from
     `flags` (position -> 0/1, default 0), each memref a fresh buffer whose

@@ -88,9 +88,7 @@ class TokenError(Exception):
 
 
 DIALECT_TYPES = {
-    "gpu": frozenset(
-        "async.token mma_matrix sparse.dntensor_handle sparse.spmat_handle sparse.spgemmop_handle".split()
-    ),
+    "gpu": frozenset("async.token mma_matrix sparse.dntensor_handle sparse.spmat_handle sparse.spgemmop_handle".split()),
     "async": frozenset("token group value coro.id coro.handle coro.state".split()),
 }
 """The types mlir-opt-19's `gpu` and `async` dialects parse (checked against
@@ -130,6 +128,7 @@ def _symbol_name(tok: str) -> str:
 def _memref_element(text: str) -> str:
     m = re.match(r"memref<(?:(?:\d+|\?)x)*([^,>]+(?:<[^>]*>)?)", text)
     return m.group(1).strip() if m else text
+
 
 
 def raw_rule(fn: Any) -> Any:
@@ -234,3 +233,4 @@ class BuilderBase(Transformer):
             entry.args.insert(i, Value(t, entry, i, str(tok), self.tok_loc(tok)))
         for i, v in enumerate(entry.args):
             v.index = i
+

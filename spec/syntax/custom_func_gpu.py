@@ -46,11 +46,7 @@ def _fn_signature(p: Printer, op: Operation, fn: FunctionType, arg_attrs: Attr |
 # -- builtin / func ---------------------------------------------------------------
 @custom_printer("builtin.module")
 def _module(p: Printer, op: Operation) -> str:
-    text = (
-        "builtin.module"
-        if op.parent is not None and op.parent_op is not None and op.parent_op.name != "builtin.module"
-        else "module"
-    )
+    text = "builtin.module" if op.parent is not None and op.parent_op is not None and op.parent_op.name != "builtin.module" else "module"
     sym = op.properties.get("sym_name")
     if isinstance(sym, StringAttr):
         text += " " + quote_symbol(sym.value)
@@ -79,6 +75,7 @@ def _call(p: Printer, op: Operation) -> str:
     fn = FunctionType(tuple(v.type for v in op.operands), tuple(v.type for v in op.results))
     extra = {k: v for k, v in op.properties.items() if k != "callee"}
     return f"{p.op_name(op)} {op.properties['callee']}({p.values(op.operands)}){p.attr_dict({**extra, **op.attributes})} : {fn}"
+
 
 
 @custom_printer("func.return", "gpu.return")
@@ -137,14 +134,7 @@ def _gpu_dim(p: Printer, op: Operation) -> str:
 @custom_printer("gpu.launch_func")
 def _launch_func(p: Printer, op: Operation) -> str:
     seg = segments(op)
-    deps, grid, block, cluster, dsm, args = (
-        seg[0],
-        seg[1] + seg[2] + seg[3],
-        seg[4] + seg[5] + seg[6],
-        seg[7] + seg[8] + seg[9],
-        seg[10],
-        seg[11],
-    )
+    deps, grid, block, cluster, dsm, args = seg[0], seg[1] + seg[2] + seg[3], seg[4] + seg[5] + seg[6], seg[7] + seg[8] + seg[9], seg[10], seg[11]
     text = f"gpu.launch_func {_async_deps(p, _is_async(op), deps)} {op.properties['kernel']}"
     text += f" blocks in ({p.values(grid)}) threads in ({p.values(block)})"
     if cluster:

@@ -98,9 +98,7 @@ def _dealloc(p: Printer, op: Operation) -> str:
 @custom_printer("memref.load")
 def _load(p: Printer, op: Operation) -> str:
     m, *idx = op.operands
-    return (
-        f"memref.load {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_nontemporal_left(op), **op.attributes})} : {m.type}"
-    )
+    return f"memref.load {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_nontemporal_left(op), **op.attributes})} : {m.type}"
 
 
 @custom_printer("memref.store")

@@ -126,10 +126,7 @@ def _arith_flags(kind: str) -> Callable[[Attr], bool]:
 
     def ok(a: Attr) -> bool:
         m = re.fullmatch(rf"#arith\.{kind}<([\w ,]*)>", a.text) if isinstance(a, OpaqueAttr) else None
-        return (
-            m is not None
-            and arith_flags_text(kind, [f.strip() for f in m.group(1).split(",") if f.strip()]) is not None
-        )
+        return m is not None and arith_flags_text(kind, [f.strip() for f in m.group(1).split(",") if f.strip()]) is not None
 
     return ok
 
@@ -138,21 +135,13 @@ STRING = AttrKind("string attribute", _is(StringAttr))
 SYMBOL_REF = AttrKind("symbol reference attribute", _is(SymbolRefAttr))
 FLAT_SYMBOL_REF = AttrKind("flat symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr) and not a.nested)
 FUNCTION_TYPE = AttrKind("type attribute of function type", _is(TypeAttr), lambda a: isinstance(a.type, FunctionType))  # type: ignore[attr-defined]
-DICT_ARRAY = AttrKind(
-    "Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements)
-)  # type: ignore[attr-defined]
+DICT_ARRAY = AttrKind("Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements))  # type: ignore[attr-defined]
 UNIT = AttrKind("unit attribute", _is(UnitAttr))
 BOOL = AttrKind("bool attribute", _int_of("i1"))
 INDEX = AttrKind("index attribute", _is(IntegerAttr), _int_of("index"))
-ALIGNMENT = AttrKind(
-    "64-bit signless integer attribute whose minimum value is 0",
-    _is(IntegerAttr),
-    lambda a: a.type.text == "i64" and a.value >= 0,
-)  # type: ignore[attr-defined]
+ALIGNMENT = AttrKind("64-bit signless integer attribute whose minimum value is 0", _is(IntegerAttr), lambda a: a.type.text == "i64" and a.value >= 0)  # type: ignore[attr-defined]
 DENSE_I64 = AttrKind("i64 dense array attribute", _dense_of("i64"))
-DENSE_I32_3 = AttrKind(
-    "i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3
-)  # type: ignore[attr-defined]
+DENSE_I32_3 = AttrKind("i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3)  # type: ignore[attr-defined]
 OVERFLOW = AttrKind("Integer overflow arith flags", _arith_flags("overflow"))
 FASTMATH = AttrKind("Floating point fast math flags", _arith_flags("fastmath"))
 GPU_DIM = AttrKind("a dimension, either 'x', 'y', or 'z'", _opaque(r"#gpu<dim [xyz]>"))
@@ -163,9 +152,7 @@ GPU_TARGETS = AttrKind(
     lambda a: bool(a.elements) and all(isinstance(e, OpaqueAttr) and e.text.startswith("#") for e in a.elements),  # type: ignore[attr-defined]
 )
 OFFLOADING_HANDLER = AttrKind(
-    "any attribute with the `OffloadingTranslationAttrTrait` trait.",
-    lambda a: True,
-    _opaque(r"#gpu\.select_object<.*>"),
+    "any attribute with the `OffloadingTranslationAttrTrait` trait.", lambda a: True, _opaque(r"#gpu\.select_object<.*>")
 )
 SEGMENTS = AttrKind("", _dense_of("i32"))
 """`operandSegmentSizes`: no ODS constraint; its conversion has its own wording."""
@@ -195,11 +182,7 @@ INHERENT: dict[str, dict[str, Inherent]] = {
     "func.func": {**_SYMBOL_OP, "function_type": _req(FUNCTION_TYPE), **_FUNCTION_ATTRS},
     # mlir-opt-19's func.call has no arg_attrs/res_attrs/no_inline (22 has).
     "func.call": {"callee": _req(FLAT_SYMBOL_REF)},
-    "gpu.module": {
-        "sym_name": _req(STRING),
-        "targets": _opt(GPU_TARGETS),
-        "offloadingHandler": _opt(OFFLOADING_HANDLER),
-    },
+    "gpu.module": {"sym_name": _req(STRING), "targets": _opt(GPU_TARGETS), "offloadingHandler": _opt(OFFLOADING_HANDLER)},
     # gpu.func keeps `sym_name` in the discardable dict (checked below).
     "gpu.func": {
         "function_type": _req(FUNCTION_TYPE),
@@ -209,17 +192,12 @@ INHERENT: dict[str, dict[str, Inherent]] = {
         "known_block_size": _opt(DENSE_I32_3),
         "known_grid_size": _opt(DENSE_I32_3),
     },
-    **{
-        f"gpu.{d}": _GPU_DIM_OP for d in ("thread_id", "block_id", "block_dim", "grid_dim", "cluster_id", "cluster_dim")
-    },
+    **{f"gpu.{d}": _GPU_DIM_OP for d in ("thread_id", "block_id", "block_dim", "grid_dim", "cluster_id", "cluster_dim")},
     "gpu.launch_func": {"kernel": _req(SYMBOL_REF), **_SEGMENTED},
     "gpu.launch": _SEGMENTED,
     "gpu.alloc": {"hostShared": _opt(UNIT), **_SEGMENTED},
     **{f"arith.{n}": {"overflowFlags": _opt(OVERFLOW)} for n in "addi subi muli shli".split()},
-    **{
-        f"arith.{n}": {"fastmath": _opt(FASTMATH)}
-        for n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf negf".split()
-    },
+    **{f"arith.{n}": {"fastmath": _opt(FASTMATH)} for n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf negf".split()},
     "arith.constant": {"value": _req(TYPED)},
     "arith.cmpi": {"predicate": _req(_enum(10))},
     "arith.cmpf": {"predicate": _req(_enum(16)), "fastmath": _opt(FASTMATH)},
@@ -227,12 +205,7 @@ INHERENT: dict[str, dict[str, Inherent]] = {
     "memref.alloca": {"alignment": _opt(ALIGNMENT), **_SEGMENTED},
     "memref.load": {"nontemporal": _opt(BOOL)},
     "memref.store": {"nontemporal": _opt(BOOL)},
-    "memref.subview": {
-        "static_offsets": _req(DENSE_I64),
-        "static_sizes": _req(DENSE_I64),
-        "static_strides": _req(DENSE_I64),
-        **_SEGMENTED,
-    },
+    "memref.subview": {"static_offsets": _req(DENSE_I64), "static_sizes": _req(DENSE_I64), "static_strides": _req(DENSE_I64), **_SEGMENTED},
     "scf.parallel": _SEGMENTED,
     # mlir-opt-19's cf.cond_br has no branch_weights (22 has).
     "cf.cond_br": _SEGMENTED,
@@ -248,7 +221,6 @@ def _in_check_order(name: str) -> list[tuple[str, Inherent]]:
     `operandSegmentSizes` last."""
     entries = INHERENT.get(name, {})
     return sorted(entries.items(), key=lambda kv: (kv[0] == "operandSegmentSizes", kv[0]))
-
 
 _VISIBILITIES = ("public", "private", "nested")
 
@@ -288,10 +260,7 @@ def convert_generic_properties(
     attrs = dict(attrs)
     if written is not None:
         if not declared:
-            raise _fail(
-                loc,
-                f"invalid properties {{{format_attr_entries(written)}}} for op {name}: this operation does not support properties",
-            )
+            raise _fail(loc, f"invalid properties {{{format_attr_entries(written)}}} for op {name}: this operation does not support properties")
         for key, _ in _in_check_order(name):
             if key in written:
                 reason = _convert(name, key, written[key], n_segments)
@@ -342,9 +311,7 @@ def _check_generic_properties(
     # Checked only of a symbol: `builtin.module`'s name is optional.
     visibility = props.get("sym_visibility")
     if "sym_name" in props and isinstance(visibility, StringAttr) and visibility.value not in _VISIBILITIES:
-        raise _fail(
-            loc, f'\'{name}\' op visibility expected to be one of ["public", "private", "nested"], but got {visibility}'
-        )
+        raise _fail(loc, f"'{name}' op visibility expected to be one of [\"public\", \"private\", \"nested\"], but got {visibility}")
     fn = props.get("function_type")
     if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType):
         for key, what, types in (("arg_attrs", "argument", fn.type.inputs), ("res_attrs", "result", fn.type.results)):
@@ -368,14 +335,10 @@ def _check_generic_properties(
     if name == "builtin.module":
         for key in sorted(attrs):
             if "." not in key:
-                raise _fail(
-                    loc, f"'builtin.module' op can only contain attributes with dialect-prefixed names, found: '{key}'"
-                )
+                raise _fail(loc, f"'builtin.module' op can only contain attributes with dialect-prefixed names, found: '{key}'")
 
 
-def _check_entry_block(
-    name: str, fn: FunctionType, attrs: dict[str, Attr], args: Sequence[Value], loc: Location
-) -> None:
+def _check_entry_block(name: str, fn: FunctionType, attrs: dict[str, Attr], args: Sequence[Value], loc: Location) -> None:
     """A function body's entry block against `function_type`: the custom
     form prints the arguments from both, zipped. (Argument types of
     `func.func` are checked after name resolution, in `resolve`.)"""
@@ -391,9 +354,7 @@ def _check_entry_block(
         raise _fail(loc, f"'gpu.func' op expected at least {n_in + n_wg} arguments to body region")
     for i, (want, arg) in enumerate(zip(fn.inputs, args)):
         if arg.type != want:
-            raise _fail(
-                loc, f"'gpu.func' op expected body region argument #{i} to be of type '{want}', got '{arg.type}'"
-            )
+            raise _fail(loc, f"'gpu.func' op expected body region argument #{i} to be of type '{want}', got '{arg.type}'")
     if any(not arg.type.is_memref for arg in args[n_in:]):
         raise _fail(loc, "'gpu.func' op expected memref type in attribution")
 
@@ -417,14 +378,10 @@ def _check_segments(name: str, props: dict[str, Attr], n: int, loc: Location) ->
     values = sizes.values if isinstance(sizes, DenseArrayAttr) else ()
     if len(values) != len(segments):
         raise _fail(
-            loc,
-            f"'{name}' op 'operandSegmentSizes' attribute for specifying operand segments must have {len(segments)} elements, but got {len(values)}",
+            loc, f"'{name}' op 'operandSegmentSizes' attribute for specifying operand segments must have {len(segments)} elements, but got {len(values)}"
         )
     if sum(values) != n or any(v < 0 for v in values):
-        raise _fail(
-            loc,
-            f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'",
-        )
+        raise _fail(loc, f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'")
 
 
 _ZERO_RESULTS = frozenset(

@@ -34,9 +34,7 @@ def _check_nesting(ops: list[Operation]) -> None:
         if info.parents:
             _check_parent(op, "builtin.module", info.parents)
         if info.terminator:
-            raise DiagnosticError(
-                error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module")
-            )
+            raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
     stack = [(op, 1) for op in ops]
     while stack:
         op, depth = stack.pop()
@@ -62,12 +60,7 @@ def _check_parent(op: Operation, parent: str, allowed: tuple[str, ...]) -> None:
 
 def _check_signature(op: Operation) -> None:
     fn = op.properties.get("function_type")
-    if (
-        not isinstance(fn, TypeAttr)
-        or not isinstance(fn.type, FunctionType)
-        or not op.regions
-        or not op.regions[0].blocks
-    ):
+    if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType) or not op.regions or not op.regions[0].blocks:
         return
     args = op.regions[0].blocks[0].args
     for i, (want, arg) in enumerate(zip(fn.type.inputs, args)):

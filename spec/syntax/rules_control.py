@@ -109,25 +109,12 @@ class ControlRules(BuilderBase):
         self._entry_args(region, [(tok, INDEX) for tok in ivs])
         self._ensure_terminator(region, "scf.reduce", self.loc(meta))
         props = {"operandSegmentSizes": _segments(len(lbs), len(ubs), len(steps), len(inits))}
-        return self.op(
-            "scf.parallel",
-            meta,
-            [*lbs, *ubs, *steps, *inits],
-            types,
-            properties=props,
-            attributes=attrs,
-            regions=[region],
-        )
+        return self.op("scf.parallel", meta, [*lbs, *ubs, *steps, *inits], types, properties=props, attributes=attrs, regions=[region])
 
     def scf_yield_op(self, meta: Any, items: list) -> _Partial:
         attrs = items[0] if items and isinstance(items[0], dict) else None
         rest = items[1:] if items and (attrs is not None or items[0] is None) else items
-        return self.op(
-            "scf.yield",
-            meta,
-            self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta),
-            attributes=attrs,
-        )
+        return self.op("scf.yield", meta, self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta), attributes=attrs)
 
     def scf_condition_op(self, meta: Any, items: list) -> _Partial:
         cond = self.typed(items[0], I1)
@@ -144,12 +131,7 @@ class ControlRules(BuilderBase):
         return self.op("scf.reduce", meta, self._typed_list(uses, types, meta), attributes=attrs, regions=regions)
 
     def scf_reduce_return_op(self, meta: Any, items: list) -> _Partial:
-        return self.op(
-            "scf.reduce.return",
-            meta,
-            [self.typed(items[0], _type(items[-1]))],
-            attributes=items[1] if len(items) > 2 else None,
-        )  # type: ignore[arg-type]
+        return self.op("scf.reduce.return", meta, [self.typed(items[0], _type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]
 
     def arrow_types(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
@@ -182,19 +164,10 @@ class ControlRules(BuilderBase):
         if weights:
             props["branch_weights"] = DenseArrayAttr(Type("i32"), tuple(weights))
         props, attrs = self.split_attrs("cf.cond_br", attrs, props)
-        return self.op(
-            "cf.cond_br",
-            meta,
-            [cond, *t_ops, *f_ops],
-            properties=props,
-            attributes=attrs,
-            successors=[t_label, f_label],
-        )
+        return self.op("cf.cond_br", meta, [cond, *t_ops, *f_ops], properties=props, attributes=attrs, successors=[t_label, f_label])
 
     def cf_assert_op(self, meta: Any, items: list) -> _Partial:
-        props, attrs = self.split_attrs(
-            "cf.assert", items[2] if len(items) > 2 else None, {"msg": StringAttr(_unescape(str(items[1])))}
-        )
+        props, attrs = self.split_attrs("cf.assert", items[2] if len(items) > 2 else None, {"msg": StringAttr(_unescape(str(items[1])))})
         return self.op("cf.assert", meta, [self.typed(items[0], I1)], properties=props, attributes=attrs)
 
     # -- async ------------------------------------------------------------------
@@ -230,15 +203,7 @@ class ControlRules(BuilderBase):
         self._entry_args(region, inner)
         props = {"operandSegmentSizes": _segments(len(deps), len(operands))}
         props, attrs = self.split_attrs("async.execute", attrs, props)
-        return self.op(
-            "async.execute",
-            meta,
-            [*deps, *(u for u, _, _ in operands)],
-            [ASYNC_TOKEN, *types],
-            properties=props,
-            attributes=attrs,
-            regions=[region],
-        )
+        return self.op("async.execute", meta, [*deps, *(u for u, _, _ in operands)], [ASYNC_TOKEN, *types], properties=props, attributes=attrs, regions=[region])
 
     def async_await_op(self, meta: Any, items: list) -> _Partial:
         t = _type(items[-1])
@@ -249,12 +214,7 @@ class ControlRules(BuilderBase):
     def async_yield_op(self, meta: Any, items: list) -> _Partial:
         attrs = items[0] if items and isinstance(items[0], dict) else None
         rest = items[1:] if items and (attrs is not None or items[0] is None) else items
-        return self.op(
-            "async.yield",
-            meta,
-            self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta),
-            attributes=attrs,
-        )
+        return self.op("async.yield", meta, self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta), attributes=attrs)
 
     def async_create_group_op(self, meta: Any, items: list) -> _Partial:
         attrs = items[1] if len(items) > 2 else None
@@ -263,18 +223,9 @@ class ControlRules(BuilderBase):
     def async_add_to_group_op(self, meta: Any, items: list) -> _Partial:
         t = _type(items[-1])
         attrs = items[2] if len(items) > 3 else None
-        return self.op(
-            "async.add_to_group",
-            meta,
-            [self.typed(items[0], t), self.typed(items[1], ASYNC_GROUP)],
-            [INDEX],
-            attributes=attrs,
-        )  # type: ignore[arg-type]
+        return self.op("async.add_to_group", meta, [self.typed(items[0], t), self.typed(items[1], ASYNC_GROUP)], [INDEX], attributes=attrs)  # type: ignore[arg-type]
 
     def async_await_all_op(self, meta: Any, items: list) -> _Partial:
-        return self.op(
-            "async.await_all",
-            meta,
-            [self.typed(items[0], ASYNC_GROUP)],
-            attributes=items[1] if len(items) > 1 else None,
-        )
+        return self.op("async.await_all", meta, [self.typed(items[0], ASYNC_GROUP)], attributes=items[1] if len(items) > 1 else None)
+
+

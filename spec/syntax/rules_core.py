@@ -75,16 +75,11 @@ class CoreRules(BuilderBase):
         assert body is not None
         op = body.op
         if body.async_kw is not None and not names:
-            raise DiagnosticError(
-                error(self.tok_loc(body.async_kw), f"custom op '{op.name}' needs to be named when marked 'async'")
-            )
+            raise DiagnosticError(error(self.tok_loc(body.async_kw), f"custom op '{op.name}' needs to be named when marked 'async'"))
         bound = sum(n for _, n in names)
         if names and bound != len(body.result_types):
             raise DiagnosticError(
-                error(
-                    self.tok_loc(names[0][0]),
-                    f"operation defines {len(body.result_types)} results but was provided {bound} to bind",
-                )
+                error(self.tok_loc(names[0][0]), f"operation defines {len(body.result_types)} results but was provided {bound} to bind")
             )
         values = [op.add_result(t) for t in body.result_types]
         i = 0
@@ -129,9 +124,7 @@ class CoreRules(BuilderBase):
         for block in region.blocks:
             for op in block.ops[:-1]:
                 if registry.lookup(op.name).terminator:
-                    raise DiagnosticError(
-                        error(op.loc, f"'{op.name}' op must be the last operation in the parent block")
-                    )
+                    raise DiagnosticError(error(op.loc, f"'{op.name}' op must be the last operation in the parent block"))
         labels: dict[str, Block] = {}
         for b in labeled:
             if b.label in labels:
@@ -222,11 +215,7 @@ class CoreRules(BuilderBase):
             if code is None:
                 return FloatAttr(float(value), t)
             # bf16 is the top half of an f32 pattern.
-            raw = (
-                (bits << 16).to_bytes(4, "little")
-                if t.text == "bf16"
-                else bits.to_bytes(FLOAT_BITS[t.text] // 8, "little")
-            )
+            raw = (bits << 16).to_bytes(4, "little") if t.text == "bf16" else bits.to_bytes(FLOAT_BITS[t.text] // 8, "little")
             fval = struct.unpack(code, raw)[0]
             if fval != fval:
                 return FloatAttr(fval, t, hex_bits=bits)
@@ -238,12 +227,7 @@ class CoreRules(BuilderBase):
             unsigned = isinstance(t, Type) and t.text.startswith("u")
             if unsigned and text.startswith("-"):
                 loc = self.tok_loc(items[0])
-                raise DiagnosticError(
-                    error(
-                        Location(loc.file, loc.line, loc.col + 1),
-                        "negative integer literal not valid for unsigned integer type",
-                    )
-                )
+                raise DiagnosticError(error(Location(loc.file, loc.line, loc.col + 1), "negative integer literal not valid for unsigned integer type"))
             signed = isinstance(t, Type) and t.text.startswith("s")
             top = 1 << (width - 1) if signed else 1 << width
             if not -(1 << (width - 1)) <= value < top:
@@ -292,9 +276,7 @@ class CoreRules(BuilderBase):
             if t.is_float:
                 values: tuple = tuple(round_to_type(float(v), t) for v in words)
             else:
-                values = tuple(
-                    {"true": 1, "false": 0}.get(v, None) if v in ("true", "false") else int(v, 0) for v in words
-                )
+                values = tuple({"true": 1, "false": 0}.get(v, None) if v in ("true", "false") else int(v, 0) for v in words)
         except ValueError:
             return OpaqueAttr(canonical_type_text(str(items[0])))
         return DenseArrayAttr(t, values)
@@ -320,10 +302,7 @@ class CoreRules(BuilderBase):
         dialect = registry.unregistered_in_dialect(name)
         if dialect is not None:
             raise DiagnosticError(
-                error(
-                    self.loc(meta),
-                    f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations",
-                )
+                error(self.loc(meta), f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations")
             )
         operands: list[_Use] = items[1] or []
         successors: list[Token] = []
@@ -365,16 +344,7 @@ class CoreRules(BuilderBase):
             body = regions[0].blocks[-1]
             if body.ops and body.ops[-1].name == "gpu.module_end":
                 body.ops.pop()
-        return self.op(
-            name,
-            meta,
-            operands,
-            list(fn.results),
-            properties=props,
-            attributes=attrs,
-            regions=regions,
-            successors=successors,
-        )
+        return self.op(name, meta, operands, list(fn.results), properties=props, attributes=attrs, regions=regions, successors=successors)
 
     def successor_list(self, meta: Any, items: list) -> tuple:
         return ("successors", list(items))
@@ -384,3 +354,4 @@ class CoreRules(BuilderBase):
 
     def region_list(self, meta: Any, items: list) -> tuple:
         return ("regions", list(items))
+

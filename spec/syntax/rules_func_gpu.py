@@ -73,16 +73,7 @@ class FuncGpuRules(BuilderBase):
         return ("results", out)
 
     def _function_parts(self, items: list) -> dict[str, Any]:
-        parts: dict[str, Any] = {
-            "vis": None,
-            "sym": "",
-            "args": [],
-            "results": [],
-            "attrs": {},
-            "region": Region(),
-            "attribs": [],
-            "kernel": False,
-        }
+        parts: dict[str, Any] = {"vis": None, "sym": "", "args": [], "results": [], "attrs": {}, "region": Region(), "attribs": [], "kernel": False}
         for it in items:
             if isinstance(it, Token) and it.type == "VISIBILITY":
                 parts["vis"] = str(it)
@@ -129,9 +120,7 @@ class FuncGpuRules(BuilderBase):
         fn: FunctionType = items[-1]
         operands = [self.typed(u, t) for u, t in zip(items[2] or [], fn.inputs)]
         if len(items[2] or []) != len(fn.inputs):
-            raise DiagnosticError(
-                error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}")
-            )
+            raise DiagnosticError(error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}"))
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("func.call", attrs, {"callee": SymbolRefAttr(_symbol_name(str(callee)))})
         return self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs)
@@ -215,14 +204,7 @@ class FuncGpuRules(BuilderBase):
         args: list[_Use] = []
         attrs = None
         for it in items[4:]:
-            if (
-                isinstance(it, list)
-                and len(it) == 3
-                and not cluster
-                and it is not items[-1]
-                and all(u.type == INDEX for u in it)
-                and not args
-            ):
+            if isinstance(it, list) and len(it) == 3 and not cluster and it is not items[-1] and all(u.type == INDEX for u in it) and not args:
                 cluster = it
             if isinstance(it, _Use):
                 dsm = [self.typed(it, Type("i32"))]
@@ -230,35 +212,10 @@ class FuncGpuRules(BuilderBase):
                 args = it
             elif isinstance(it, dict):
                 attrs = it
-        sizes = (
-            len(deps),
-            1,
-            1,
-            1,
-            1,
-            1,
-            1,
-            *(1, 1, 1)[: len(cluster)],
-            *(0, 0, 0)[len(cluster) :],
-            len(dsm),
-            len(args),
-            0,
-        )
-        props, attrs = self.split_attrs(
-            "gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": _segments(*sizes)}
-        )
+        sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
+        props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": _segments(*sizes)})
         results = [GPU_TOKEN] if is_async else []
-        return self._async_kw(
-            is_async,
-            self.op(
-                "gpu.launch_func",
-                meta,
-                [*deps, *grid, *block, *cluster, *dsm, *args],
-                results,
-                properties=props,
-                attributes=attrs,
-            ),
-        )
+        return self._async_kw(is_async, self.op("gpu.launch_func", meta, [*deps, *grid, *block, *cluster, *dsm, *args], results, properties=props, attributes=attrs))
 
     def _copy_like(self, name: str, meta: Any, items: list) -> _Partial:
         is_async, deps = items[0]
@@ -266,17 +223,7 @@ class FuncGpuRules(BuilderBase):
         attrs = items[3] if len(items) > 5 else None
         t1, t2 = _type(items[-2]), _type(items[-1])
         props, attrs = self.split_attrs(name, attrs, {})
-        return self._async_kw(
-            is_async,
-            self.op(
-                name,
-                meta,
-                [*deps, self.typed(a, t1), self.typed(b, t2)],
-                [GPU_TOKEN] if is_async else [],
-                properties=props,
-                attributes=attrs,
-            ),
-        )  # type: ignore[arg-type]
+        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]
 
     def memcpy_op(self, meta: Any, items: list) -> _Partial:
         return self._copy_like("gpu.memcpy", meta, items)
@@ -304,30 +251,17 @@ class FuncGpuRules(BuilderBase):
             props["hostShared"] = UnitAttr()
         props, attrs = self.split_attrs("gpu.alloc", attrs, props)
         results = [t, GPU_TOKEN] if is_async else [t]
-        return self._async_kw(
-            is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs)
-        )  # type: ignore[list-item]
+        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[list-item]
 
     def gpu_dealloc_op(self, meta: Any, items: list) -> _Partial:
         is_async, deps = items[0]
         attrs = items[2] if len(items) > 3 else None
-        return self._async_kw(
-            is_async,
-            self.op(
-                "gpu.dealloc",
-                meta,
-                [*deps, self.typed(items[1], _type(items[-1]))],
-                [GPU_TOKEN] if is_async else [],
-                attributes=attrs,
-            ),
-        )  # type: ignore[arg-type]
+        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], _type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]
 
     def gpu_wait_op(self, meta: Any, items: list) -> _Partial:
         is_async, deps = items[0]
         attrs = items[1] if len(items) > 1 else None
-        return self._async_kw(
-            is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs)
-        )
+        return self._async_kw(is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs))
 
     def launch_ids(self, meta: Any, items: list) -> tuple:
         ids = items[1:4]
@@ -359,15 +293,5 @@ class FuncGpuRules(BuilderBase):
         props = {"operandSegmentSizes": _segments(len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dsm))}
         props, attrs = self.split_attrs("gpu.launch", attrs, props)
         attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
-        return self._async_kw(
-            is_async,
-            self.op(
-                "gpu.launch",
-                meta,
-                operands,
-                [GPU_TOKEN] if is_async else [],
-                properties=props,
-                attributes=attrs,
-                regions=[region],
-            ),
-        )
+        return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))
+

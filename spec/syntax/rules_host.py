@@ -56,9 +56,7 @@ class HostRules(BuilderBase):
             raise DiagnosticError(error(self.tok_loc(items[0]), f"invalid {kind} flags"))
         return (key, OpaqueAttr(text))
 
-    def _arith(
-        self, name: str, meta: Any, operands: list[_Use], result: Type, rest: list, extra: dict | None = None
-    ) -> _Partial:
+    def _arith(self, name: str, meta: Any, operands: list[_Use], result: Type, rest: list, extra: dict | None = None) -> _Partial:
         props: dict[str, Attr] = dict(extra or {})
         attrs = None
         for it in rest:
@@ -120,12 +118,7 @@ class HostRules(BuilderBase):
         return self.op(name, meta, [*dyn, *syms], [_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
 
     def memref_dealloc_op(self, meta: Any, items: list) -> _Partial:
-        return self.op(
-            "memref.dealloc",
-            meta,
-            [self.typed(items[0], _type(items[-1]))],
-            attributes=items[1] if len(items) > 2 else None,
-        )  # type: ignore[arg-type]
+        return self.op("memref.dealloc", meta, [self.typed(items[0], _type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]
 
     def memref_load_op(self, meta: Any, items: list) -> _Partial:
         t = _type(items[-1])
@@ -141,36 +134,20 @@ class HostRules(BuilderBase):
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("memref.store", attrs, {})
         elem = Type(_memref_element(t.text))  # type: ignore[union-attr]
-        return self.op(
-            "memref.store",
-            meta,
-            [self.typed(items[0], elem), self.typed(items[1], t), *idx],
-            [],
-            properties=props,
-            attributes=attrs,
-        )  # type: ignore[arg-type]
+        return self.op("memref.store", meta, [self.typed(items[0], elem), self.typed(items[1], t), *idx], [], properties=props, attributes=attrs)  # type: ignore[arg-type]
 
     def memref_dim_op(self, meta: Any, items: list) -> _Partial:
         t = _type(items[-1])
         attrs = items[2] if len(items) > 3 else None
-        return self.op(
-            "memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs
-        )  # type: ignore[arg-type]
+        return self.op("memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs)  # type: ignore[arg-type]
 
     def memref_cast_op(self, meta: Any, items: list) -> _Partial:
         attrs = items[1] if len(items) > 3 else None
-        return self.op(
-            "memref.cast", meta, [self.typed(items[0], _type(items[-2]))], [_type(items[-1])], attributes=attrs
-        )  # type: ignore[arg-type,list-item]
+        return self.op("memref.cast", meta, [self.typed(items[0], _type(items[-2]))], [_type(items[-1])], attributes=attrs)  # type: ignore[arg-type,list-item]
 
     def memref_copy_op(self, meta: Any, items: list) -> _Partial:
         attrs = items[2] if len(items) > 4 else None
-        return self.op(
-            "memref.copy",
-            meta,
-            [self.typed(items[0], _type(items[-2])), self.typed(items[1], _type(items[-1]))],
-            attributes=attrs,
-        )  # type: ignore[arg-type]
+        return self.op("memref.copy", meta, [self.typed(items[0], _type(items[-2])), self.typed(items[1], _type(items[-1]))], attributes=attrs)  # type: ignore[arg-type]
 
     def mixed_list(self, meta: Any, items: list) -> list:
         return [i for i in items if i is not None]
@@ -195,3 +172,4 @@ class HostRules(BuilderBase):
         props, attrs = self.split_attrs("memref.subview", attrs, props)
         operands = [src, *(u for d in dyn_lists for u in d)]
         return self.op("memref.subview", meta, operands, [_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
+
