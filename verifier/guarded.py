@@ -30,7 +30,7 @@ import time
 from spec.ir import Operation
 from spec.semantics import events
 from spec.semantics.conditions import Symbols
-from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded
+from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded, may_decide
 from verifier.correspondence import Correspondence
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedOutcome, GuardedProver
@@ -62,6 +62,8 @@ def check_guarded(
     unroll: int,
     max_paths: int | None,
 ) -> str:
+    if not may_decide(fin):
+        return SKIP
     t0 = time.perf_counter()
     sym = Symbols()
     gin = build_guarded(fin, sym, None, unroll)

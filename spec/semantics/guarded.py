@@ -494,6 +494,30 @@ def _topological(order: list[tuple], succs: dict[tuple, list[tuple]], seen: set[
     return out
 
 
+DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while"})
+"""Ops whose execution the guarded builder splits on a decision (`control`);
+the other decisions are branches between blocks (`cf_region`)."""
+
+
+def may_decide(func: Operation) -> bool:
+    """False only if `func` has no decision on any path: no op of
+    `DECIDING_OPS` and no region that `gregion` hands to `cf_region`. Cheap
+    (one walk, nothing built): straight-line code skips the guarded graph."""
+    stack = list(func.regions)
+    while stack:
+        region = stack.pop()
+        blocks = region.blocks
+        if len(blocks) > 1 or (blocks and blocks[0].ops and blocks[0].ops[-1].successors):
+            return True
+        for block in blocks:
+            for op in block.ops:
+                if op.name in DECIDING_OPS:
+                    return True
+                if op.regions:
+                    stack.extend(op.regions)
+    return False
+
+
 def build_guarded(
     func: Operation,
     sym: Symbols,
