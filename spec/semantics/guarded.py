@@ -22,7 +22,8 @@ iteration is one decision per iteration):
   count is not part of the state: diamonds merge instead of multiplying).
   A state that would enter a block more than unroll+1 times is a path
   `events.build` marks `truncated` and the checker skips: its condition is
-  recorded in `GuardedGraph.excluded`.
+  recorded in `GuardedGraph.excluded`. The states themselves (a CFG
+  question) come from `block_states.py`.
 
 Where paths meet again (after an `scf.if`, a loop, a `cf` join block) the
 thread's last point and every token passed on are merged by a `join` node:
@@ -47,11 +48,9 @@ from dataclasses import dataclass, field
 
 from spec.attributes import DenseArrayAttr
 from spec.ir import Operation, Region, Value
+from spec.semantics.block_states import MAX_CF_STATES, block_states
 from spec.semantics.conditions import TRUE, Decision, Symbols
 from spec.semantics.events import DEFAULT_UNROLL, Event, EventGraph, _Builder
-
-MAX_CF_STATES = 4096
-"""(block, visit counts) states followed per `cf` region run before giving up."""
 
 MAX_NODES = 200_000
 """Guarded graphs larger than this are not built (the checker answers `unknown`)."""
@@ -231,38 +230,11 @@ class _GuardedBuilder(_Builder):
 
     def cf_region(self, region: Region, cur: int | None, tid: int, depth: int):  # type: ignore[no-untyped-def]
         g, sym = self.g, self.sym
-        index = {b: i for i, b in enumerate(region.blocks)}
-        cyclic = _cyclic_blocks(region)
-        limit = self.unroll + 1
-        # The states and their successors, discovered first so that each is
-        # built only after every state leading to it (the state graph is
-        # acyclic: a cycle of blocks raises a visit count).
-        start = (0, tuple((i, 1) for i in sorted(cyclic) if i == 0))
-        order: list[tuple] = []
-        seen = {start}
-        stack = [start]
-        succs: dict[tuple, list[tuple]] = {}
-        while stack:
-            st = stack.pop()
-            order.append(st)
-            term = region.blocks[st[0]].ops[-1] if region.blocks[st[0]].ops else None
-            nxt: list[tuple] = []
-            if term is not None and term.name in ("cf.br", "cf.cond_br"):
-                for b in term.successors:
-                    bi = index[b]
-                    visits = dict(st[1])
-                    if bi in cyclic:
-                        visits[bi] = visits.get(bi, 0) + 1
-                    nxt.append((bi, tuple(sorted(visits.items()))))
-            succs[st] = nxt
-            for s2 in nxt:
-                if s2 not in seen and max((v for _, v in s2[1]), default=0) <= limit:
-                    seen.add(s2)
-                    stack.append(s2)
-            if len(seen) > MAX_CF_STATES:
-                self.unsupported(region.parent or g.func, f"more than {MAX_CF_STATES} block states in one region")
-                return cur, []
-        order = _topological(order, succs, seen)
+        states = block_states(region, self.unroll)
+        if states is None:
+            self.unsupported(region.parent or g.func, f"more than {MAX_CF_STATES} block states in one region")
+            return cur, []
+        start, order, succs, limit = states.start, states.order, states.succs, states.limit
         parent, ctx0, mult0 = g.cond, g.ctx, self.mult
         # Per state: incoming (condition, last node, snaps for the block arguments, paths).
         into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {start: [(parent, cur, None, 1, self.tables())]}
@@ -450,48 +422,6 @@ class _GuardedBuilder(_Builder):
         self.mult = mult0 * max(total, 1)
         self.join_bind(op.results, [(c, s) for c, _, s in leave], tid)
         return self.join([(c, n) for c, n, _ in leave], tid)
-
-
-def _cyclic_blocks(region: Region) -> set[int]:
-    """Indices of blocks on a cycle of the region's CFG (a block reaching
-    itself; regions have few blocks, so one search per block will do)."""
-    index = {b: i for i, b in enumerate(region.blocks)}
-    succ = [[index[s] for s in (b.ops[-1].successors if b.ops else []) if s in index] for b in region.blocks]
-    out: set[int] = set()
-    for b in range(len(succ)):
-        seen: set[int] = set()
-        stack = list(succ[b])
-        while stack and b not in seen:
-            n = stack.pop()
-            if n not in seen:
-                seen.add(n)
-                stack.extend(succ[n])
-        if b in seen:
-            out.add(b)
-    return out
-
-
-def _topological(order: list[tuple], succs: dict[tuple, list[tuple]], seen: set[tuple]) -> list[tuple]:
-    """The states in an order where each comes after all that lead to it
-    (ties by discovery, so the input and the output agree)."""
-    indeg = {s: 0 for s in order}
-    for s in order:
-        for t in succs[s]:
-            if t in seen:
-                indeg[t] += 1
-    pos = {s: i for i, s in enumerate(order)}
-    ready = sorted((s for s in order if indeg[s] == 0), key=pos.__getitem__)
-    out: list[tuple] = []
-    while ready:
-        s = ready.pop(0)
-        out.append(s)
-        for t in succs[s]:
-            if t in seen:
-                indeg[t] -= 1
-                if indeg[t] == 0:
-                    ready.append(t)
-                    ready.sort(key=pos.__getitem__)
-    return out
 
 
 DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while"})
