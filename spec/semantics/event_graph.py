@@ -1,0 +1,101 @@
+"""The happens-before graph of one function on one path: the data.
+
+`events.build` (one path) and `guarded.build_guarded` (all paths, with
+conditions) fill it; the checkers read it. Nodes are points of execution
+(a host op's point, a GPU op's issue, start and finish, a thread's begin,
+...), numbered in the order they are created; an edge `a -> b` says `a`
+happens before `b`. Events are the effectful ops the property is about,
+each with its start and end node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spec.ir import Operation
+
+
+@dataclass
+class Event:
+    """An effectful event: its op, its start and end nodes, its thread."""
+
+    op: Operation
+    kind: str
+    """`gpu`, `host` or `return`."""
+    start: int
+    end: int
+    thread: int
+    occurrence: int = 0
+    """Which execution of `op` on this path (ops in loops run several times)."""
+
+
+@dataclass
+class EventGraph:
+    """The happens-before graph of one function (one path of it)."""
+
+    func: Operation
+    kinds: list[str] = field(default_factory=list)
+    """Per node: `point`, `issue`, `start`, `finish`, `body`, `yield`, `extern`."""
+    ops: list[Operation | None] = field(default_factory=list)
+    threads: list[int] = field(default_factory=list)
+    succ: list[list[int]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    by_op: dict[Operation, list[Event]] = field(default_factory=dict)
+    """Per op, its events on this path in execution order."""
+    unsupported: list[tuple[Operation, str]] = field(default_factory=list)
+    forward_only: bool = True
+    """Every edge goes from a lower node id to a higher one."""
+    edge_count: int = 0
+    thread_ops: list[Operation | None] = field(default_factory=list)
+    """Per thread: the `async.execute` whose body it is (None: the host)."""
+    choices: list[int] = field(default_factory=list)
+    """The path: the option taken at each decision, in execution order."""
+    options: list[int] = field(default_factory=list)
+    """How many options each decision had."""
+    path: list[str] = field(default_factory=list)
+    """The decisions in words (`scf.if at in.mlir:12:5 takes the else branch`)."""
+    bounded: bool = False
+    """A loop was met: the paths cover at most `unroll` iterations of it."""
+    truncated: bool = False
+    """This path would run a block more than the bound allows: not checked."""
+    loops: set[str] = field(default_factory=set)
+    """Kinds of loop met on this path: `scf.for`, `scf.while`, `cf`."""
+    iterations: list[tuple[Operation, int, int]] = field(default_factory=list)
+    """Per `scf.for` iteration run: the loop, its first node, its end node."""
+
+    def add_event(self, ev: Event) -> None:
+        lst = self.by_op.setdefault(ev.op, [])
+        ev.occurrence = len(lst)
+        lst.append(ev)
+        self.events.append(ev)
+
+    def event(self, op: Operation, occurrence: int) -> Event | None:
+        lst = self.by_op.get(op)
+        return lst[occurrence] if lst is not None and occurrence < len(lst) else None
+
+    def node(self, kind: str, op: Operation | None, thread: int) -> int:
+        self.kinds.append(kind)
+        self.ops.append(op)
+        self.threads.append(thread)
+        self.succ.append([])
+        return len(self.kinds) - 1
+
+    def edge(self, a: int, b: int) -> None:
+        self.succ[a].append(b)
+        self.edge_count += 1
+        if a >= b:
+            self.forward_only = False
+
+    def label(self, n: int) -> str:
+        op = self.ops[n]
+        kind = self.kinds[n]
+        where = f"{op.name}@{op.loc.line}:{op.loc.col}" if op is not None else "?"
+        short = {"issue": "i", "start": "s", "finish": "f", "point": "t", "body": "begin", "yield": "yield", "iter-end": "end-iteration"}
+        return f"{short.get(kind, kind)}({where})"
+
+    def preds(self) -> list[list[int]]:
+        p: list[list[int]] = [[] for _ in self.kinds]
+        for a, bs in enumerate(self.succ):
+            for b in bs:
+                p[b].append(a)
+        return p
