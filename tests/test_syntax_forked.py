@@ -87,3 +87,17 @@ def test_small_texts_are_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forked._Worker, "start", classmethod(lambda cls, text, file: started.append(file)))
     parse_modules(_sources("module {\n}\n", "module {\n}\n"))
     assert started == []
+
+
+def test_busy_or_single_core_machines_parse_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
+    if hasattr(os, "sched_getaffinity"):
+        monkeypatch.setattr(forked.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(forked.os, "getloadavg", lambda: (0.4, 0.4, 0.4))
+    assert forked._can_fork()
+    monkeypatch.setattr(forked.os, "getloadavg", lambda: (1.7, 0.4, 0.4))
+    assert not forked._can_fork()
+    if hasattr(os, "sched_getaffinity"):
+        monkeypatch.setattr(forked.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+        monkeypatch.setattr(forked.os, "sched_getaffinity", lambda pid: {0})
+        assert not forked._can_fork()
