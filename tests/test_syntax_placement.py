@@ -6,6 +6,12 @@ belongs to (`HasParent`), a misspelled op of a dialect that allows no
 unknown ops, an unknown `!gpu.` or `!async.` type. Each gets mlir-opt-19's
 first line, location included (compared with mlir-opt-19 itself when it is
 installed), and exit code 1 from `python -m spec print`.
+
+The dialects known in full (`registry.COMPLETE_DIALECTS`: scf, cf, func,
+arith, memref, gpu, async) are checked against mlir-opt-19 both ways: every
+listed name is an op it registers, and near misses (misspellings, names of
+other MLIR versions, type names) are rejected as it rejects them, in the
+generic and the custom form.
 """
 
 from __future__ import annotations
@@ -50,16 +56,92 @@ CASES = {
         _fn('  "cf.jump"() : () -> ()\n  return\n'),
         "2:3: error: unregistered operation 'cf.jump' found in dialect ('cf') that does not allow unknown operations",
     ),
+    # Misspelled ops of arith, memref, gpu and async, generic then custom form.
+    "misspelled-arith-op": (
+        _fn('  %0 = "arith.addx"(%a, %a) : (i32, i32) -> i32\n  return\n', "%a: i32"),
+        "2:8: error: unregistered operation 'arith.addx' found in dialect ('arith') that does not allow unknown operations",
+    ),
+    "misspelled-arith-op-custom": (_fn("  %0 = arith.addx %a, %a : i32\n  return\n", "%a: i32"), "2:8: error: custom op 'arith.addx' is unknown"),
+    "misspelled-memref-op": (
+        _fn('  %0 = "memref.laod"(%m) : (memref<f32>) -> f32\n  return\n', "%m: memref<f32>"),
+        "2:8: error: unregistered operation 'memref.laod' found in dialect ('memref') that does not allow unknown operations",
+    ),
+    "misspelled-memref-op-custom": (
+        _fn("  %0 = memref.laod %m[] : memref<f32>\n  return\n", "%m: memref<f32>"),
+        "2:8: error: custom op 'memref.laod' is unknown",
+    ),
+    "misspelled-gpu-op": (
+        _fn('  %t = "gpu.wiat"() : () -> !gpu.async.token\n  return\n'),
+        "2:8: error: unregistered operation 'gpu.wiat' found in dialect ('gpu') that does not allow unknown operations",
+    ),
+    "misspelled-gpu-op-custom": (_fn("  %t = gpu.wiat async\n  return\n"), "2:8: error: custom op 'gpu.wiat' is unknown"),
+    "misspelled-gpu-op-at-top": (
+        '"gpu.modul"() ({\n}) : () -> ()\n',
+        "1:1: error: unregistered operation 'gpu.modul' found in dialect ('gpu') that does not allow unknown operations",
+    ),
+    "misspelled-async-op": (
+        _fn('  %t = "async.excute"() ({\n  }) : () -> !async.token\n  return\n'),
+        "2:8: error: unregistered operation 'async.excute' found in dialect ('async') that does not allow unknown operations",
+    ),
+    "misspelled-async-op-custom": (
+        _fn("  %t = async.excute {\n    async.yield\n  }\n  return\n"),
+        "2:8: error: custom op 'async.excute' is unknown",
+    ),
+    # Near misses the op lists must not hold: ops of other MLIR versions, a type name.
+    "newer-arith-op": (
+        _fn('  "arith.scaling_extf"() : () -> ()\n  return\n'),
+        "2:3: error: unregistered operation 'arith.scaling_extf' found in dialect ('arith') that does not allow unknown operations",
+    ),
+    "older-memref-op": (
+        _fn('  "memref.tensor_store"() : () -> ()\n  return\n'),
+        "2:3: error: unregistered operation 'memref.tensor_store' found in dialect ('memref') that does not allow unknown operations",
+    ),
+    "newer-gpu-op": (
+        _fn('  "gpu.rotate"() : () -> ()\n  return\n'),
+        "2:3: error: unregistered operation 'gpu.rotate' found in dialect ('gpu') that does not allow unknown operations",
+    ),
+    "async-type-name-as-op": (
+        _fn('  "async.group"() : () -> ()\n  return\n'),
+        "2:3: error: unregistered operation 'async.group' found in dialect ('async') that does not allow unknown operations",
+    ),
     "unknown-gpu-type": (_fn("  return\n", "%a: !gpu.asyn"), "1:23: error: unknown gpu type: asyn"),
     "unknown-gpu-type-nested": (_fn("  return\n", "%a: memref<4x!gpu.asyn>"), "1:32: error: unknown gpu type: asyn"),
     "unknown-async-type": (_fn("  return\n", "%a: !async.tok"), "1:25: error: unknown  type `tok` in dialect `async`"),
     "unknown-async-type-nested": (_fn("  return\n", "%a: !async.value<!gpu.asy>"), "1:36: error: unknown gpu type: asy"),
 }
 
+KNOWN_GAPS = {
+    # A known op name plus more letters: the lexer takes the known name as a
+    # keyword and stops there, so the error lands on the letters after it.
+    "longer-than-arith-op-custom": (_fn("  %0 = arith.addii %a, %a : i32\n  return\n", "%a: i32"), "2:8: error: custom op 'arith.addii' is unknown"),
+    "longer-than-memref-op-custom": (
+        _fn("  %0 = memref.loadd %m[] : memref<f32>\n  return\n", "%m: memref<f32>"),
+        "2:8: error: custom op 'memref.loadd' is unknown",
+    ),
+    "longer-than-gpu-op-custom": (_fn("  gpu.barrierr\n  return\n"), "2:3: error: custom op 'gpu.barrierr' is unknown"),
+    "longer-than-async-op-custom": (
+        _fn("  %t = async.executee {\n    async.yield\n  }\n  return\n"),
+        "2:8: error: custom op 'async.executee' is unknown",
+    ),
+    # mlir-opt-19 finds an unregistered op of a closed dialect when it verifies
+    # the module (after the whole parse, after the op's regions); we stop at
+    # it while parsing, so an error parsed later or nested in it comes second.
+    "unregistered-op-then-syntax-error": (
+        _fn('  "arith.foo"() : () -> ()\n  return %\n'),
+        "3:10: error: invalid SSA name",
+    ),
+    "unregistered-op-around-misplaced-terminator": (
+        _fn('  "gpu.foo"() ({\n    "func.return"() : () -> ()\n  }) : () -> ()\n  return\n'),
+        "3:5: error: 'func.return' op expects parent op 'func.func'",
+    ),
+}
+"""mlir-opt-19's first line where ours differs (not in files the registry
+owns: the lexer, and where the check runs). Strict xfail, so a fix shows."""
+
 ACCEPTED = {
     "known-gpu-types": _fn("  return\n", "%a: !gpu.async.token, %b: !gpu.sparse.spmat_handle, %c: !gpu.mma_matrix<16x16xf16, \"AOp\">"),
     "known-async-types": _fn("  return\n", "%a: !async.token, %b: !async.group, %c: !async.value<f32>, %d: !async.coro.id"),
-    "other-dialects-stay-open": _fn('  "arith.fancy"() : () -> ()\n  return\n'),
+    "other-dialects-stay-open": _fn('  "test.fancy"() : () -> ()\n  return\n'),
 }
 
 
@@ -71,9 +153,13 @@ def _first_line(text: str) -> str:
     return "accepted"
 
 
-@pytest.mark.parametrize("name", CASES)
+_GAP = pytest.mark.xfail(strict=True, reason="known gap, see KNOWN_GAPS")
+ALL_CASES = {**CASES, **KNOWN_GAPS}
+
+
+@pytest.mark.parametrize("name", [*CASES, *(pytest.param(n, marks=_GAP) for n in KNOWN_GAPS)])
 def test_rejected_with_mlir_opt_19s_message(name: str) -> None:
-    text, want = CASES[name]
+    text, want = ALL_CASES[name]
     assert _first_line(text) == f"in.mlir:{want}"
 
 
@@ -83,9 +169,9 @@ def test_accepted(name: str) -> None:
 
 
 @pytest.mark.skipif(MLIR_OPT_19 is None, reason="mlir-opt-19 not installed (apt-get install mlir-19-tools)")
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", ALL_CASES)
 def test_messages_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
-    text, want = CASES[name]
+    text, want = ALL_CASES[name]
     path = tmp_path / "in.mlir"
     path.write_text(text)
     proc = subprocess.run([str(MLIR_OPT_19), str(path)], capture_output=True, text=True, timeout=60)
@@ -93,16 +179,32 @@ def test_messages_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
     assert proc.stderr.splitlines()[0] == f"{path}:{want}"
 
 
+def test_listed_dialects_cover_the_registry() -> None:
+    """The closed dialects are the ones the pass's inputs use, and every op
+    the registry describes in one of them is listed (else it would be
+    rejected as unregistered)."""
+    assert set(registry.COMPLETE_DIALECTS) == {"scf", "cf", "func", "arith", "memref", "gpu", "async"}
+    for name in registry.known_ops():
+        dialect = name.split(".", 1)[0]
+        if dialect in registry.COMPLETE_DIALECTS:
+            assert registry.unregistered_in_dialect(name) is None, name
+
+
 @pytest.mark.skipif(MLIR_OPT_19 is None, reason="mlir-opt-19 not installed (apt-get install mlir-19-tools)")
-def test_listed_dialects_are_complete_and_exact(tmp_path: Path) -> None:
-    """Every name the registry lists is an op mlir-opt-19 registers (it may
-    reject the bare op for other reasons, never as unregistered)."""
-    names = sorted(n for ops in registry.COMPLETE_DIALECTS.values() for n in ops)
+@pytest.mark.parametrize("dialect", sorted(registry.COMPLETE_DIALECTS))
+def test_listed_dialects_are_complete_and_exact(dialect: str, tmp_path: Path) -> None:
+    """Every name the registry lists is an op mlir-opt-19 registers: the bare
+    generic op passes or fails op verification (an error about that op),
+    never as unregistered. (Completeness, the other way, was probed when the
+    lists were made, see `registry.COMPLETE_DIALECTS`; the near-miss CASES
+    keep a sample of it.)"""
     path = tmp_path / "ops.mlir"
-    for name in names:
+    for name in sorted(registry.COMPLETE_DIALECTS[dialect]):
         path.write_text(_fn(f'  "{name}"() : () -> ()\n  return\n'))
         proc = subprocess.run([str(MLIR_OPT_19), str(path)], capture_output=True, text=True, timeout=60)
         assert "unregistered operation" not in proc.stderr, name
+        if proc.returncode != 0:
+            assert f"error: '{name}' op " in proc.stderr.splitlines()[0], (name, proc.stderr)
 
 
 def test_cli_exit_code_and_location(tmp_path: Path) -> None:

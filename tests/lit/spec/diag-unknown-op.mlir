@@ -1,9 +1,11 @@
 // RUN: not %python -m spec print %s 2>&1 | filecheck %s
 // RUN: not %python -m spec print %s 2>&1 | filecheck %s --check-prefix=NOSTDOUT --allow-empty
 
-// A custom op nobody knows is an error; the generic form is accepted.
+// A custom op nobody knows is an error; the generic form is accepted, in a
+// dialect not known in full (`gpu` is: there mlir-opt-19 rejects the generic
+// form too, see tests/test_syntax_placement.py).
 func.func @f() {
-  "gpu.frobnicate"() : () -> ()
+  "test.frobnicate"() : () -> ()
   // CHECK: diag-unknown-op.mlir:[[# @LINE + 1]]:3: error: custom op 'gpu.frobnicate' is unknown
   gpu.frobnicate
   return
