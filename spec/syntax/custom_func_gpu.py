@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec.attributes import Attr, FunctionType, IntegerAttr, StringAttr, UnitAttr, quote_symbol
+from spec.attributes import ArrayAttr, Attr, FunctionType, IntegerAttr, StringAttr, UnitAttr, quote_symbol
 from spec.ir import Operation, Value
 from spec.syntax.custom_registry import custom_printer, return_like, segments
 from spec.syntax.printer import Printer
@@ -86,10 +86,24 @@ def _return(p: Printer, op: Operation) -> str:
 # -- gpu --------------------------------------------------------------------------
 @custom_printer("gpu.module")
 def _gpu_module(p: Printer, op: Operation) -> str:
-    text = f"gpu.module {quote_symbol(op.properties['sym_name'].value)}"  # type: ignore[attr-defined]
-    rest = {k: v for k, v in op.properties.items() if k != "sym_name"}
+    """`gpu.module @name <handler> [targets]  attributes {...} {...}`, as
+    mlir-opt-19 prints it: the targets list is followed by two blanks (it
+    prints one after `]` and one before what comes next)."""
+    props = op.properties
+    text = f"gpu.module {quote_symbol(props['sym_name'].value)}"  # type: ignore[attr-defined]
+    handler = props.get("offloadingHandler")
+    if handler is not None:
+        text += f" <{handler}>"
+    targets = props.get("targets")
+    if isinstance(targets, ArrayAttr):
+        text += " [" + ", ".join(map(str, targets.elements)) + "] "
+    rest = {k: v for k, v in props.items() if k not in _GPU_MODULE_SHOWN}
     text += p.attr_dict({**rest, **op.attributes}, keyword=True)
     return text + " " + p.region(op.regions[0], False, True)
+
+
+_GPU_MODULE_SHOWN = frozenset({"sym_name", "offloadingHandler", "targets"})
+"""The properties `gpu.module`'s custom form spells outside its attribute dict."""
 
 
 @custom_printer("gpu.func")

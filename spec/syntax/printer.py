@@ -281,7 +281,10 @@ class Printer:
         lines = ["{"]
         if region.blocks:
             entry = region.blocks[0]
-            header = (generic and not entry.ops) or (print_entry_args and bool(entry.args))
+            # An empty entry block gets a label, unless the generic form
+            # adds an implicit terminator to it (`gpu.module_end`).
+            implicit = len(region.blocks) == 1 and region.parent is not None and registry.lookup(region.parent.name).generic_terminator
+            header = (generic and not entry.ops and not implicit) or (print_entry_args and bool(entry.args))
             self.block(entry, header, print_terminators, lines)
             for b in region.blocks[1:]:
                 self.block(b, True, True, lines)

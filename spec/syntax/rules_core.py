@@ -43,6 +43,7 @@ from spec.syntax.build_base import (
     _Use,
     raw_rule,
 )
+from spec.syntax.gpu_targets import gpu_attr_token_text
 from spec.syntax.op_checks import (
     _check_generic_properties,
     _check_result_count,
@@ -283,7 +284,7 @@ class CoreRules(BuilderBase):
 
     def opaque_attr(self, meta: Any, items: list) -> OpaqueAttr:
         raw = str(items[0])
-        text = canonical_type_text(raw)
+        text = gpu_attr_token_text(items[0]) or canonical_type_text(raw)
         flags = re.fullmatch(r"#arith\.(overflow|fastmath)<([\w\s,]*)>", raw)
         if flags:
             text = arith_flags_text(flags.group(1), [f.strip() for f in flags.group(2).split(",") if f.strip()]) or text

@@ -32,6 +32,7 @@ from spec.syntax.build_base import (
     _type,
     _Use,
 )
+from spec.syntax.op_checks import INHERENT
 
 
 class FuncGpuRules(BuilderBase):
@@ -129,12 +130,36 @@ class FuncGpuRules(BuilderBase):
         return self.op("func.return", meta, self._typed_list(items[1], items[2], meta))
 
     # -- gpu ------------------------------------------------------------------
+    def gpu_module_handler(self, meta: Any, items: list) -> tuple[str, Attr]:
+        return ("offloadingHandler", items[0])
+
+    def gpu_module_targets(self, meta: Any, items: list) -> tuple[str, Attr]:
+        return ("targets", ArrayAttr(tuple(i for i in items if i is not None)))
+
     def gpu_module_op(self, meta: Any, items: list) -> _Partial:
+        """`gpu.module @name <handler> [targets] attributes {...} {...}`:
+        the handler and targets are properties, as mlir-opt-19 stores them.
+        One also written in the attribute dict replaces them; there a
+        `targets` that is not an array fails property conversion and is
+        dropped (so the module has none), as mlir-opt-19 does silently.
+        Then its verifier's constraints, in its order."""
         region: Region = items[-1]
         if not region.blocks:
             region.append(Block())
-        attrs = next((it for it in items if isinstance(it, dict)), None)
-        props, attrs = self.split_attrs("gpu.module", attrs, {"sym_name": StringAttr(_symbol_name(str(items[0])))})
+        props: dict[str, Attr] = {"sym_name": StringAttr(_symbol_name(str(items[0])))}
+        attrs: dict[str, Attr] | None = None
+        for it in items[1:-1]:
+            if isinstance(it, tuple):
+                props[it[0]] = it[1]
+            elif isinstance(it, dict):
+                attrs = it
+        props, attrs = self.split_attrs("gpu.module", attrs, props)
+        if "targets" in props and not isinstance(props["targets"], ArrayAttr):
+            del props["targets"]
+        for key in ("targets", "offloadingHandler"):
+            kind = INHERENT["gpu.module"][key].kind
+            if key in props and not kind.satisfied(props[key]):
+                raise DiagnosticError(error(self.loc(meta), f"'gpu.module' op attribute '{key}' failed to satisfy constraint: {kind.summary}"))
         return self.op("gpu.module", meta, properties=props, attributes=attrs, regions=[region])
 
     def gpu_attributions(self, meta: Any, items: list) -> tuple:
