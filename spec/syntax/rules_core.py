@@ -50,6 +50,7 @@ from spec.syntax.op_checks import (
     _operand_count_message,
     convert_generic_properties,
 )
+from spec.syntax.syntax_errors import unknown_op_message
 
 
 class CoreRules(BuilderBase):
@@ -294,6 +295,11 @@ class CoreRules(BuilderBase):
                 text = canonical_dense(raw[len("dense<") : -1], type_text) or text
             text += f" : {type_text}"
         return OpaqueAttr(text)
+
+    def unknown_custom_op(self, meta: Any, items: list) -> _Partial:
+        # Reduced as soon as the name is read, so this is the first error, as
+        # in mlir-opt, whatever follows the name.
+        raise DiagnosticError(error(self.tok_loc(items[0]), unknown_op_message(str(items[0]))))
 
     # -- generic form -------------------------------------------------------------
     def generic_op(self, meta: Any, items: list) -> _Partial:

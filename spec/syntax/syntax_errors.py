@@ -3,6 +3,7 @@ how it would word it."""
 
 from __future__ import annotations
 
+from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from spec.diagnostics import DiagnosticError, error
@@ -33,6 +34,26 @@ _TERMINAL_WORDS = {
     "HASH_ATTR": "attribute",
     "$END": "end of file",
 }
+
+
+def unknown_op_message(name: str) -> str:
+    """mlir-opt-19's words for a custom op name it does not know: an unknown
+    op of a registered dialect, or a dialect it does not have."""
+    dialect = name.split(".", 1)[0]
+    if dialect not in MLIR_OPT_DIALECTS:
+        return f"Dialect `{dialect}' not found for custom op '{name}' "
+    return f"custom op '{name}' is unknown"
+
+
+_NAME_TERMINALS = frozenset({"BARE_ID", "CUSTOM_OP_NAME"})
+"""Terminals of a name that, dotted where an op is wanted, is an op nobody knows."""
+
+
+def _last_shifted(exc: UnexpectedToken) -> Token | None:
+    """The token shifted just before the unexpected one, if lark kept it."""
+    stack = getattr(getattr(exc, "state", None), "value_stack", None)
+    last = stack[-1] if stack else None
+    return last if isinstance(last, Token) else None
 
 
 def _expected_words(names: set[str], terminals: list) -> list[str]:
@@ -69,22 +90,25 @@ def _syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str =
     line = (getattr(exc, "line", 0) or 0) + line_offset
     col = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedToken):
+        last = _last_shifted(exc)
+        if last is not None and last.type == "CUSTOM_OP_NAME":
+            # An unknown op name followed by what cannot follow an op: the
+            # name is the error (mlir-opt stops at it), not what comes next.
+            where = Location(file, (last.line or 0) + line_offset, last.column or 0)
+            return DiagnosticError(error(where, unknown_op_message(str(last))))
         tok = exc.token
         pos = len(text) if tok.type == "$END" else tok.start_pos
-        unknown_op = tok.type == "BARE_ID" and "." in str(tok)
+        unknown_op = tok.type in _NAME_TERMINALS and "." in str(tok)
         if text and pos is not None and not unknown_op:
             line, col = _wrong_token_position(text, pos)
             line += line_offset
         if tok.type == "$END":
             return DiagnosticError(error(Location(file, max(line, 1), max(col, 1)), "unexpected end of file"))
         text = str(tok)
-        dialect = text.split(".", 1)[0]
-        if tok.type == "BARE_ID" and "." in text and dialect not in MLIR_OPT_DIALECTS:
-            msg = f"Dialect `{dialect}' not found for custom op '{text}' "
-        elif tok.type == "BARE_ID" and "." in text:
-            msg = f"custom op '{text}' is unknown"
+        if unknown_op:
+            msg = unknown_op_message(text)
         else:
-            words = _expected_words({e for e in exc.expected if not e.startswith("__")}, terminals or [])
+            words = _expected_words({e for e in exc.expected if not e.startswith("__") and e != "CUSTOM_OP_NAME"}, terminals or [])
             if len(words) == 1:
                 msg = f"expected {words[0]}"
             elif words:
