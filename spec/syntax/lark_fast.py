@@ -151,17 +151,31 @@ def _deserialize_table(data: dict, memo: dict) -> IntParseTable:
     """`IntParseTable.deserialize`, with each reduction's rule looked up in
     lark's memo directly. lark's generic `Serialize.deserialize` builds a
     namespace dict before it finds the memo reference, once per table entry
-    (about 100,000 here): that was most of loading the cached parser."""
+    (about 100,000 here): that was most of loading the cached parser. Equal
+    actions share one tuple (there are far fewer distinct actions than
+    entries), so an entry costs a dict lookup, not a new tuple."""
     tokens = data["tokens"]
-    rule = Rule.deserialize
+    shifts: dict[int, tuple] = {}
+    reduces: dict[int, tuple] = {}
 
-    def reduce_rule(arg: dict) -> Rule:
+    def reduce_action(arg: dict) -> tuple:
         ref = arg.get("@")
-        return memo[ref] if ref is not None else rule(arg, memo)
+        if ref is None:
+            return (Reduce, Rule.deserialize(arg, memo))
+        act = reduces.get(ref)
+        if act is None:
+            act = reduces[ref] = (Reduce, memo[ref])
+        return act
+
+    def shift_action(arg: int) -> tuple:
+        act = shifts.get(arg)
+        if act is None:
+            act = shifts[arg] = (Shift, arg)
+        return act
 
     states = {
         state: {
-            tokens[token]: (Reduce, reduce_rule(arg)) if action == 1 else (Shift, arg)
+            tokens[token]: reduce_action(arg) if action == 1 else shift_action(arg)
             for token, (action, arg) in actions.items()
         }
         for state, actions in data["states"].items()
