@@ -7,9 +7,10 @@ of N GPU ops (launches, copies, memsets, allocs) with a host effect
 rewrites it (timed as a whole process, median of runs). Two measurements,
 each in a fresh subprocess so peak memory (`ru_maxrss`) is its own:
 
-- from text (N <= --parse-max): input and mlir-opt-19's output parsed,
-  matched, proved: the whole `check` process against the whole mlir-opt-19
-  process;
+- from text (N <= --parse-max): `python -m verifier check IN --after OUT`
+  on mlir-opt-19's output, the whole process against the whole mlir-opt-19
+  process (the ratio); and the same work in an instrumented child that
+  reports its phases (imports, loading the parser, parsing, checking);
 - IR built (`bench/verify_ir.py`, every N): the same program and a correct
   rewrite built directly as IR, then `verifier.check` (match, events,
   reachability, Z3) timed, so the verifier's own cost is seen at sizes where
@@ -127,6 +128,17 @@ print(json.dumps({"verdict": r.verdict, "obligations": f.obligations, "agreement
 """
 
 
+def run_cli(inp: str, out: str) -> float:
+    """Wall time of `python -m verifier check INP --after OUT`, the command
+    a user runs: what the ratio against mlir-opt-19 is taken of."""
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "verifier", "check", inp, "--after", out], capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"verifier exited {proc.returncode}: {proc.stdout[-500:]}{proc.stderr[-500:]}")
+    return wall
+
+
 def run_check(inp: str, out: str) -> dict:
     """One whole `check` in a fresh interpreter: its phases and peak RSS."""
     t0 = time.perf_counter()
@@ -176,9 +188,11 @@ def main() -> None:
                 for k in ("process", "import", "load_parser", "parse", "check", "z3", "maxrss_mib"):
                     row[f"text_{k}"] = statistics.median(r[k] for r in runs)
                 row["text_verdict"] = runs[0]["verdict"]
-                row["ratio_process"] = row["text_process"] / t_opt
+                row["cli_process"] = statistics.median(run_cli(inp, out) for _ in range(args.repeat))
+                row["ratio_process"] = row["cli_process"] / t_opt
                 line += (
-                    f" | from text vs mlir-opt-19 output: {row['text_verdict']}, process {row['text_process']:.2f}s (x{row['ratio_process']:.1f}): "
+                    f" | from text vs mlir-opt-19 output: {row['text_verdict']}, the CLI {row['cli_process']:.2f}s (x{row['ratio_process']:.1f}); "
+                    f"instrumented run {row['text_process']:.2f}s: "
                     f"import {row['text_import']:.2f}s load parser {row['text_load_parser']:.2f}s parse {row['text_parse']:.2f}s check {row['text_check']:.2f}s z3 {row['text_z3']:.2f}s "
                     f"maxrss {row['text_maxrss_mib']:.0f}MiB"
                 )
