@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import spec.fork as fork
 import spec.syntax.forked as forked
 from spec.diagnostics import DiagnosticError
 from spec.syntax.forked import parse_modules
@@ -67,7 +68,7 @@ def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPa
     def broken(*args: object, **kwargs: object) -> bytes:
         raise RuntimeError("no pickling")
 
-    monkeypatch.setattr(forked.pickle, "dumps", broken)
+    monkeypatch.setattr(fork.pickle, "dumps", broken)
     monkeypatch.setattr(forked, "_parse", counting)
     a, b = CORPUS[0].read_text(), CORPUS[1].read_text()
     got = parse_modules(_sources(a, b), fork=True)
@@ -76,7 +77,7 @@ def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_child_whose_payload_does_not_load_is_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(forked.pickle, "dumps", lambda *a, **k: b"not a pickle")
+    monkeypatch.setattr(fork.pickle, "dumps", lambda *a, **k: b"not a pickle")
     a = CORPUS[2].read_text()
     (got, _) = parse_modules(_sources(a, "module {\n}\n"), fork=True)
     assert _end(got) == _sequential(a, "f0.mlir")
@@ -84,20 +85,23 @@ def test_a_child_whose_payload_does_not_load_is_parsed_again(monkeypatch: pytest
 
 def test_small_texts_are_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[str] = []
-    monkeypatch.setattr(forked._Worker, "start", classmethod(lambda cls, text, file: started.append(file)))
+    monkeypatch.setattr(forked, "_start", lambda text, file: started.append(file))
     parse_modules(_sources("module {\n}\n", "module {\n}\n"))
     assert started == []
 
 
 def test_busy_or_single_core_machines_parse_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(fork.threading, "active_count", lambda: 1)
     if hasattr(os, "sched_getaffinity"):
-        monkeypatch.setattr(forked.os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr(forked.os, "getloadavg", lambda: (0.4, 0.4, 0.4))
-    assert forked._can_fork()
-    monkeypatch.setattr(forked.os, "getloadavg", lambda: (1.7, 0.4, 0.4))
-    assert not forked._can_fork()
+        monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(fork.os, "getloadavg", lambda: (0.4, 0.4, 0.4))
+    assert fork.can_fork()
+    monkeypatch.setattr(fork.os, "getloadavg", lambda: (1.7, 0.4, 0.4))
+    assert not fork.can_fork()
+    monkeypatch.setattr(fork.threading, "active_count", lambda: 2)
+    monkeypatch.setattr(fork.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert not fork.can_fork()
+    monkeypatch.setattr(fork.threading, "active_count", lambda: 1)
     if hasattr(os, "sched_getaffinity"):
-        monkeypatch.setattr(forked.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
-        monkeypatch.setattr(forked.os, "sched_getaffinity", lambda pid: {0})
-        assert not forked._can_fork()
+        monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0})
+        assert not fork.can_fork()

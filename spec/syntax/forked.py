@@ -2,34 +2,27 @@
 
 A tool that reads two large files (the verifier reads a program and its
 rewrite) spends most of its time parsing them, one after the other, in one
-Python process. Here each module but the last is parsed by a forked child,
-which hands the built IR back pickled through a pipe, while the caller
-parses the last. Pickling and unpickling cost about a tenth of a parse, so
-two modules of similar size take a little over half the time.
+Python process. Here each module but the last is parsed by a forked child
+(`spec.fork`), which hands the built IR back pickled, while the caller
+parses the last. On the project's quiet 2-core machine the verifier's 10k
+benchmark pair takes 0.96-1.01 s this way against 1.33-1.36 s in turn: the
+two processes slow each other by about a third, and the pickling is extra.
 
 The results are exactly those of `parse_module` called in order: a child
 only ever sends a module it built. If its parse fails (or the child dies, or
 its pickle does not load) the caller parses that text itself, so every
 diagnostic comes from the caller's own parse, the same one a sequential run
-gives. Forking is skipped where it cannot pay off or is not safe: without
-`os.fork`, with other threads running (a forked copy of a threaded process
-may deadlock), for texts smaller than `MIN_FORKED_BYTES`, and when no core
-is idle: on one core, or when the load average says the other cores are
-busy. Two parses on one core take longer than one after the other (the
-pickling is extra); measured on the project's 2-core machine, the 10k
-benchmark's two files took 1.36 s at once against 1.68 s in turn while it
-was quiet, but 1.97 s against 1.63 s while other jobs kept one core busy.
+gives. Forking is skipped where `spec.fork.can_fork` says it cannot pay off
+or is not safe, and for texts smaller than `MIN_FORKED_BYTES`.
 """
 
 from __future__ import annotations
 
-import gc
 import os
-import pickle
-import threading
 from collections.abc import Sequence
 
 from spec.diagnostics import DiagnosticError
+from spec.fork import Forked, can_fork
 from spec.ir import Operation
 from spec.syntax.parser import load_parser, parse_module
 
@@ -49,23 +42,28 @@ def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None) 
     if not sources:
         return []
     *others, last = sources
-    use_fork = _can_fork() if fork is None else fork and hasattr(os, "fork")
+    use_fork = can_fork() if fork is None else fork and hasattr(os, "fork")
     if use_fork:
         load_parser()  # once, before the fork, so the children inherit it
     workers = [
-        _Worker.start(text, file) if use_fork and (fork or len(text) >= MIN_FORKED_BYTES) else None
-        for text, file in others
+        _start(text, file) if use_fork and (fork or len(text) >= MIN_FORKED_BYTES) else None for text, file in others
     ]
     try:
         parsed_last = _parse(*last)
     finally:
-        received = [w.receive() if w is not None else None for w in workers]
+        received = [w.result() if w is not None else None for w in workers]
+    # A child sends only a module it built: anything else (nothing, a parse
+    # that failed) is parsed here, so diagnostics are the caller's own.
     out: list[Parsed] = [
-        module if module is not None else _parse(text, file)
+        module if isinstance(module, Operation) else _parse(text, file)
         for module, (text, file) in zip(received, others, strict=True)
     ]
     out.append(parsed_last)
     return out
+
+
+def _start(text: str, file: str) -> Forked | None:
+    return Forked.start(lambda: parse_module(text, file))
 
 
 def _parse(text: str, file: str) -> Parsed:
@@ -73,65 +71,3 @@ def _parse(text: str, file: str) -> Parsed:
         return parse_module(text, file)
     except DiagnosticError as exc:
         return exc
-
-
-def _can_fork() -> bool:
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        return False
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    # This process counts for about 1 in the load average.
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
-    return cores >= 2 and load < cores - 0.5
-
-
-class _Worker:
-    """A forked child parsing one text; `receive` gives its module or None."""
-
-    def __init__(self, pid: int, fd: int) -> None:
-        self.pid = pid
-        self.fd = fd
-
-    @classmethod
-    def start(cls, text: str, file: str) -> _Worker | None:
-        read_fd, write_fd = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_fd)
-            os.close(write_fd)
-            return None
-        if pid == 0:  # the child: parse, send, and leave without cleanup
-            os.close(read_fd)
-            try:
-                gc.disable()
-                payload = pickle.dumps(parse_module(text, file), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(write_fd, "wb") as pipe:
-                    pipe.write(payload)
-            except BaseException:  # noqa: BLE001 - the caller parses it again and reports
-                pass
-            os._exit(0)
-        os.close(write_fd)
-        return cls(pid, read_fd)
-
-    def receive(self) -> Operation | None:
-        """The child's module; None if it sent none (the text does not
-        parse, or the child failed): the caller then parses the text."""
-        try:
-            with os.fdopen(self.fd, "rb") as pipe:
-                payload = pipe.read()
-        finally:
-            os.waitpid(self.pid, 0)
-        if not payload:
-            return None
-        # The IR is a large graph of new objects, none of them garbage: the
-        # cyclic collector would only rescan it while it loads.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            module = pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - a truncated or foreign payload: parse again
-            return None
-        finally:
-            if collecting:
-                gc.enable()
-        return module if isinstance(module, Operation) else None
