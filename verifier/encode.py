@@ -24,18 +24,23 @@ straight-line code any model of that window extends to the whole graph
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass, field
 
 import z3
 
+from spec.fork import Forked, can_fork
 from spec.semantics.events import EventGraph
 
 DEFAULT_TIMEOUT_MS = 10_000
 DEFAULT_SEED = 0
 DEFAULT_BATCH = 64
+"""Obligations asked per Z3 query (see `Prover.prove_all`)."""
 RENEW_AFTER = 4096
 """Slice copies asked of one solver before it is replaced by a fresh one."""
-"""Obligations asked per Z3 query (see `Prover.prove_all`)."""
+MIN_FORKED_GROUPS = 16
+"""Fewer groups than this are all asked in one process (`Prover.prove_all`)."""
 WINDOW_MARGIN = 4
 """Nodes taken before and after the endpoints for a counterexample schedule."""
 MAX_SCHEDULE = 40
@@ -66,9 +71,11 @@ class Prover:
         self.checks = 0
         self.copies = 0
         """Slices copied so far by `_group_proved` (fresh names)."""
+        self.forked_cpu = 0.0
+        """CPU seconds a forked child spent on groups (`prove_all`)."""
 
-    def _new_solver(self) -> z3.Solver:
-        solver = z3.SolverFor("QF_IDL")
+    def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
+        solver = z3.SolverFor("QF_IDL", ctx=ctx)
         solver.set("timeout", int(self.timeout_ms))
         solver.set("random_seed", int(self.seed))
         if self.rlimit is not None:
@@ -149,7 +156,7 @@ class Prover:
             return Outcome("unknown", reason=f"Z3: {s.reason_unknown()}", slice_size=len(nodes))
         return self.counterexample(src, dst, len(nodes))
 
-    def prove_all(self, pairs: list[tuple[int, int]], batch: int = 0) -> list[Outcome]:
+    def prove_all(self, pairs: list[tuple[int, int]], batch: int = 0, fork: bool | None = None) -> list[Outcome]:
         """`prove` for many obligations, in groups of `batch` asked at once:
         the disjunction of their violations over independent copies of their
         slices (`_group_proved`); `unsat` proves every obligation of the
@@ -159,12 +166,46 @@ class Prover:
         obligation. Batching divides the solver's per-query overhead, which
         dominates on long straight-line functions. (Measured: gluing the
         copies into one chain to avoid the disjunction is slower: Z3's
-        difference-logic solver grows with the variables of the query.)"""
+        difference-logic solver grows with the variables of the query.)
+
+        With a core idle (`spec.fork.can_fork`; `fork=True` forces it, False
+        forbids it) and at least `MIN_FORKED_GROUPS` groups, every other
+        group is asked by a forked child with a solver of its own. It sends
+        back only which of its groups are proved; the rest (violations,
+        unknowns, a child that failed) are done here, so the outcomes are
+        the same either way."""
         batch = batch or DEFAULT_BATCH
-        out: list[Outcome] = []
-        for k in range(0, len(pairs), batch):
-            out.extend(self._prove_group(pairs[k : k + batch]))
-        return out
+        groups = [pairs[k : k + batch] for k in range(0, len(pairs), batch)]
+        use_fork = can_fork() if fork is None else fork and hasattr(os, "fork")
+        theirs = list(range(1, len(groups), 2)) if use_fork and (fork or len(groups) >= MIN_FORKED_GROUPS) else []
+        child = Forked.start(lambda: self._groups_proved([groups[i] for i in theirs])) if theirs else None
+        if child is None:
+            theirs = []
+        outcomes: dict[int, list[Outcome]] = {}
+        try:
+            for i, group in enumerate(groups):
+                if i % 2 == 0 or not theirs:
+                    outcomes[i] = self._prove_group(group)
+        finally:
+            answer = child.result() if child is not None else None
+        proved: list[bool] = [False] * len(theirs)
+        if isinstance(answer, tuple) and len(answer) == 3 and len(answer[0]) == len(theirs):
+            proved, checks, cpu = answer
+            self.checks += checks
+            self.forked_cpu += cpu
+        for i, ok in zip(theirs, proved, strict=True):
+            outcomes[i] = [Outcome("proved") for _ in groups[i]] if ok else self._prove_group(groups[i])
+        return [o for i in range(len(groups)) for o in outcomes[i]]
+
+    def _groups_proved(self, groups: list[list[tuple[int, int]]]) -> tuple[list[bool], int, float]:
+        """In a forked child: which groups `_group_proved` proves, the Z3
+        queries asked and the CPU time taken. A fresh Z3 context and solver:
+        nothing of the parent's solver state is shared."""
+        c0 = time.process_time()
+        self.solver = self._new_solver(z3.Context())
+        self.copies = self.checks = 0
+        proved = [self._group_proved(g) for g in groups]
+        return proved, self.checks, time.process_time() - c0
 
     def _prove_group(self, group: list[tuple[int, int]]) -> list[Outcome]:
         if len(group) == 1:
@@ -208,26 +249,28 @@ class Prover:
             s.pop()
 
     def counterexample(self, src: int, dst: int, slice_size: int) -> Outcome:
-        s = self.solver
+        # A context and solver of its own, its variables made in node order:
+        # the model Z3 picks then depends only on this window and the seed,
+        # not on what was asked before, so the schedule is the same however
+        # the obligations were batched or shared out (`prove_all`).
+        ctx = z3.Context()
+        s = self._new_solver(ctx)
         nodes = self.window(src, dst)
-        s.push()
-        try:
-            # Strict edges here only make the schedule readable (distinct
-            # times along each chain); on an acyclic graph they admit a model
-            # exactly when the non-strict ones do.
-            cs = self._constraints(nodes, gap=1)
-            cs.append(self.var(dst) < self.var(src))
-            s.add(*cs)
-            r = s.check()
-            if r != z3.sat:
-                # The slice had a model, the window must too; anything else is
-                # the solver giving up (or a bug, which the caller reports).
-                status = "unknown" if r == z3.unknown else "inconsistent"
-                return Outcome(status, reason=f"Z3 said {r} on the counterexample window", slice_size=slice_size)
-            m = s.model()
-            times = {n: m.eval(self.var(n), model_completion=True).as_long() for n in nodes}
-        finally:
-            s.pop()
+        t = {n: z3.Int(f"t{n}", ctx) for n in sorted(nodes)}
+        succ = self.g.succ
+        # Strict edges here only make the schedule readable (distinct times
+        # along each chain); on an acyclic graph they admit a model exactly
+        # when the non-strict ones do.
+        s.add(*(t[v] >= t[u] + 1 for u in sorted(nodes) for v in succ[u] if v in nodes))
+        s.add(t[dst] < t[src])
+        r = s.check()
+        if r != z3.sat:
+            # The slice had a model, the window must too; anything else is
+            # the solver giving up (or a bug, which the caller reports).
+            status = "unknown" if r == z3.unknown else "inconsistent"
+            return Outcome(status, reason=f"Z3 said {r} on the counterexample window", slice_size=slice_size)
+        m = s.model()
+        times = {n: m.eval(t[n], model_completion=True).as_long() for n in nodes}
         return Outcome("violated", schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
 
 
