@@ -28,13 +28,23 @@ from collections.abc import Callable
 def can_fork() -> bool:
     """Forking is possible, safe and likely to pay: `os.fork` exists, no
     other thread runs (a forked copy of a threaded process may deadlock),
-    and at least two cores with one of them idle by the load average."""
+    and at least two cores with one of them idle now (`_busy`)."""
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return False
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    # This process counts for about 1 in the load average.
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
-    return cores >= 2 and load < cores - 0.5
+    return cores >= 2 and _busy() < cores - 0.5
+
+
+def _busy() -> float:
+    """How many cores are busy now, this process included: the runnable
+    count of `/proc/loadavg` (a snapshot), else the one-minute load average.
+    The average lags: after a minute of this tool's own work in two
+    processes it reads about 2 on an idle machine."""
+    try:
+        with open("/proc/loadavg") as f:
+            return float(f.read().split()[3].split("/")[0])
+    except (OSError, IndexError, ValueError):
+        return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
 
 
 class Forked:
