@@ -11,6 +11,7 @@ tokens inside comments, line counting, errors at the end of the text.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,20 @@ def test_cached_table_loads_as_lark_loads_it() -> None:
     # Rules are shared through lark's memo, not rebuilt per table entry.
     rules = {id(arg) for row in ours.states.values() for action, arg in row.values() if not isinstance(arg, int)}
     assert len(rules) <= len(lark_parser.rules)
+
+
+def test_keyword_lookup_only_for_plain_strings() -> None:
+    # lark's "unless" callback becomes a dict lookup only where that is the
+    # same thing: every keyword a literal string without regex flags.
+    from lark.lexer import PatternRE, PatternStr, Scanner, TerminalDef, UnlessCallback
+
+    from spec.syntax.lark_fast import _keyword_lookup, _Keywords
+
+    def unless(*terms: TerminalDef) -> UnlessCallback:
+        return UnlessCallback(Scanner(list(terms), 0, re, False))
+
+    plain = _keyword_lookup(unless(TerminalDef("KW_A", PatternStr("gpu.wait")), TerminalDef("KW_B", PatternStr("scf.if"))))
+    assert isinstance(plain, _Keywords) and plain == {"gpu.wait": "KW_A", "scf.if": "KW_B"}
+    assert _keyword_lookup(unless(TerminalDef("KW_C", PatternStr("ret", flags=("i",))))) is None
+    assert _keyword_lookup(unless(TerminalDef("KW_D", PatternRE("ret+")))) is None
+    assert _keyword_lookup(print) is None

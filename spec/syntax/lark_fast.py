@@ -39,7 +39,7 @@ import re
 from typing import Any
 
 from lark.grammar import Rule
-from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token
+from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token, UnlessCallback
 from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
 from lark.parsers.lalr_parser import LALR_Parser, _Parser
@@ -63,8 +63,31 @@ class _StatePattern:
         terms = [t for t in scanner.terminals if t.name not in lexer.ignore_types]
         body = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)
         self.match = re.compile(f"{_BLANKS}(?:{body})", lexer.g_regex_flags).match
-        self.callback: dict[str, Any] = dict(lexer.callback)
+        self.callback: dict[str, Any] = {kind: _keyword_lookup(cb) or cb for kind, cb in lexer.callback.items()}
         self.multiline = frozenset(lexer.newline_types)
+
+
+class _Keywords(dict):
+    """lark's "unless" callback where every keyword is a plain string: the
+    token's text looked up, not matched against an alternation of them."""
+
+    def __call__(self, tok: Token) -> Token:
+        kind = self.get(tok.value)
+        if kind is not None:
+            tok.type = kind
+        return tok
+
+
+def _keyword_lookup(callback: Any) -> _Keywords | None:
+    # `UnlessCallback` turns a token into the first string terminal its
+    # whole text matches; with literal strings and no regex flags that is
+    # the terminal whose string equals the text.
+    if type(callback) is not UnlessCallback:
+        return None
+    terminals = callback.scanner.terminals
+    if any(t.pattern.type != "str" or t.pattern.flags for t in terminals):
+        return None
+    return _Keywords((t.pattern.value, t.name) for t in terminals)
 
 
 class FastContextualLexer(ContextualLexer):
