@@ -81,3 +81,12 @@ def test_small_problems_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(encode, "MIN_FORKED_GROUPS", 2)
     verifier.check(ma, mb)
     assert started
+
+
+def test_solvers_renewed_in_the_child_stay_in_its_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The child replaces its solver every RENEW_AFTER slice copies, in the
+    # Z3 context it made, as the parent does in its own.
+    monkeypatch.setattr(encode, "RENEW_AFTER", 150)
+    alone = _report(monkeypatch, False)
+    forked = _report(monkeypatch, True)
+    assert forked["data"] == alone["data"] and forked["proved"] == alone["proved"]

@@ -65,6 +65,9 @@ class Prover:
     def __init__(self, g: EventGraph, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = DEFAULT_SEED, rlimit: int | None = None) -> None:
         self.g = g
         self.timeout_ms, self.seed, self.rlimit = timeout_ms, seed, rlimit
+        self.ctx: z3.Context | None = None
+        """The Z3 context of the solvers here: None, Z3's main one, except
+        in a forked child (`_groups_proved`)."""
         self.solver = self._new_solver()
         self.vars: dict[int, z3.ArithRef] = {}
         self._preds: list[list[int]] | None = None
@@ -75,7 +78,7 @@ class Prover:
         """CPU seconds a forked child spent on groups (`prove_all`)."""
 
     def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
-        solver = z3.SolverFor("QF_IDL", ctx=ctx)
+        solver = z3.SolverFor("QF_IDL", ctx=ctx or self.ctx)
         solver.set("timeout", int(self.timeout_ms))
         solver.set("random_seed", int(self.seed))
         if self.rlimit is not None:
@@ -202,7 +205,8 @@ class Prover:
         queries asked and the CPU time taken. A fresh Z3 context and solver:
         nothing of the parent's solver state is shared."""
         c0 = time.process_time()
-        self.solver = self._new_solver(z3.Context())
+        self.ctx = z3.Context()
+        self.solver = self._new_solver()
         self.copies = self.checks = 0
         proved = [self._group_proved(g) for g in groups]
         return proved, self.checks, time.process_time() - c0
