@@ -56,6 +56,9 @@ class OpInfo:
     op with it equals one without it."""
     parents: tuple[str, ...] = ()
     """The ops it may sit directly in (MLIR's `HasParent` / `ParentOneOf`)."""
+    isolated: bool = False
+    """MLIR's `IsolatedFromAbove`: no op in its regions uses a value defined
+    outside them."""
 
     @property
     def pure(self) -> bool:
@@ -90,15 +93,15 @@ def _pure(names: str, **kw: object) -> None:
 
 
 # builtin / func
-_op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0))
-_op("func.func", effects=None, properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}, operand_count=(0, 0), default_dialect="func")
+_op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0), isolated=True)
+_op("func.func", effects=None, properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}, operand_count=(0, 0), default_dialect="func", isolated=True)
 _op("func.call", effects=None, properties={"callee"})
 _op("func.return", terminator=True, parents=("func.func",))
 
 # gpu: kernels and modules (opaque to the pass)
-_op("gpu.module", effects=None, properties={"sym_name", "targets", "offloadingHandler"}, operand_count=(0, 0), generic_terminator="gpu.module_end")
+_op("gpu.module", effects=None, properties={"sym_name", "targets", "offloadingHandler"}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True)
 _op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",))
-_op("gpu.func", effects=None, properties={"function_type", "arg_attrs", "res_attrs", "workgroup_attrib_attrs", "private_attrib_attrs", "known_block_size", "known_grid_size"}, operand_count=(0, 0))
+_op("gpu.func", effects=None, properties={"function_type", "arg_attrs", "res_attrs", "workgroup_attrib_attrs", "private_attrib_attrs", "known_block_size", "known_grid_size"}, operand_count=(0, 0), isolated=True)
 _op("gpu.return", terminator=True, parents=("gpu.func",))
 _op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",))
 _op("gpu.barrier", effects=None, operand_count=(0, 0))

@@ -124,6 +124,28 @@ CASES = {
         _fn("  %0 = arith.constant0 : i32\n  return\n"),
         "2:8: error: custom op 'arith.constant0' is unknown",
     ),
+    # Functions and modules are isolated from above: a name still resolves
+    # across the boundary, and the verifier rejects the use.
+    "outer-value-in-function": (
+        "%c = arith.constant 1 : i32\nfunc.func @f() -> i32 {\n  return %c : i32\n}\n",
+        "3:3: error: 'func.return' op using value defined outside the region",
+    ),
+    "forward-use-defined-after-function": (
+        "func.func @f() -> index {\n  return %x : index\n}\n%x = arith.constant 1 : index\n",
+        "2:3: error: 'func.return' op using value defined outside the region",
+    ),
+    "outer-value-in-explicit-module-function": (
+        "module {\n  %c = arith.constant 1 : i32\n  func.func @f() -> i32 {\n    return %c : i32\n  }\n}\n",
+        "4:5: error: 'func.return' op using value defined outside the region",
+    ),
+    "forward-use-met-by-next-function-argument": (
+        "func.func @f() -> index {\n  return %x : index\n}\nfunc.func @g(%x: index) {\n  return\n}\n",
+        "4:14: error: region entry argument '%x' is already in use",
+    ),
+    "labeled-entry-block-with-named-arguments": (
+        "func.func @f(%a: index) {\n^bb0(%b: index):\n  return\n}\n",
+        "2:1: error: invalid block name in region with named arguments",
+    ),
 }
 
 KNOWN_GAPS = {
@@ -146,6 +168,7 @@ ACCEPTED = {
     "known-gpu-types": _fn("  return\n", "%a: !gpu.async.token, %b: !gpu.sparse.spmat_handle, %c: !gpu.mma_matrix<16x16xf16, \"AOp\">"),
     "known-async-types": _fn("  return\n", "%a: !async.token, %b: !async.group, %c: !async.value<f32>, %d: !async.coro.id"),
     "other-dialects-stay-open": _fn('  "test.fancy"() : () -> ()\n  return\n'),
+    "labeled-entry-block-without-arguments": "func.func @f() {\n^bb0:\n  return\n}\n",
 }
 
 

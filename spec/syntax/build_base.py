@@ -229,6 +229,10 @@ class BuilderBase(Transformer):
         if not region.blocks:
             region.append(Block())
         entry = region.blocks[0]
+        if args and entry.label:
+            # The op names the entry block's arguments; a label there would
+            # name them again (mlir-opt rejects it the same way).
+            raise DiagnosticError(error(entry.loc, "invalid block name in region with named arguments"))
         for i, (tok, t) in enumerate(args):
             entry.args.insert(i, Value(t, entry, i, str(tok), self.tok_loc(tok)))
         for i, v in enumerate(entry.args):

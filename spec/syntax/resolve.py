@@ -96,7 +96,12 @@ def _resolve(top: list[Operation]) -> None:
                 scope.pop(name, None)
         elif kind == "block":
             block, defined = item
+            named_by_op = not block.label and block.parent is not None and block.parent.blocks[0] is block
             for v in block.args:
+                if named_by_op and v.hint in pending:
+                    # An argument the op names (a function's, a loop's) cannot
+                    # be the definition an earlier use was waiting for.
+                    raise DiagnosticError(error(v.loc, f"region entry argument '{v.hint}' is already in use"))
                 _define(scope, v, defined, pending)
             work.extend(("op", (op, defined)) for op in reversed(block.ops))
         elif kind == "define":
@@ -119,6 +124,47 @@ def _resolve(top: list[Operation]) -> None:
                 work.extend(("block", (b, names)) for b in reversed(region.blocks))
     for uses in pending.values():
         raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
+    _check_isolation(top)
+
+
+def _check_isolation(top: list[Operation]) -> None:
+    """MLIR's `IsolatedFromAbove` (functions, modules): names resolve across
+    its boundary as anywhere else, and the first op inside that uses a value
+    from outside is an error, as mlir-opt-19's verifier reports it."""
+    # Pass 1: the isolated op each value is defined under (None: top level).
+    home: dict[Value, Operation | None] = {}
+    uses: list[tuple[Operation, Operation | None]] = []
+    stack: list[tuple[Operation, Operation | None]] = [(op, None) for op in reversed(top)]
+    while stack:
+        op, iso = stack.pop()
+        for v in op.results:
+            home[v] = iso
+        uses.append((op, iso))
+        inner = op if registry.lookup(op.name).isolated else iso
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                for v in block.args:
+                    home[v] = inner
+                stack.extend((o, inner) for o in reversed(block.ops))
+    # Pass 2, in text order: every operand from the op's own isolated scope
+    # or from one nested in it.
+    for op, iso in uses:
+        if iso is None:
+            continue
+        for v in op.operands:
+            owner = home.get(v, iso)
+            while owner is not None and owner is not iso:
+                owner = _enclosing_isolated(owner)
+            if owner is not iso:
+                raise DiagnosticError(error(op.loc, f"'{op.name}' op using value defined outside the region"))
+
+
+def _enclosing_isolated(op: Operation) -> Operation | None:
+    """The nearest isolated op strictly enclosing `op`."""
+    p = op.parent_op
+    while p is not None and not registry.lookup(p.name).isolated:
+        p = p.parent_op
+    return p
 
 
 def _key(u: _Use) -> str:
