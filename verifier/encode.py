@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import z3
@@ -129,15 +130,19 @@ class Prover:
         lo = max(min(src, dst) - WINDOW_MARGIN, 0)
         return set(range(lo, min(max(src, dst) + WINDOW_MARGIN, len(g.succ) - 1) + 1))
 
-    def _constraints(self, nodes: set[int], gap: int = 0) -> list[z3.BoolRef]:
-        """One constraint per edge among `nodes`: `t(v) >= t(u) + gap`."""
-        g = self.g
+    def _constraints(
+        self, nodes: set[int], var: Callable[[int], z3.ArithRef] | None = None, gap: int = 0
+    ) -> list[z3.BoolRef]:
+        """One constraint per edge among `nodes`: `t(v) >= t(u) + gap`, with
+        `var` giving `t` (default: this solver's variables), in node order."""
+        t = var or self.var
+        succ = self.g.succ
         out = []
-        for u in nodes:
-            tu = self.var(u) + gap if gap else self.var(u)
-            for v in g.succ[u]:
+        for u in sorted(nodes):
+            tu = t(u) + gap if gap else t(u)
+            for v in succ[u]:
                 if v in nodes:
-                    out.append(self.var(v) >= tu)
+                    out.append(t(v) >= tu)
         return out
 
     def prove(self, src: int, dst: int) -> Outcome:
@@ -261,11 +266,10 @@ class Prover:
         s = self._new_solver(ctx)
         nodes = self.window(src, dst)
         t = {n: z3.Int(f"t{n}", ctx) for n in sorted(nodes)}
-        succ = self.g.succ
         # Strict edges here only make the schedule readable (distinct times
         # along each chain); on an acyclic graph they admit a model exactly
         # when the non-strict ones do.
-        s.add(*(t[v] >= t[u] + 1 for u in sorted(nodes) for v in succ[u] if v in nodes))
+        s.add(*self._constraints(nodes, t.__getitem__, gap=1))
         s.add(t[dst] < t[src])
         r = s.check()
         if r != z3.sat:
