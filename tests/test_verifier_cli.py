@@ -99,15 +99,21 @@ def test_func_filter(files: dict[str, str]) -> None:
     assert cli(files["in"], "--after", files["bad"], "--func", "nope").returncode == 2
 
 
-def test_max_paths(tmp_path: Path) -> None:
+def _ifs(tmp_path: Path, n: int) -> Path:
+    """A function of `n` `scf.if`s, each launching a kernel: 2^n paths."""
     launch = "gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
-    ifs = "".join(f"    scf.if %p {{\n      {launch}\n    }}\n" for _ in range(9))
-    src = tmp_path / "nine.mlir"
+    ifs = "".join(f"    scf.if %p {{\n      {launch}\n    }}\n" for _ in range(n))
+    src = tmp_path / f"ifs{n}.mlir"
     src.write_text(
         "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f(%a: memref<4xf32>) kernel {\n"
         "      gpu.return\n    }\n  }\n  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n"
         f"{ifs}    return\n  }}\n}}\n"
     )
+    return src
+
+
+def test_max_paths(tmp_path: Path) -> None:
+    src = _ifs(tmp_path, 9)
     # 2^9 paths: no limit by default, `unknown` (exit 3) past --max-paths.
     r = cli(str(src))
     assert r.returncode == 0 and "512 paths" in r.stdout, r.stdout + r.stderr
@@ -120,14 +126,7 @@ def test_max_paths(tmp_path: Path) -> None:
 def test_guarded_verdict_names_the_sampled_paths(tmp_path: Path) -> None:
     """With control flow, reachability is asked on sampled paths only: the
     text and the JSON say how many."""
-    launch = "gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
-    ifs = "".join(f"    scf.if %p {{\n      {launch}\n    }}\n" for _ in range(5))
-    src = tmp_path / "five.mlir"
-    src.write_text(
-        "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f(%a: memref<4xf32>) kernel {\n"
-        "      gpu.return\n    }\n  }\n  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n"
-        f"{ifs}    return\n  }}\n}}\n"
-    )
+    src = _ifs(tmp_path, 5)
     r = cli(str(src))
     assert r.returncode == 0, r.stdout + r.stderr
     line = next(x for x in r.stdout.splitlines() if x.startswith("@f:"))
