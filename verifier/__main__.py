@@ -126,10 +126,11 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
     try:
         (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
         module_in = _parsed(src_in, parsed_in, "input")
-    finally:
-        if proc.returncode is None and sys.exc_info()[0] is not None:
-            proc.kill()
-            proc.communicate()
+    except BaseException:
+        # INPUT is reported (or the run interrupted): the rewrite is not needed.
+        proc.kill()
+        proc.communicate()
+        raise
     src_out = Source(label, _impl_output(proc, label))
     sources.setdefault(src_out.name, src_out.text)
     (parsed_out,) = parse_modules([(src_out.text, src_out.name)])
