@@ -220,7 +220,7 @@ class _GuardedBuilder(_Builder):
         if not region.blocks:
             return cur, []
         block = region.blocks[0]
-        if len(region.blocks) == 1 and not (block.ops and block.ops[-1].successors):
+        if not _branches(region):
             cur, _ = self.thread(block, cur, tid, depth)
             term = block.ops[-1] if block.ops else None
             if term is None:
@@ -429,6 +429,13 @@ DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while"})
 the other decisions are branches between blocks (`cf_region`)."""
 
 
+def _branches(region: Region) -> bool:
+    """`region` (not empty) is followed block by block (`cf_region`): it has
+    several blocks, or its one block ends in a branch."""
+    block = region.blocks[0]
+    return len(region.blocks) > 1 or bool(block.ops and block.ops[-1].successors)
+
+
 def may_decide(func: Operation) -> bool:
     """False only if `func` has no decision on any path: no op of
     `DECIDING_OPS` and no region that `gregion` hands to `cf_region`. Cheap
@@ -436,10 +443,9 @@ def may_decide(func: Operation) -> bool:
     stack = list(func.regions)
     while stack:
         region = stack.pop()
-        blocks = region.blocks
-        if len(blocks) > 1 or (blocks and blocks[0].ops and blocks[0].ops[-1].successors):
+        if region.blocks and _branches(region):
             return True
-        for block in blocks:
+        for block in region.blocks:
             for op in block.ops:
                 if op.name in DECIDING_OPS:
                     return True
