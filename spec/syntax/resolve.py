@@ -17,7 +17,7 @@ from spec.attributes import (
     TypeAttr,
 )
 from spec.diagnostics import DiagnosticError, error, note
-from spec.ir import Operation, Value
+from spec.ir import Block, Operation, Value
 from spec.syntax.build_base import _Use
 
 MAX_NESTING = 1000
@@ -129,34 +129,33 @@ def _resolve(top: list[Operation]) -> None:
 
 def _check_isolation(top: list[Operation]) -> None:
     """MLIR's `IsolatedFromAbove` (functions, modules): names resolve across
-    its boundary as anywhere else, and the first op inside that uses a value
-    from outside is an error, as mlir-opt-19's verifier reports it."""
-    # Pass 1: the isolated op each value is defined under (None: top level).
-    home: dict[Value, Operation | None] = {}
-    uses: list[tuple[Operation, Operation | None]] = []
+    its boundary as anywhere else, and the first op inside (in text order)
+    that uses a value from outside is an error, as mlir-opt-19's verifier
+    reports it."""
     stack: list[tuple[Operation, Operation | None]] = [(op, None) for op in reversed(top)]
     while stack:
         op, iso = stack.pop()
-        for v in op.results:
-            home[v] = iso
-        uses.append((op, iso))
+        if iso is not None:
+            for v in op.operands:
+                home = _isolated_home(v)
+                while home is not None and home is not iso:
+                    home = _enclosing_isolated(home)
+                if home is not iso:
+                    raise DiagnosticError(error(op.loc, f"'{op.name}' op using value defined outside the region"))
         inner = op if registry.lookup(op.name).isolated else iso
         for region in reversed(op.regions):
             for block in reversed(region.blocks):
-                for v in block.args:
-                    home[v] = inner
                 stack.extend((o, inner) for o in reversed(block.ops))
-    # Pass 2, in text order: every operand from the op's own isolated scope
-    # or from one nested in it.
-    for op, iso in uses:
-        if iso is None:
-            continue
-        for v in op.operands:
-            owner = home.get(v, iso)
-            while owner is not None and owner is not iso:
-                owner = _enclosing_isolated(owner)
-            if owner is not iso:
-                raise DiagnosticError(error(op.loc, f"'{op.name}' op using value defined outside the region"))
+
+
+def _isolated_home(v: Value) -> Operation | None:
+    """The nearest isolated op whose regions hold `v`'s definition."""
+    holder = v.owner.parent_op if isinstance(v.owner, Block) else v.owner
+    if holder is None:
+        return None
+    if isinstance(v.owner, Block) and registry.lookup(holder.name).isolated:
+        return holder
+    return _enclosing_isolated(holder)
 
 
 def _enclosing_isolated(op: Operation) -> Operation | None:
