@@ -22,7 +22,7 @@ from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, render
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printer import print_op
-from spec.tool import Source, read_source, write_output
+from spec.tool import Source, read_source, run_tool, write_output
 
 
 def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
@@ -100,4 +100,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_tool(main)

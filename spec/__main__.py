@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from spec.diagnostics import DiagnosticError
-from spec.tool import read_source, report, run_per_module, write_output
+from spec.tool import read_source, report, run_per_module, run_tool, write_output
 
 
 def _print_cmd(args: argparse.Namespace) -> int:
@@ -53,4 +53,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_tool(main)

@@ -8,11 +8,13 @@ Exit codes: 0 success, 1 diagnosed failure (bad input or a failed pass).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
 
 from spec.diagnostics import Diagnostic, DiagnosticError, error, render
 from spec.ir import Location, Operation
@@ -121,3 +123,24 @@ def run_per_module(
     if diags:
         return None, diags
     return join_outputs(texts), []
+
+
+def run_tool(main: Callable[[], int]) -> NoReturn:
+    """Run a tool's `main` as the whole process and exit with its code.
+
+    A run builds large object graphs (the IR of one or two modules) that
+    live until it ends, and frees almost nothing: the cyclic collector would
+    only rescan them, about 0.18 s of a 1.9 s verifier run at 10k GPU ops,
+    so it is off for the run. Nor is the heap torn down at exit, object by
+    object (about 0.1 s at 10k): everything is written by the time `main`
+    returns, and only the standard streams need flushing."""
+    gc.disable()
+    try:
+        code = main()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`), while `main` wrote or at the
+        # flush: exit 1 quietly, not with a traceback.
+        code = 1
+    os._exit(code)

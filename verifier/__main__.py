@@ -13,7 +13,6 @@ inconsistent.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
 from spec.semantics.events import DEFAULT_UNROLL
 from spec.syntax.forked import Parsed, parse_modules
-from spec.tool import Source, read_source
+from spec.tool import Source, read_source, run_tool
 from verifier import check
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
@@ -180,19 +179,5 @@ def _print_diags(diags: list[Diagnostic], sources: dict[str, str]) -> None:
         sys.stderr.write(render(d, sources))
 
 
-def _exit_now(code: int) -> None:
-    """Exit without tearing the heap down: freeing the IR of two large
-    modules, object by object, takes longer than some checks (about 0.1 s
-    at 10k GPU ops). Everything is written by now; only the standard
-    streams need flushing."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:
-        # The reader went away (`| head`): as Python itself would, exit quietly.
-        code = code or 1
-    os._exit(code)
-
-
 if __name__ == "__main__":
-    _exit_now(main())
+    run_tool(main)
