@@ -1,6 +1,7 @@
 """The Z3 oracle: each obligation proved on the output's happens-before graph.
 
-Encoding (integer difference logic, `SolverFor("QF_IDL")`): one Int per
+Encoding (integer difference logic; Z3's Bellman-Ford solver, see
+`Prover._new_solver`): one Int per
 node of the graph (a point of a thread, or a GPU op's issue, start or
 finish), one constraint `t(u) <= t(v)` per edge. An obligation "`a` ends
 before `b` starts" is violated iff the constraints admit
@@ -79,7 +80,14 @@ class Prover:
         """CPU seconds a forked child spent on groups (`prove_all`)."""
 
     def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
-        solver = z3.SolverFor("QF_IDL", ctx=ctx or self.ctx)
+        # Every constraint is `x <= y` or `x < y` over Ints: difference logic,
+        # which the plain incremental solver decides with its Bellman-Ford
+        # theory solver (`arith.solver=1`), complete for it. Measured at 10k
+        # GPU ops: 0.40 s of Z3 in one process, against 0.49 s with
+        # `SolverFor("QF_IDL")`, whose push/pop queries run the general
+        # arithmetic solver.
+        solver = z3.SimpleSolver(ctx=ctx or self.ctx)
+        solver.set("smt.arith.solver", 1)
         solver.set("timeout", int(self.timeout_ms))
         solver.set("random_seed", int(self.seed))
         if self.rlimit is not None:
