@@ -9,7 +9,8 @@ each in a fresh subprocess so peak memory (`ru_maxrss`) is its own:
 
 - from text (N <= --parse-max): `python -m verifier check IN --after OUT`
   on mlir-opt-19's output, the whole process against the whole mlir-opt-19
-  process (the ratio); and the same work in an instrumented child that
+  process (the ratio), the two run in turn so that both meet the same
+  machine (mlir-opt-19's own time moves by up to 40% between runs); and the same work in an instrumented child that
   reports its phases (imports, loading the parser, parsing, checking);
 - IR built (`bench/verify_ir.py`, every N): the same program and a correct
   rewrite built directly as IR, then `verifier.check` (match, events,
@@ -90,17 +91,31 @@ def gpu_op_count(text: str) -> int:
     return sum(text.count(k) for k in ("gpu.launch_func", "gpu.memcpy ", "gpu.memset ", "gpu.alloc ", "gpu.dealloc "))
 
 
-def time_mlir_opt(path: str, repeat: int) -> tuple[float, str]:
+def run_mlir_opt(path: str) -> tuple[float, str]:
+    """Wall time and output of one `mlir-opt-19 -gpu-async-region` process."""
     exe = shutil.which("mlir-opt-19")
     if exe is None:
         raise SystemExit("mlir-opt-19 not found (apt-get install mlir-19-tools)")
-    times, out = [], ""
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        proc = subprocess.run([exe, "-gpu-async-region", path], capture_output=True, text=True, check=True)
-        times.append(time.perf_counter() - t0)
-        out = proc.stdout
-    return statistics.median(times), out
+    t0 = time.perf_counter()
+    proc = subprocess.run([exe, "-gpu-async-region", path], capture_output=True, text=True, check=True)
+    return time.perf_counter() - t0, proc.stdout
+
+
+def time_mlir_opt(path: str, repeat: int) -> tuple[float, str]:
+    runs = [run_mlir_opt(path) for _ in range(repeat)]
+    return statistics.median(t for t, _ in runs), runs[-1][1]
+
+
+def time_pairs(inp: str, out: str, repeat: int) -> tuple[float, float, float]:
+    """The CLI against mlir-opt-19, run in turn (one of each, `repeat`
+    times) so both see the same machine: the median of each and the median
+    of the per-pair ratios."""
+    pairs = [(run_mlir_opt(inp)[0], run_cli(inp, out)) for _ in range(repeat)]
+    return (
+        statistics.median(o for o, _ in pairs),
+        statistics.median(c for _, c in pairs),
+        statistics.median(c / o for o, c in pairs),
+    )
 
 
 CHILD = r"""
@@ -188,10 +203,12 @@ def main() -> None:
                 for k in ("process", "import", "load_parser", "parse", "check", "z3", "maxrss_mib"):
                     row[f"text_{k}"] = statistics.median(r[k] for r in runs)
                 row["text_verdict"] = runs[0]["verdict"]
-                row["cli_process"] = statistics.median(run_cli(inp, out) for _ in range(args.repeat))
-                row["ratio_process"] = row["cli_process"] / t_opt
+                row["cli_mlir_opt_19_s"], row["cli_process"], row["ratio_pairs"] = time_pairs(inp, out, args.repeat)
+                row["ratio_process"] = row["cli_process"] / row["cli_mlir_opt_19_s"]
                 line += (
-                    f" | from text vs mlir-opt-19 output: {row['text_verdict']}, the CLI {row['cli_process']:.2f}s (x{row['ratio_process']:.1f}); "
+                    f" | from text vs mlir-opt-19 output: {row['text_verdict']}, the CLI {row['cli_process']:.2f}s against "
+                    f"mlir-opt-19 {row['cli_mlir_opt_19_s']:.3f}s run in turn (x{row['ratio_process']:.1f}, "
+                    f"median of pair ratios x{row['ratio_pairs']:.1f}); "
                     f"instrumented run {row['text_process']:.2f}s: "
                     f"import {row['text_import']:.2f}s load parser {row['text_load_parser']:.2f}s parse {row['text_parse']:.2f}s check {row['text_check']:.2f}s z3 {row['text_z3']:.2f}s "
                     f"maxrss {row['text_maxrss_mib']:.0f}MiB"
