@@ -107,6 +107,17 @@ def test_busy_or_single_core_machines_parse_in_turn(monkeypatch: pytest.MonkeyPa
         assert not fork.can_fork()
 
 
+def test_busy_is_the_least_of_its_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A task that woke for a moment is in one snapshot; a busy one in all.
+    for seen, busy in (([2.0, 1.0, 2.0], 1.0), ([2.0, 2.0, 2.0], 2.0), ([3.0, 2.0, 2.0], 2.0)):
+        snapshots = iter(seen)
+        monkeypatch.setattr(fork, "_runnable", lambda: next(snapshots))
+        assert fork._busy() == busy
+    monkeypatch.setattr(fork, "_runnable", lambda: None)
+    monkeypatch.setattr(fork.os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    assert fork._busy() == 0.5
+
+
 def test_busy_counts_this_process() -> None:
     # Whatever else runs, this test's own process is runnable while it asks.
     assert fork._busy() >= 1 or not Path("/proc/loadavg").exists()

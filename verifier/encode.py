@@ -192,8 +192,11 @@ class Prover:
         the same either way."""
         batch = batch or DEFAULT_BATCH
         groups = [pairs[k : k + batch] for k in range(0, len(pairs), batch)]
-        use_fork = can_fork() if fork is None else fork and hasattr(os, "fork")
-        theirs = list(range(1, len(groups), 2)) if use_fork and (fork or len(groups) >= MIN_FORKED_GROUPS) else []
+        if fork is None:
+            use_fork = len(groups) >= MIN_FORKED_GROUPS and can_fork()
+        else:
+            use_fork = fork and hasattr(os, "fork")
+        theirs = list(range(1, len(groups), 2)) if use_fork else []
         child = Forked.start(lambda: self._groups_proved([groups[i] for i in theirs])) if theirs else None
         if child is None:
             theirs = []

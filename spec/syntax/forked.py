@@ -42,12 +42,15 @@ def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None) 
     if not sources:
         return []
     *others, last = sources
-    use_fork = can_fork() if fork is None else fork and hasattr(os, "fork")
+    if fork is None:
+        wanted = [len(text) >= MIN_FORKED_BYTES for text, _ in others]
+        use_fork = any(wanted) and can_fork()  # asked only where it matters: it takes 5 ms
+    else:
+        wanted = [True] * len(others)
+        use_fork = fork and hasattr(os, "fork")
     if use_fork:
         load_parser()  # once, before the fork, so the children inherit it
-    workers = [
-        _start(text, file) if use_fork and (fork or len(text) >= MIN_FORKED_BYTES) else None for text, file in others
-    ]
+    workers = [_start(text, file) if use_fork and w else None for (text, file), w in zip(others, wanted, strict=True)]
     try:
         parsed_last = _parse(*last)
     finally:
