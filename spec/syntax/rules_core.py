@@ -66,7 +66,8 @@ class CoreRules(BuilderBase):
                     raise DiagnosticError(error(self.tok_loc(s), "reference to an undefined block"))
         return items
 
-    def operation(self, meta: Any, items: list) -> Operation:
+    @raw_rule
+    def operation(self, items: list) -> Operation:
         names: list[tuple[Token, int]] = []
         body: _Partial | None = None
         for it in items:
@@ -92,10 +93,12 @@ class CoreRules(BuilderBase):
                 i += 1
         return op
 
-    def results(self, meta: Any, items: list) -> list:
+    @raw_rule
+    def results(self, items: list) -> list:
         return items
 
-    def result_def(self, meta: Any, items: list) -> tuple[Token, int]:
+    @raw_rule
+    def result_def(self, items: list) -> tuple[Token, int]:
         if len(items) < 2:
             return (items[0], 1)
         count = str(items[1])
@@ -104,7 +107,8 @@ class CoreRules(BuilderBase):
         return (items[0], int(count))
 
     # -- regions ------------------------------------------------------------
-    def op_list(self, meta: Any, items: list) -> list[Operation]:
+    @raw_rule
+    def op_list(self, items: list) -> list[Operation]:
         if not items:
             return []
         ops, op = items
@@ -171,7 +175,8 @@ class CoreRules(BuilderBase):
         # only a VALUE_ID token, whose pattern leaves nothing to fail.
         return self.use(items[0])
 
-    def value_list(self, meta: Any, items: list) -> list[_Use]:
+    @raw_rule
+    def value_list(self, items: list) -> list[_Use]:
         return items
 
     def type_list(self, meta: Any, items: list) -> list[Type]:

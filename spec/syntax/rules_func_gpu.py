@@ -31,6 +31,7 @@ from spec.syntax.build_base import (
     _symbol_name,
     _type,
     _Use,
+    raw_rule,
 )
 from spec.syntax.op_checks import INHERENT
 
@@ -202,7 +203,8 @@ class FuncGpuRules(BuilderBase):
         props, attrs = self.split_attrs(name, attrs, props)
         return self.op(name, meta, [], [INDEX], properties=props, attributes=attrs)
 
-    def async_deps(self, meta: Any, items: list) -> tuple[Token | None, list[_Use]]:
+    @raw_rule
+    def async_deps(self, items: list) -> tuple[Token | None, list[_Use]]:
         # The `async` keyword itself (truthy), kept for its location.
         is_async = next((i for i in items if isinstance(i, Token) and i.type == "ASYNC_KW"), None)
         deps: list[_Use] = []
@@ -211,7 +213,8 @@ class FuncGpuRules(BuilderBase):
                 deps = it
         return is_async, [self.typed(d, GPU_TOKEN) for d in deps]
 
-    def triple(self, meta: Any, items: list) -> list[_Use]:
+    @raw_rule
+    def triple(self, items: list) -> list[_Use]:
         return [self.typed(u, INDEX) for u in items]
 
     def launch_args(self, meta: Any, items: list) -> list[_Use]:
