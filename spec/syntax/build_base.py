@@ -131,6 +131,9 @@ def _memref_element(text: str) -> str:
 
 
 
+_new_location = tuple.__new__
+
+
 def raw_rule(fn: Any) -> Any:
     """Mark a rule callback that lark calls with its children alone, without
     the wrapper that gives the others `(meta, items)` and a located
@@ -157,12 +160,14 @@ class BuilderBase(Transformer):
         return Location(self.file, 0, 0)
 
     def tok_loc(self, tok: Token) -> Location:
-        return Location(self.file, (tok.line or 0) + self.line_offset, tok.column or 0)
+        # `Location(...)` runs the named tuple's `__new__`, a Python function:
+        # the parse makes one location per op, result and operand.
+        return _new_location(Location, (self.file, (tok.line or 0) + self.line_offset, tok.column or 0))
 
     def use(self, tok: Token, type: Type | None = None) -> _Use:
         # One per operand of the file: `tok_loc` inlined.
         text = tok.value
-        loc = Location(self.file, (tok.line or 0) + self.line_offset, tok.column or 0)
+        loc = _new_location(Location, (self.file, (tok.line or 0) + self.line_offset, tok.column or 0))
         if "#" in text:
             name, _, num = text.partition("#")
             return _Use(name, int(num), loc, type)
