@@ -36,6 +36,8 @@ the fused loop against lark's own on the corpus, edge cases and mutations.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from copy import copy
 from typing import Any
 
 from lark.grammar import Rule
@@ -94,10 +96,40 @@ class FastContextualLexer(ContextualLexer):
     """lark's contextual lexer, one regex match per token (see module doc)."""
 
     def __init__(self, conf: Any, states: dict, always_accept: Any = ()) -> None:
-        super().__init__(conf, states, always_accept)
         if set(conf.ignore) - {"WS", "COMMENT"}:
             raise ValueError(f"the fast lexer skips WS and COMMENT only, the grammar ignores {sorted(conf.ignore)}")
+        # lark's own makes the root lexer and one lexer per distinct set of
+        # acceptable terminals (189 sets here) at once; `_Lexers` makes them
+        # as lark does, the first time the parse reaches a state.
+        super().__init__(conf, {}, always_accept)
+        self.lexers = _Lexers(self.BasicLexer, conf, states, always_accept)
         self.patterns = _Patterns(self.lexers)
+
+
+class _Lexers(dict):
+    """State -> lark's `BasicLexer` for the terminals the state accepts (plus
+    the ignored ones), made on first use and shared by states with the same
+    set, as `ContextualLexer.__init__` makes them."""
+
+    def __init__(self, basic: Any, conf: Any, states: dict, always_accept: Any) -> None:
+        super().__init__()
+        self.basic, self.states = basic, states
+        self.extra = set(conf.ignore) | set(always_accept)
+        self.conf = copy(conf)
+        self.conf.terminals = list(conf.terminals)
+        self.shared: dict[frozenset[str], Any] = {}
+
+    def __missing__(self, state: int) -> Any:
+        accepts = self.states[state]  # KeyError for a state the table lacks, as lark's dict
+        key = frozenset(accepts)
+        lexer = self.shared.get(key)
+        if lexer is None:
+            conf = copy(self.conf)
+            by_name = conf.terminals_by_name
+            conf.terminals = [by_name[n] for n in set(accepts) | self.extra if n in by_name]
+            lexer = self.shared[key] = self.basic(conf, None)
+        self[state] = lexer
+        return lexer
 
 
 class _Patterns(dict):
@@ -196,14 +228,48 @@ def _deserialize_table(data: dict, memo: dict) -> IntParseTable:
             act = shifts[arg] = (Shift, arg)
         return act
 
-    states = {
-        state: {
+    def convert(actions: dict) -> dict[str, tuple]:
+        return {
             tokens[token]: reduce_action(arg) if action == 1 else shift_action(arg)
             for token, (action, arg) in actions.items()
         }
-        for state, actions in data["states"].items()
-    }
+
+    states = {state: _Row(actions, [tokens[t] for t in actions], convert) for state, actions in data["states"].items()}
     return IntParseTable(states, data["start_states"], data["end_states"])
+
+
+class _Row(Mapping):
+    """One state's row of lark's action table (token or rule name ->
+    `(Shift, state)` or `(Reduce, rule)`), converted from the cached data
+    when it is first read. Its keys come without converting: lark reads
+    every state's keys to build the contextual lexer, while a parse reads
+    the rows of the states it reaches (a few hundred of about 2,200)."""
+
+    __slots__ = ("_actions", "_names", "_convert", "_row")
+
+    def __init__(self, actions: dict, names: list[str], convert: Any) -> None:
+        self._actions, self._names, self._convert = actions, names, convert
+        self._row: dict[str, tuple] | None = None
+
+    def _full(self) -> dict[str, tuple]:
+        if self._row is None:
+            self._row = self._convert(self._actions)
+        return self._row
+
+    def keys(self) -> Any:
+        return self._names if self._row is None else self._row.keys()
+
+    def __getitem__(self, name: str) -> tuple:
+        return self._full()[name]
+
+    def __iter__(self) -> Any:
+        return iter(self._full())
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def items(self) -> Any:
+        return self._full().items()
 
 
 class FusedLALRParser(LALR_Parser):
