@@ -79,6 +79,8 @@ def test_corpus_parses_the_same(path: Path) -> None:
         'func.func @f() {\n  "test.op"() {s = "multi\\nline // not a comment"} : () -> ()\n  return\n}\n',
         "func.func @f() -> index {\n  %0 = arith.constant 7 : index\n  return %0 : index\n}\n// trailing",
         "module {\n  func.func @kernel() {\n    return\n  }\n}\n",
+        "func.func @f(%a: memref<\n  4xf32>) {\n  %1 = arith.addi %0, %0 : index\n  return\n}\n",
+        'func.func @f() {\n  "test.op"() {c = "a\\\nb"} : () -> ()\n\t// c\n\n  %1 = arith.addi %0, %9 : index\n  return\n}\n',
     ],
     ids=[
         "empty",
@@ -93,6 +95,8 @@ def test_corpus_parses_the_same(path: Path) -> None:
         "string-with-comment-marker",
         "trailing-comment",
         "keyword-as-symbol",
+        "error-in-multi-line-type",
+        "error-after-multi-line-string",
     ],
 )
 def test_edge_cases_parse_the_same(text: str) -> None:

@@ -316,6 +316,13 @@ class FusedLALRParser(LALR_Parser):
         text, end = lexer_state.text.text, lexer_state.text.end
         counter = lexer_state.line_ctr
         pos, line, line_start = counter.char_pos, counter.line, counter.line_start_pos
+        # The first newline at or after `pos` (past the end if none): blanks
+        # that do not reach it hold no newline, so only a token that starts
+        # on a new line costs a count (once per line, not once per token).
+        no_newline = len(text) + 1
+        next_nl = text.find("\n", pos)
+        if next_nl < 0:
+            next_nl = no_newline
         states = [state]
         values: list[Any] = []
         # Bound once: the loop below pushes about five times per token.
@@ -333,11 +340,12 @@ class FusedLALRParser(LALR_Parser):
             else:
                 # `_token`, inlined: this loop runs once per token of the file.
                 begin = m.start(kind)
-                if begin != pos:
-                    newlines = text.count("\n", pos, begin)
-                    if newlines:
-                        line += newlines
-                        line_start = text.rindex("\n", pos, begin) + 1
+                if begin > next_nl:
+                    line += text.count("\n", pos, begin)
+                    line_start = text.rindex("\n", pos, begin) + 1
+                    next_nl = text.find("\n", begin)
+                    if next_nl < 0:
+                        next_nl = no_newline
                 if kind in dropped:
                     # Punctuation no callback sees: no token to build.
                     pos = m.end()
@@ -356,6 +364,9 @@ class FusedLALRParser(LALR_Parser):
                     if kind in pattern.multiline and "\n" in value:
                         line += value.count("\n")
                         line_start = begin + value.rindex("\n") + 1
+                        next_nl = text.find("\n", pos)
+                        if next_nl < 0:
+                            next_nl = no_newline
                     callback = pattern.callback.get(kind)
                     if callback is not None:
                         tok = callback(tok)
