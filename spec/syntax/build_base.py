@@ -17,9 +17,11 @@ from lark import Token, Transformer
 
 from spec import registry
 from spec.attributes import (
+    I32,
     Attr,
     DenseArrayAttr,
     FunctionType,
+    SymbolRefAttr,
     Type,
     canonical_type_text,
 )
@@ -73,8 +75,18 @@ def _unescape(tok: str) -> str:
     return out.decode("utf-8", errors="replace")
 
 
+@functools.lru_cache(maxsize=1024)
 def _segments(*sizes: int) -> DenseArrayAttr:
-    return DenseArrayAttr(Type("i32"), tuple(sizes))
+    # Attributes are immutable: ops with the same segment sizes share one
+    # (fewer objects to build, and to pickle when a forked parse sends them).
+    return DenseArrayAttr(I32, tuple(sizes))
+
+
+@functools.lru_cache(maxsize=4096)
+def _symbol_ref(root: str, nested: tuple[str, ...] = ()) -> SymbolRefAttr:
+    """`@root::@nested...`, one shared attribute per reference (a program
+    names a few kernels and callees many times)."""
+    return SymbolRefAttr(root, nested)
 
 
 class TokenError(Exception):

@@ -38,6 +38,7 @@ from spec.syntax.build_base import (
     BuilderBase,
     _Partial,
     _symbol_name,
+    _symbol_ref,
     _type,
     _unescape,
     _Use,
@@ -193,7 +194,7 @@ class CoreRules(BuilderBase):
 
     def symbol_ref(self, meta: Any, items: list) -> SymbolRefAttr:
         names = [_symbol_name(str(t)) for t in items]
-        return SymbolRefAttr(names[0], tuple(names[1:]))
+        return _symbol_ref(names[0], tuple(names[1:]))
 
     def attr_dict(self, meta: Any, items: list) -> dict[str, Attr]:
         out: dict[str, Attr] = {}

@@ -29,6 +29,7 @@ from spec.syntax.build_base import (
     _Partial,
     _segments,
     _symbol_name,
+    _symbol_ref,
     _type,
     _Use,
     raw_rule,
@@ -124,7 +125,7 @@ class FuncGpuRules(BuilderBase):
         if len(items[2] or []) != len(fn.inputs):
             raise DiagnosticError(error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}"))
         attrs = items[3] if len(items) > 4 else None
-        props, attrs = self.split_attrs("func.call", attrs, {"callee": SymbolRefAttr(_symbol_name(str(callee)))})
+        props, attrs = self.split_attrs("func.call", attrs, {"callee": _symbol_ref(_symbol_name(str(callee)))})
         return self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs)
 
     def return_op(self, meta: Any, items: list) -> _Partial:
