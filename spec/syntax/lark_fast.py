@@ -36,7 +36,6 @@ the fused loop against lark's own on the corpus, edge cases and mutations.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from copy import copy
 from typing import Any
 
@@ -228,48 +227,14 @@ def _deserialize_table(data: dict, memo: dict) -> IntParseTable:
             act = shifts[arg] = (Shift, arg)
         return act
 
-    def convert(actions: dict) -> dict[str, tuple]:
-        return {
+    states = {
+        state: {
             tokens[token]: reduce_action(arg) if action == 1 else shift_action(arg)
             for token, (action, arg) in actions.items()
         }
-
-    states = {state: _Row(actions, [tokens[t] for t in actions], convert) for state, actions in data["states"].items()}
+        for state, actions in data["states"].items()
+    }
     return IntParseTable(states, data["start_states"], data["end_states"])
-
-
-class _Row(Mapping):
-    """One state's row of lark's action table (token or rule name ->
-    `(Shift, state)` or `(Reduce, rule)`), converted from the cached data
-    when it is first read. Its keys come without converting: lark reads
-    every state's keys to build the contextual lexer, while a parse reads
-    the rows of the states it reaches (a few hundred of about 2,200)."""
-
-    __slots__ = ("_actions", "_names", "_convert", "_row")
-
-    def __init__(self, actions: dict, names: list[str], convert: Any) -> None:
-        self._actions, self._names, self._convert = actions, names, convert
-        self._row: dict[str, tuple] | None = None
-
-    def _full(self) -> dict[str, tuple]:
-        if self._row is None:
-            self._row = self._convert(self._actions)
-        return self._row
-
-    def keys(self) -> Any:
-        return self._names if self._row is None else self._row.keys()
-
-    def __getitem__(self, name: str) -> tuple:
-        return self._full()[name]
-
-    def __iter__(self) -> Any:
-        return iter(self._full())
-
-    def __len__(self) -> int:
-        return len(self._actions)
-
-    def items(self) -> Any:
-        return self._full().items()
 
 
 class FusedLALRParser(LALR_Parser):
