@@ -56,7 +56,7 @@ def generate(ifs: int, loops: int) -> str:
             f"    {LAUNCH}",
             "    scf.if %p {",
             f"      {LAUNCH}",
-            "      call @use(%b) : (memref<64xf32>) -> ()",
+            "      func.call @use(%b) : (memref<64xf32>) -> ()",
             "    } else {",
             "      gpu.memcpy %b, %a : memref<64xf32>, memref<64xf32>",
             "    }",
@@ -66,7 +66,7 @@ def generate(ifs: int, loops: int) -> str:
             body += [
                 "    scf.for %i = %c0 to %n step %c1 {",
                 f"      {LAUNCH}",
-                "      call @use(%b) : (memref<64xf32>) -> ()",
+                "      func.call @use(%b) : (memref<64xf32>) -> ()",
                 "    }",
             ]
     while placed < loops:

@@ -119,8 +119,9 @@ def time_pairs(inp: str, out: str, repeat: int) -> tuple[float, float, float]:
 
 
 CHILD = r"""
-import json, resource, sys, time
+import gc, json, resource, sys, time
 sys.setrecursionlimit(10000)
+gc.disable()  # as `spec.tool.run_tool` runs the CLI
 t0 = time.perf_counter()
 from spec.syntax.forked import parse_modules
 from spec.syntax.parser import load_parser

@@ -9,7 +9,7 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>)
     scf.if %p {
-      call @use(%m) : (memref<16xf32>) -> ()
+      func.call @use(%m) : (memref<16xf32>) -> ()
     }
     call @use(%m) : (memref<16xf32>) -> ()
     return

@@ -45,7 +45,9 @@ class OpInfo:
     operand_count: tuple[int, int | None] = (0, None)
     """Allowed number of operands (min, max or None)."""
     default_dialect: str = ""
-    """Dialect whose ops print without prefix directly inside this op."""
+    """Dialect whose ops print without prefix directly inside this op, and
+    the dialect a name without one (`call`) is looked up in there when this
+    op is written in its custom form (MLIR's `getDefaultDialect`)."""
     known: bool = True
     generic_terminator: str = ""
     """An implicit terminator mlir-opt-19 shows only in the generic form
@@ -93,7 +95,7 @@ def _pure(names: str, **kw: object) -> None:
 
 
 # builtin / func
-_op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0), isolated=True)
+_op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0), default_dialect="builtin", isolated=True)
 _op("func.func", effects=None, properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}, operand_count=(0, 0), default_dialect="func", isolated=True)
 _op("func.call", effects=None, properties={"callee"})
 _op("func.return", terminator=True, parents=("func.func",))

@@ -146,6 +146,44 @@ CASES = {
         "func.func @f(%a: index) {\n^bb0(%b: index):\n  return\n}\n",
         "2:1: error: invalid block name in region with named arguments",
     ),
+    # A name without a dialect is looked up in the default dialect of the
+    # nearest op around it written in custom form: `func` in a function,
+    # `builtin` in a module, none in any other op.
+    "bare-call-in-scf-if": (
+        "func.func private @g()\nfunc.func @f(%c: i1) {\n  scf.if %c {\n    call @g() : () -> ()\n  }\n  return\n}\n",
+        "4:5: error: Dialect `' not found for custom op 'call'  (tried '.call' as well)",
+    ),
+    "bare-call-with-result-in-scf-for": (
+        "func.func private @g() -> i32\nfunc.func @f(%n: index) {\n  scf.for %i = %n to %n step %n {\n"
+        "    %r = call @g() : () -> i32\n  }\n  return\n}\n",
+        "4:10: error: Dialect `' not found for custom op 'call'  (tried '.call' as well)",
+    ),
+    "bare-call-in-async-execute": (
+        "func.func private @g()\nfunc.func @f() {\n  %t = async.execute {\n    call @g() : () -> ()\n    async.yield\n  }\n  return\n}\n",
+        "4:5: error: Dialect `' not found for custom op 'call'  (tried '.call' as well)",
+    ),
+    "bare-call-in-module": (
+        "module {\n  call @g() : () -> ()\n}\n",
+        "2:3: error: custom op 'call' is unknown (tried 'builtin.call' as well)",
+    ),
+    "bare-call-at-top": ("call @g() : () -> ()\n", "1:1: error: custom op 'call' is unknown (tried 'builtin.call' as well)"),
+    "bare-return-in-gpu-func": (
+        "gpu.module @k {\n  gpu.func @f() kernel {\n    return\n  }\n}\n",
+        "3:5: error: Dialect `' not found for custom op 'return'  (tried '.return' as well)",
+    ),
+    "bare-return-in-scf-if": (
+        _fn("  scf.if %c {\n    return\n  }\n  return\n", "%c: i1"),
+        "3:5: error: Dialect `' not found for custom op 'return'  (tried '.return' as well)",
+    ),
+    "bare-module-in-function": (_fn("  module {\n  }\n  return\n"), "2:3: error: custom op 'module' is unknown (tried 'func.module' as well)"),
+    "bare-module-in-scf-if": (
+        _fn("  scf.if %c {\n    module {\n    }\n  }\n  return\n", "%c: i1"),
+        "3:5: error: Dialect `' not found for custom op 'module'  (tried '.module' as well)",
+    ),
+    "generic-op-keeps-the-default-dialect": (
+        _fn('  "test.op"() ({\n    "test.inner"() ({\n      return\n    }) : () -> ()\n  }) : () -> ()\n  return\n'),
+        "4:7: error: 'func.return' op expects parent op 'func.func'",
+    ),
 }
 
 KNOWN_GAPS = {
@@ -169,6 +207,13 @@ ACCEPTED = {
     "known-async-types": _fn("  return\n", "%a: !async.token, %b: !async.group, %c: !async.value<f32>, %d: !async.coro.id"),
     "other-dialects-stay-open": _fn('  "test.fancy"() : () -> ()\n  return\n'),
     "labeled-entry-block-without-arguments": "func.func @f() {\n^bb0:\n  return\n}\n",
+    "bare-call-in-a-later-block-of-a-function": "func.func @f() {\n  cf.br ^bb1\n^bb1:\n  call @f() : () -> ()\n  return\n}\n",
+    "bare-call-in-a-generic-op-in-a-function": _fn('  "test.op"() ({\n    call @f() : () -> ()\n  }) : () -> ()\n  return\n'),
+    "bare-module-in-module": "module {\n  module {\n  }\n}\n",
+    "prefixed-names-anywhere": (
+        "func.func private @g()\nfunc.func @f(%c: i1) {\n  scf.if %c {\n    func.call @g() : () -> ()\n"
+        "    builtin.module {\n    }\n  }\n  return\n}\n"
+    ),
 }
 
 
@@ -204,6 +249,15 @@ def test_messages_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
     proc = subprocess.run([str(MLIR_OPT_19), str(path)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[0] == f"{path}:{want}"
+
+
+@pytest.mark.skipif(MLIR_OPT_19 is None, reason="mlir-opt-19 not installed (apt-get install mlir-19-tools)")
+@pytest.mark.parametrize("name", ACCEPTED)
+def test_accepted_by_mlir_opt_19(name: str, tmp_path: Path) -> None:
+    path = tmp_path / "in.mlir"
+    path.write_text(ACCEPTED[name])
+    proc = subprocess.run([str(MLIR_OPT_19), "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_listed_dialects_cover_the_registry() -> None:

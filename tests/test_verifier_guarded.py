@@ -58,7 +58,7 @@ IF_ELSE_IN = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: 
     %c1 = arith.constant 1 : index
     gpu.launch_func """ + LAUNCH + """
     scf.if %p {
-      call @consume(%m) : (memref<4xf32>) -> ()
+      func.call @consume(%m) : (memref<4xf32>) -> ()
     } else {
       gpu.memcpy %h, %m : memref<4xf32>, memref<4xf32>
     }
@@ -74,7 +74,7 @@ NESTED_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
       scf.for %i = %c0 to %n step %c1 {
         scf.if %p {
           gpu.launch_func """ + LAUNCH + """
-          call @consume(%m) : (memref<4xf32>) -> ()
+          func.call @consume(%m) : (memref<4xf32>) -> ()
         } else {
           gpu.launch_func """ + LAUNCH + """
         }

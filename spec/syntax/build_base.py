@@ -164,6 +164,24 @@ class BuilderBase(Transformer):
         super().__init__(visit_tokens=False)
         self.file = "<stdin>"
         self.line_offset = 0
+        self.start_parse()
+
+    def start_parse(self) -> None:
+        """Forget what the previous parse recorded for the checks after it."""
+        self.bare_names: list[tuple[Operation, Location, str]] = []
+        """Ops written with a name without a dialect (`call`, `return`,
+        `module`): the op, where its name is, the name as written. Which
+        dialect such a name belongs to depends on the ops around it
+        (`resolve.check_default_dialects`)."""
+        self.generic_ops: set[int] = set()
+        """Ops (with regions) written in the generic form, by `id`: they
+        leave the default dialect of their regions as it was."""
+
+    def bare_name(self, partial: _Partial, kw: Token) -> _Partial:
+        """Record `partial`'s op if its keyword `kw` has no dialect prefix."""
+        if "." not in kw:
+            self.bare_names.append((partial.op, self.tok_loc(kw), str(kw)))
+        return partial
 
     def loc(self, meta: Any) -> Location:
         """`meta` is the op's keyword token (or `None` for inner rules)."""

@@ -36,7 +36,7 @@ from spec.syntax.build_base import (  # noqa: F401
     _Use,
 )
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
-from spec.syntax.resolve import MAX_NESTING, _check_nesting, _resolve  # noqa: F401
+from spec.syntax.resolve import MAX_NESTING, _check_nesting, _resolve, check_default_dialects  # noqa: F401
 from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
 from spec.syntax.rules_func_gpu import FuncGpuRules
@@ -200,6 +200,7 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
     parser, builder = _lark()
     builder.file = file
     builder.line_offset = line_offset
+    builder.start_parse()
     # The parse allocates millions of objects and frees almost none: the
     # cyclic collector would only rescan them (25-35% of the time, and
     # superlinear), so it is paused until the IR is built.
@@ -210,6 +211,7 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
             ops: list[Operation] = parser.parse(text)
         except UnexpectedInput as exc:
             raise _syntax_error(exc, file, line_offset, text, parser.terminals) from None
+        check_default_dialects(ops, builder.bare_names, builder.generic_ops)
         _check_nesting(ops)
         _resolve(ops)
     finally:

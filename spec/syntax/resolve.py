@@ -17,11 +17,39 @@ from spec.attributes import (
     TypeAttr,
 )
 from spec.diagnostics import DiagnosticError, error, note
-from spec.ir import Block, Operation, Value
+from spec.ir import Block, Location, Operation, Value
 from spec.syntax.build_base import _Use
 
 MAX_NESTING = 1000
 """Regions nested deeper than this are refused with a diagnostic."""
+
+
+def check_default_dialects(top: list[Operation], bare_names: list[tuple[Operation, Location, str]], generic_ops: set[int]) -> None:
+    """A name without a dialect (`call`) is looked up in the default dialect
+    of the nearest enclosing op written in its custom form (`func` in a
+    `func.func`, `builtin` in a module and at the top level, none in any
+    other op); ops in the generic form do not change it. mlir-opt-19 reports
+    a name that is not there while it parses, so the first in text order.
+    Ops of a parse that was abandoned (not under `top`) are not checked."""
+    roots = {id(op) for op in top}
+    for op, loc, name in bare_names:
+        holder, root = op.parent_op, op
+        while holder is not None and id(holder) in generic_ops:
+            holder = holder.parent_op
+        while root.parent_op is not None:
+            root = root.parent_op
+        if id(root) not in roots:
+            continue
+        dialect = registry.lookup(holder.name if holder is not None else TOP_LEVEL).default_dialect
+        if op.name == f"{dialect}.{name}":
+            continue
+        if not dialect:
+            raise DiagnosticError(error(loc, f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"))
+        raise DiagnosticError(error(loc, f"custom op '{name}' is unknown (tried '{dialect}.{name}' as well)"))
+
+
+TOP_LEVEL = "builtin.module"
+"""What holds the top-level ops: the module mlir-opt puts around them."""
 
 
 def _check_nesting(ops: list[Operation]) -> None:

@@ -357,7 +357,10 @@ class CoreRules(BuilderBase):
             body = regions[0].blocks[-1]
             if body.ops and body.ops[-1].name == "gpu.module_end":
                 body.ops.pop()
-        return self.op(name, meta, operands, list(fn.results), properties=props, attributes=attrs, regions=regions, successors=successors)
+        partial = self.op(name, meta, operands, list(fn.results), properties=props, attributes=attrs, regions=regions, successors=successors)
+        if regions:
+            self.generic_ops.add(id(partial.op))
+        return partial
 
     def successor_list(self, meta: Any, items: list) -> tuple:
         return ("successors", list(items))

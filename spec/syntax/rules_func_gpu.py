@@ -53,7 +53,7 @@ class FuncGpuRules(BuilderBase):
         if not region.blocks:
             region.append(Block())
         props, attrs = self.split_attrs("builtin.module", attrs, props)
-        return self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region])
+        return self.bare_name(self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region]), items[0])
 
     def named_arg(self, meta: Any, items: list) -> tuple:
         return ("named", items[0], _type(items[1]), items[2] if len(items) > 2 and isinstance(items[2], dict) else None)
@@ -126,10 +126,10 @@ class FuncGpuRules(BuilderBase):
             raise DiagnosticError(error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}"))
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("func.call", attrs, {"callee": _symbol_ref(_symbol_name(str(callee)))})
-        return self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs)
+        return self.bare_name(self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs), items[0])
 
     def return_op(self, meta: Any, items: list) -> _Partial:
-        return self.op("func.return", meta, self._typed_list(items[1], items[2], meta))
+        return self.bare_name(self.op("func.return", meta, self._typed_list(items[1], items[2], meta)), items[0])
 
     # -- gpu ------------------------------------------------------------------
     def gpu_module_handler(self, meta: Any, items: list) -> tuple[str, Attr]:

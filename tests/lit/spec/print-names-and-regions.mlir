@@ -2,7 +2,8 @@
 // RUN: %python -m spec print %s --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // Name hints with their shared counter, block labels with predecessor
-// comments, `call` at function level and `func.call` inside a region.
+// comments, `call` at function level and `func.call` inside a region (a
+// bare `call` there is an error: `scf.if` has no default dialect).
 
 // CHECK-LABEL: func.func @names(%arg0: index, %arg1: i1)
 func.func private @ext()
@@ -20,7 +21,7 @@ func.func @names(%n: index, %p: i1) {
   // CHECK-NEXT: scf.if %arg1 {
   // CHECK-NEXT: func.call @ext() : () -> ()
   scf.if %p {
-    call @ext() : () -> ()
+    func.call @ext() : () -> ()
   }
   // CHECK: cf.cond_br %arg1, ^bb1, ^bb2
   cf.cond_br %p, ^x, ^y
