@@ -14,6 +14,13 @@ and how many obligations Z3 and reachability both decided the same way out
 of all obligations asked: the oracle-agreement count. An implementation that
 fails or prints something unparsable is shown as such, not as a verdict.
 
+With `--generated N` it also draws N programs the way the gate's `ci`
+profile does (derandomized Hypothesis, `verifier.generators.Features()`) and
+runs them through the identity, the refimpl's `reference` and `mlir19`
+modes and every mutant of `verifier.mutants` (a wrong rewrite made by
+editing the refimpl's right one; a mutant that changes nothing in a program
+is not counted for it), giving the same per-implementation totals.
+
 Not a test (the gate and `tests/test_verifier_*.py` assert what must hold);
 a table for the README and the closing notes.
 """
@@ -48,6 +55,23 @@ def implementations() -> dict[str, Callable[[str], str]]:
     return impls
 
 
+def generated(count: int) -> list[str]:
+    """`count` programs drawn as the gate's `ci` profile draws them."""
+    from hypothesis import HealthCheck, given, settings
+
+    from verifier.generators import Features, program_texts
+
+    texts: list[str] = []
+
+    @settings(max_examples=count, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(program_texts(Features()))
+    def collect(text: str) -> None:
+        texts.append(text)
+
+    collect()
+    return texts
+
+
 def judge(text: str, impl: Callable[[str], str]) -> tuple[str, int, int]:
     """(verdict or failure, obligations, agreements) of one program."""
     module_in = parse_module(text, "<input>")
@@ -63,9 +87,33 @@ def judge(text: str, impl: Callable[[str], str]) -> tuple[str, int, int]:
     return report.verdict, sum(f.obligations for f in report.functions), sum(f.agreements for f in report.functions)
 
 
+def tally(texts: list[str], impls: dict[str, Callable[[str], str]], skip_unchanged: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+    """Per implementation: how many programs got each verdict, and the
+    oracle-agreement count. Implementations in `skip_unchanged` are not
+    counted on a program whose output equals the refimpl's."""
+    reference = RefimplImpl("reference")
+    for name, impl in impls.items():
+        counts: Counter = Counter()
+        asked = agreed = 0
+        for text in texts:
+            if name in skip_unchanged:
+                try:
+                    if impl(text) == reference(text):
+                        continue
+                except ImplFailed:
+                    pass
+            verdict, obligations, agreements = judge(text, impl)
+            counts[verdict] += 1
+            asked += obligations
+            agreed += agreements
+        tally_line = ", ".join(f"{v} {n}" for v, n in sorted(counts.items()))
+        print(f"{name}: {tally_line}; Z3 and reachability agree on {agreed} of {asked} obligations")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--markdown", action="store_true", help="print the per-program table as Markdown")
+    ap.add_argument("--generated", type=int, default=0, metavar="N", help="also N generated programs through the refimpl and the mutants")
     args = ap.parse_args()
     files = sorted((ROOT / "verifier" / "corpus").glob("*.mlir")) + sorted((ROOT / "examples").glob("*.mlir"))
     impls = implementations()
@@ -98,8 +146,17 @@ def main() -> int:
             print(sep.join([file.ljust(width), *(c.ljust(14) for c in cells)]))
     print()
     for name in names:
-        tally = ", ".join(f"{v} {n}" for v, n in sorted(counts[name].items()))
-        print(f"{name}: {tally}; Z3 and reachability agree on {agreed[name]} of {asked[name]} obligations")
+        tally_line = ", ".join(f"{v} {n}" for v, n in sorted(counts[name].items()))
+        print(f"{name}: {tally_line}; Z3 and reachability agree on {agreed[name]} of {asked[name]} obligations")
+    if args.generated:
+        from verifier.mutants import MUTANTS, MutantImpl
+
+        texts = generated(args.generated)
+        print(f"\n{len(texts)} generated programs:")
+        gen_impls: dict[str, Callable[[str], str]] = {"identity": lambda text: text}
+        gen_impls.update({f"refimpl {m}": RefimplImpl(m) for m in ("reference", "mlir19")})
+        mutants = {f"mutant {m}": MutantImpl(m) for m in MUTANTS}
+        tally(texts, {**gen_impls, **mutants}, skip_unchanged=set(mutants))
     return 0
 
 
