@@ -288,6 +288,6 @@ def _check_path(
             if gin.choices:
                 v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
             else:
-                v.replay = replay(gin.func, gout.func, gout, outcome.times)
+                v.replay = replay(gin.func, gout.func, gout, outcome.times, corr.to_output)
         fr.violations.append(v)
     return True

@@ -83,7 +83,16 @@ def priorities(g: EventGraph, times: dict[int, int]) -> dict[tuple[str, int], in
     return out
 
 
-def replay(fin: Operation, fout: Operation, gout: EventGraph, times: dict[int, int]) -> Replay:
+def replay(
+    fin: Operation, fout: Operation, gout: EventGraph, times: dict[int, int], to_output: dict[Operation, Operation] | None = None
+) -> Replay:
+    """Run `fin` in order and `fout` on the model's schedule and compare the
+    outcomes. `to_output` (input op -> output op, the correspondence) names
+    what the output's ops allocate, and the threads its `async.execute`s
+    start, by the input op's location: buffers are seeded by name, so the
+    two runs start from the same values, and an outcome differs only where
+    what was computed differs (not where the rewrite moved a line)."""
+    aliases = {str(b.loc): str(a.loc) for a, b in (to_output or {}).items()}
     try:
         from spec.semantics import interp, schedule
     except ImportError as exc:  # the semantics is optional for the verifier
@@ -92,7 +101,7 @@ def replay(fin: Operation, fout: Operation, gout: EventGraph, times: dict[int, i
         prio = priorities(gout, times)
         args_in = interp.default_args(fin)
         ran_in = schedule.run(fin, args_in)
-        m = schedule.Machine(fout, interp.default_args(fin))
+        m = schedule.Machine(fout, interp.default_args(fin), aliases)
         counts: dict[str, int] = {}
         labels: list[str] = []
         for _ in range(MAX_STEPS):
@@ -115,10 +124,13 @@ def replay(fin: Operation, fout: Operation, gout: EventGraph, times: dict[int, i
         return Replay(False, reason=exc.diagnostics[0].message if exc.diagnostics else str(exc))
     except Exception as exc:  # noqa: BLE001 - a fault of the run is a finding, not a crash
         return Replay(False, reason=f"{type(exc).__name__}: {exc}")
-    return Replay(True, _values(ran_in.outcome) != _values(out), "", labels, ran_in.outcome.render(), out.render())
+    return Replay(True, _values(ran_in.outcome) != _values(out, m), "", labels, ran_in.outcome.render(), out.render())
 
 
-def _values(outcome: object) -> tuple:
-    """An outcome without source locations (input and output differ there)."""
-    obs = tuple((t, tuple((o.kind, o.detail) for o in seq)) for t, seq in outcome.observations)  # type: ignore[attr-defined]
+def _values(outcome: object, m: object = None) -> tuple:
+    """An outcome without source locations (input and output differ there):
+    observations without their own location, threads named as `m` names
+    values (by the input's locations), buffers as named."""
+    rename = m.value_name if m is not None else (lambda name: name)  # type: ignore[attr-defined]
+    obs = tuple(sorted((rename(t), tuple((o.kind, o.detail) for o in seq)) for t, seq in outcome.observations))  # type: ignore[attr-defined]
     return obs, outcome.buffers  # type: ignore[attr-defined]

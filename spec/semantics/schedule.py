@@ -104,8 +104,12 @@ def _join(into: dict[str, int], other: dict[str, int] | None) -> None:
 class Machine(StepEffects):
     """One run of a function: processes, steps, observations, buffers."""
 
-    def __init__(self, func: Operation, args: list) -> None:
+    def __init__(self, func: Operation, args: list, aliases: dict[str, str] | None = None) -> None:
         self.func = func
+        self.aliases = aliases or {}
+        """Location (as text) -> the location to name the buffers an op there
+        allocates by (`StepEffects.value_name`): a rewrite replayed against
+        its input names (and so seeds) each buffer as the input's op does."""
         self.procs: dict[str, HostProc | GpuProc] = {}
         self.live: dict[str, HostProc | GpuProc] = {}
         """Processes not yet done (pruned lazily), so a step costs O(live)."""

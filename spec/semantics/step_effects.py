@@ -19,6 +19,8 @@ A fault becomes an observation of the thread (or GPU op) that hit it.
 
 from __future__ import annotations
 
+import re
+
 from spec.ir import Operation
 from spec.semantics.interp import GPU_OPS, Thread, free_values, gpu_deps, is_effectful_event, kernel_name, segment
 from spec.semantics.outcome import Event, Footprint
@@ -35,13 +37,25 @@ from spec.semantics.values import (
     stable_hash,
 )
 
+_AT_LOC = re.compile(r"@(.+?:\d+:\d+)")
+
 
 class StepEffects:
     """The step rules of `schedule.Machine` (a mixin): `_host_step` and
     `_gpu_step` take one step of a process. They use the machine's state and
     helpers (`procs`, `live`, `steps`, `events`, `buffers`, `budget`,
-    `_pos_cache`, `_suffix`, `_awaited`, `_observe`, `_fail`, `_advance`);
+    `aliases`, `_pos_cache`, `_suffix`, `_awaited`, `_observe`, `_fail`,
+    `_advance`);
     `footprint` is what the next step of a process touches."""
+
+    def value_name(self, name: str) -> str:
+        """The name of a buffer made at `name` (`op@loc...`), each location in
+        it replaced as `aliases` says. A buffer's initial contents are seeded
+        by its name, so a rewrite run against its input (different lines)
+        starts from the same values and ends with comparable buffers."""
+        if not self.aliases:
+            return name
+        return _AT_LOC.sub(lambda m: "@" + self.aliases.get(m.group(1), m.group(1)), name)
 
     # -- footprints ---------------------------------------------------------------
     def positions(self, v: View) -> frozenset:
@@ -158,7 +172,7 @@ class StepEffects:
             rt = op.results[0].type
             dyn = iter(vals)
             shape = tuple(next(dyn) if d is None else d for d in rt.memref_shape())
-            bname = f"{name}@{op.loc}{self._suffix(t, op)}"
+            bname = self.value_name(f"{name}@{op.loc}{self._suffix(t, op)}")
             view = fresh_buffer(bname, rt, shape, stable_hash(bname) % 997)
             self.buffers[bname] = view.buffer
             t.set_results(op, [view])
@@ -176,7 +190,7 @@ class StepEffects:
                 seed = stable_hash(f"{detail}#{i}")
                 if r.type.is_memref:
                     shape = tuple(2 if d is None else d for d in r.type.memref_shape())
-                    bname = f"result of {callee}@{op.loc}{self._suffix(t, op)}#{i}"
+                    bname = self.value_name(f"result of {callee}@{op.loc}{self._suffix(t, op)}#{i}")
                     view = fresh_buffer(bname, r.type, shape, seed % 997)
                     self.buffers[bname] = view.buffer
                     results.append(view)
@@ -258,11 +272,12 @@ class StepEffects:
             rt = op.results[0].type
             dyn = iter(vals[n : n + len(segment(op, 1))])
             shape = tuple(next(dyn) if d is None else d for d in rt.memref_shape())
-            view = fresh_buffer(pid, rt, shape, stable_hash(pid) % 997)
+            bname = self.value_name(pid)
+            view = fresh_buffer(bname, rt, shape, stable_hash(bname) % 997)
             view.buffer.ready = False
-            self.buffers[pid] = view.buffer
+            self.buffers[bname] = view.buffer
             g.args = [view]
-            g.writes = ((pid, self.whole(view), True),)
+            g.writes = ((bname, self.whole(view), True),)
             g.values = [view]
         elif name == "gpu.dealloc":
             (view,) = vals[n:]
