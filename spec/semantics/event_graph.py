@@ -80,20 +80,6 @@ class EventGraph:
         self.succ.append([])
         return len(self.kinds) - 1
 
-    def gpu_nodes(self, op: Operation, thread: int, after: int | None) -> tuple[int, int, int]:
-        """A GPU op's issue, start and finish nodes, chained, the issue after
-        `after` (if any): one call where a straight-line function of N GPU
-        ops would make 3N nodes and 3N edges one by one."""
-        i = len(self.kinds)
-        self.kinds += ("issue", "start", "finish")
-        self.ops += (op, op, op)
-        self.threads += (thread, thread, thread)
-        self.succ += ([i + 1], [i + 2], [])
-        self.edge_count += 2
-        if after is not None:
-            self.edge(after, i)
-        return i, i + 1, i + 2
-
     def edge(self, a: int, b: int) -> None:
         self.succ[a].append(b)
         self.edge_count += 1

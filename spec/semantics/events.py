@@ -342,10 +342,16 @@ class _Builder:
 
     def gpu_op(self, op: Operation, cur: int | None, tid: int) -> int:
         g = self.g
-        i, s, f = g.gpu_nodes(op, tid, cur)
+        i = g.node("issue", op, tid)
+        if cur is not None:
+            g.edge(cur, i)
+        s = g.node("start", op, tid)
+        g.edge(i, s)
         for d in gpu_deps(op):
             if d.type.is_gpu_token:
                 g.edge(self.completion_of(d), s)
+        f = g.node("finish", op, tid)
+        g.edge(s, f)
         token = next((r for r in reversed(op.results) if r.type.is_gpu_token), None)
         if op.name != "gpu.wait":
             g.add_event(Event(op, "gpu", s, f, tid))
