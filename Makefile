@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(PY) bench/bench_verify.py
 	$(PY) bench/bench_explore.py
 	$(PY) bench/bench_gate.py
+	$(PY) bench/verdicts.py --generated 200
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
