@@ -3,7 +3,8 @@ mlir-opt does (a path, `-` or nothing for stdin), `--split-input-file`,
 rendering diagnostics, and writing `-o` atomically (an existing file is left
 untouched when the tool fails).
 
-Exit codes: 0 success, 1 diagnosed failure (bad input or a failed pass).
+Exit codes: 0 success, 1 diagnosed failure (bad input or a failed pass),
+or a reader of the output that went away (`| head`), without a traceback.
 """
 
 from __future__ import annotations
