@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from spec.semantics.conditions import TRUE, Symbols
+from spec.semantics.conditions import LOOP_KINDS, TRUE, Symbols
 from spec.semantics.guarded import GuardedGraph
 
 MAX_MINIMISE = 64
@@ -78,7 +78,7 @@ class GuardedProver:
         self._blocked: dict[int, frozenset[int]] = {}
         base: list[z3.BoolRef] = []
         for d, dec in enumerate(sym.decisions):
-            if dec.kind in ("scf.for", "scf.while"):
+            if dec.kind in LOOP_KINDS:
                 base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
         base.extend(z3.Not(self.z(c)) for c in gin.excluded)
         self.solver.add(*base)
@@ -240,7 +240,7 @@ class GuardedProver:
 
     def option_of(self, m: z3.ModelRef, d: int) -> int:
         dec = self.sym.decisions[d]
-        if dec.kind in ("scf.for", "scf.while"):
+        if dec.kind in LOOP_KINDS:
             n = 0
             while n + 1 < dec.options and z3.is_true(m.eval(self.runs(d, n + 1), model_completion=True)):
                 n += 1

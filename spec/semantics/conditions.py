@@ -20,10 +20,15 @@ TRUE = 0
 """The condition of every path."""
 
 
+LOOP_KINDS = frozenset({"scf.for", "scf.while", "scf.parallel"})
+"""Decisions on a trip count 0..K, encoded by monotone "iteration j runs"
+flags; every other decision picks one of its options."""
+
+
 @dataclass(frozen=True)
 class Decision:
     kind: str
-    """`scf.if`, `cf.cond_br`, `scf.for` or `scf.while`."""
+    """`scf.if`, `cf.cond_br`, `scf.for`, `scf.while` or `scf.parallel`."""
     op: Operation
     """The input op that decides (its location names the path)."""
     options: int
@@ -70,7 +75,7 @@ class Symbols:
 
     def option(self, d: int, o: int) -> int:
         """Decision `d` took option `o` (for loops: exactly `o` trips)."""
-        if self.decisions[d].kind in ("scf.for", "scf.while"):
+        if self.decisions[d].kind in LOOP_KINDS:
             if o == 0:
                 return self.neg(self.cond(("runs", d, 1)))
             runs = self.cond(("runs", d, o))

@@ -36,8 +36,12 @@ to the bound, depth first. Input and output take the same decisions in the
 same order (their region ops correspond 1:1), so one decision list names the
 same path in both.
 
-What the model cannot follow (`scf.parallel` or an unknown region op
-holding GPU or async ops, async groups, `gpu.launch`) is recorded in
+`scf.parallel`: its iterations may run at once, so each of the 0..unroll
+iterations is a thread of its own, begun where the op is met, and the op
+ends when all of them have.
+
+What the model cannot follow (an `scf.parallel` with reductions, an unknown
+region op holding GPU or async ops, async groups, `gpu.launch`) is recorded in
 `EventGraph.unsupported` with the reason, so a checker can answer `unknown`
 instead of guessing.
 
@@ -242,6 +246,8 @@ class _Builder:
                 g.iterations.append((op, first, end))
             self.bind(op.results, carried)
             return cur
+        if name == "scf.parallel":
+            return self.scf_parallel(op, cur, tid, depth)
         if name == "scf.while":
             g.bounded = True
             g.loops.add("scf.while")
@@ -321,6 +327,47 @@ class _Builder:
                     cur = n
                     g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
         return cur, yielded
+
+    def scf_parallel(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        """`scf.parallel`: its iterations may run at once, so each is a thread
+        of its own, begun where the op is met; the op ends when every
+        iteration has (the point it returns). 0..unroll iterations, one
+        decision. Reductions (results) are not modelled."""
+        g = self.g
+        if op.results or len(op.regions[0].blocks) != 1:
+            self.unsupported(op, "'scf.parallel' with reductions or several blocks is not modelled")
+            return cur
+        g.bounded = True
+        g.loops.add("scf.parallel")
+        trips = self.decide(self.unroll + 1, lambda c: f"scf.parallel at {op.loc} runs {c} iteration{'s' if c != 1 else ''}")
+        ends = [self.iteration_thread(op, cur, depth) for _ in range(trips)]
+        return self.parallel_end(op, cur, tid, [(None, e) for e in ends])
+
+    def iteration_thread(self, op: Operation, cur: int | None, depth: int) -> int:
+        """One iteration of `scf.parallel` `op` as a new thread begun after
+        `cur`; returns its last point."""
+        g = self.g
+        body_tid = len(g.thread_ops)
+        g.thread_ops.append(op)
+        b = g.node("body", op, body_tid)
+        if cur is not None:
+            g.edge(cur, b)
+        last, _ = self.thread(op.regions[0].blocks[0], b, body_tid, depth + 1)
+        return last if last is not None else b
+
+    def parallel_end(self, op: Operation, cur: int | None, tid: int, ends: list[tuple[int | None, int]]) -> int | None:
+        """The point where `scf.parallel` `op` returns, after `cur` and after
+        the last point of every iteration run (`(condition, point)`; the
+        condition is the guarded builder's, None here)."""
+        if not ends:
+            return cur
+        g = self.g
+        done = g.node("point", op, tid)
+        if cur is not None:
+            g.edge(cur, done)
+        for _, e in ends:
+            g.edge(e, done)
+        return done
 
     def opaque_region_op(self, op: Operation) -> bool:
         """A region op with nothing the event model needs to see inside: no

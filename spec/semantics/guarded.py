@@ -315,7 +315,43 @@ class _GuardedBuilder(_Builder):
             return self.scf_for(op, cur, tid, depth)
         if name == "scf.while":
             return self.scf_while(op, cur, tid, depth)
+        if name == "scf.parallel":
+            return self.guarded_parallel(op, cur, tid, depth)
         return super().control(op, cur, tid, depth)
+
+    def guarded_parallel(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        """`events._Builder.scf_parallel` on all paths: iteration j is a
+        thread that exists under "iteration j runs"; the op's end is reached
+        from each iteration's last point under that condition."""
+        g, sym = self.g, self.sym
+        if op.results or len(op.regions[0].blocks) != 1:
+            self.unsupported(op, "'scf.parallel' with reductions or several blocks is not modelled")
+            return cur
+        d = self._loop_decision(op)
+        if d is None:
+            return cur
+        parent, ctx0, mult0 = g.cond, g.ctx, self.mult
+        ends: list[tuple[int | None, int]] = []
+        total, prod = 1, 1
+        for j in range(1, self.unroll + 1):
+            g.cond = sym.conj(parent, sym.cond(("runs", d, j)))
+            g.ctx = (*ctx0, ("iter", g.canon(op), j))
+            self.mult = 1
+            ends.append((g.cond, self.iteration_thread(op, cur, depth)))
+            prod *= self.mult
+            total += prod
+        g.cond, g.ctx = parent, ctx0
+        self.mult = mult0 * total
+        return self.parallel_end(op, cur, tid, ends)
+
+    def parallel_end(self, op: Operation, cur: int | None, tid: int, ends: list[tuple[int | None, int]]) -> int | None:
+        g = self.g
+        done = g.node("point", op, tid)
+        if cur is not None:
+            g.edge(cur, done)
+        for c, e in ends:
+            g.edge_when(e, done, TRUE if c is None else c)
+        return done
 
     def scf_if(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         g, sym = self.g, self.sym
@@ -424,7 +460,7 @@ class _GuardedBuilder(_Builder):
         return self.join([(c, n) for c, n, _ in leave], tid)
 
 
-DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while"})
+DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel"})
 """Ops whose execution the guarded builder splits on a decision (`control`);
 the other decisions are branches between blocks (`cf_region`)."""
 
