@@ -106,6 +106,9 @@ def tally(texts: list[str], impls: dict[str, Callable[[str], str]], skip_unchang
             counts[verdict] += 1
             asked += obligations
             agreed += agreements
+        if not counts:
+            print(f"{name}: changes none of the programs")
+            continue
         tally_line = ", ".join(f"{v} {n}" for v, n in sorted(counts.items()))
         print(f"{name}: {tally_line}; Z3 and reachability agree on {agreed} of {asked} obligations")
 
