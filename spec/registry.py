@@ -226,9 +226,8 @@ other: scf 12, cf 4, func 5, arith 49, memref 31, gpu 62, async 29. Any other
 name there, even in the generic form, is an unregistered op of a dialect that
 allows none, and mlir-opt-19 rejects it; we must too, or a misspelled op
 would pass as opaque and print as something mlir-opt-19 cannot read back.
-(mlir-opt-19 finds it when it verifies the parsed module, we while parsing,
-so the two may differ in which error comes first: `KNOWN_GAPS` in
-`tests/test_syntax_placement.py`.)
+(mlir-opt-19 finds it when it verifies the parsed module, and so do we:
+`spec.syntax.resolve.verify`, in the verifier's order.)
 
 How the lists were made: the MLIR 19 dialect docs gave the starting names;
 each listed name was then checked one by one against mlir-opt-19 (the bare

@@ -36,7 +36,7 @@ from spec.syntax.build_base import (  # noqa: F401
     _Use,
 )
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
-from spec.syntax.resolve import MAX_NESTING, _check_nesting, _resolve, check_default_dialects  # noqa: F401
+from spec.syntax.resolve import MAX_NESTING, _resolve, check_default_dialects, verify  # noqa: F401
 from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
 from spec.syntax.rules_func_gpu import FuncGpuRules
@@ -211,9 +211,11 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
             ops: list[Operation] = parser.parse(text)
         except UnexpectedInput as exc:
             raise _syntax_error(exc, file, line_offset, text, parser.terminals) from None
+        # What mlir-opt-19 finds while parsing, then what its verifier finds
+        # (`verify`: in the verifier's order, after the whole parse).
         check_default_dialects(ops, builder.bare_names, builder.generic_ops)
-        _check_nesting(ops)
         _resolve(ops)
+        verify(ops, builder._verify_later())
     finally:
         if collecting:
             gc.enable()

@@ -2,14 +2,16 @@
 
 The builder records operands as `_Use` placeholders; `resolve` then walks the
 parsed ops in text order with MLIR's scoping rules and binds each to its
-value. `check_nesting` checks what needs the whole parse: nesting depth, no
-terminator at the top level, entry blocks that agree with signatures. Both
-are iterative, so 100,000-deep nesting cannot exhaust Python's stack.
+value. `verify` then checks what MLIR's verifier finds once the whole text
+is parsed (where an op may stand, isolation, what the builder found wrong
+with generic ops), in the verifier's order, and what needs the whole parse
+(nesting depth, no terminator at the top level). Both are iterative, so
+100,000-deep nesting cannot exhaust Python's stack.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from spec import registry
 from spec.attributes import (
@@ -52,31 +54,107 @@ TOP_LEVEL = "builtin.module"
 """What holds the top-level ops: the module mlir-opt puts around them."""
 
 
-def _check_nesting(ops: list[Operation]) -> None:
-    """Structural checks over the whole parse, without recursion: nesting
-    depth, ops only where their parent may hold them (MLIR's `HasParent`),
-    no other terminator at the top level (the module body has none), and a
-    function's entry block arguments typed as its signature says."""
-    for op in ops:
-        info = registry.lookup(op.name)
-        if info.parents:
-            _check_parent(op, "builtin.module", info.parents)
-        if info.terminator:
-            raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
-    stack = [(op, 1) for op in ops]
-    while stack:
-        op, depth = stack.pop()
+class VerifyLater(NamedTuple):
+    """What an op failed of MLIR's verifier, found while the op was built
+    and reported after the parse (see `verify`), in the order the verifier
+    checks it: a generic op's result and operand counts (traits checked
+    before `HasParent`), a terminator before the end of its block (the
+    `Terminator` trait, after `HasParent`), a generic op's properties, and
+    a closed dialect lacking the op (checked once its regions are)."""
+
+    counts: DiagnosticError | None = None
+    misplaced: DiagnosticError | None = None
+    properties: DiagnosticError | None = None
+    unregistered: DiagnosticError | None = None
+
+
+NOTHING_LATER = VerifyLater()
+
+
+_Visit = tuple[Operation, registry.OpInfo, str, int, "Operation | None"]
+"""An op to verify: its registry entry, its parent's name, its depth (or
+`_EXIT`: the op's regions are done, check it on exit) and the nearest
+isolated op around it (`None` for none)."""
+_EXIT = -1
+
+
+def verify(top: list[Operation], later: dict[int, VerifyLater]) -> None:
+    """MLIR's verifier over the whole parse, reporting its first error, as
+    mlir-opt-19 runs it after the parse (observed order):
+
+    - an op is checked on entrance (counts, `HasParent`, a terminator
+      before the end of its block, properties, a function's signature),
+      then the ops of its regions, then on exit (`IsolatedFromAbove`: a use
+      of a value from outside, see `_first_escape`; an op a closed dialect
+      does not have);
+    - in each block, the ops in text order, but isolated ops (functions,
+      modules) after all the others of the block; the top level is the
+      implicit module's block.
+
+    Also our own limits: nesting depth, no terminator at the top level.
+    Iterative, so 100,000-deep nesting cannot exhaust Python's stack."""
+    escapes: set[int] = set()
+    work: list[_Visit] = []
+    _push_block(work, top, TOP_LEVEL, 1, None)
+    while work:
+        op, info, parent, depth, iso = work.pop()
+        if depth == _EXIT:
+            _on_exit(op, info, escapes, later)
+            continue
         if depth > MAX_NESTING:
             raise DiagnosticError(error(op.loc, f"regions nested deeper than {MAX_NESTING} levels are not supported"))
-        if op.name in ("func.func", "gpu.func"):
-            _check_signature(op)
-        for region in op.regions:
-            for block in region.blocks:
-                for o in block.ops:
-                    parents = registry.lookup(o.name).parents
-                    if parents:
-                        _check_parent(o, op.name, parents)
-                stack.extend((o, depth + 1) for o in block.ops)
+        if later or info.parents or depth == 1 or op.name in _SIGNED:
+            _on_entrance(op, info, parent, depth, later)
+        if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
+            escapes.add(id(iso))
+        if info.isolated or later:
+            work.append((op, info, parent, _EXIT, iso))
+        inner = op if info.isolated else iso
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                _push_block(work, block.ops, op.name, depth + 1, inner)
+
+
+def _push_block(work: list[_Visit], ops: list[Operation], parent: str, depth: int, iso: Operation | None) -> None:
+    """Queue a block's ops to pop in the verifier's order: the isolated ops
+    last (MLIR verifies them when it leaves the block)."""
+    isolated: list[_Visit] = []
+    others: list[_Visit] = []
+    lookup = registry.lookup
+    for o in reversed(ops):
+        info = lookup(o.name)
+        (isolated if info.isolated else others).append((o, info, parent, depth, iso))
+    work += isolated
+    work += others
+
+
+def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, later: dict[int, VerifyLater]) -> None:
+    failed = later.get(id(op)) if later else None
+    if failed is not None and failed.counts is not None:
+        raise failed.counts
+    if info.parents:
+        _check_parent(op, parent, info.parents)
+    if failed is not None and failed.misplaced is not None:
+        raise failed.misplaced
+    if failed is not None and failed.properties is not None:
+        raise failed.properties
+    if depth == 1 and info.terminator:
+        raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
+    if op.name in _SIGNED:
+        _check_signature(op)
+
+
+_SIGNED = frozenset({"func.func", "gpu.func"})
+"""Ops whose entry block must agree with their `function_type`."""
+
+
+def _on_exit(op: Operation, info: registry.OpInfo, escapes: set[int], later: dict[int, VerifyLater]) -> None:
+    if info.isolated and id(op) in escapes:
+        user = _first_escape(op)
+        raise DiagnosticError(error(user.loc, f"'{user.name}' op using value defined outside the region"))
+    failed = later.get(id(op)) if later else None
+    if failed is not None and failed.unregistered is not None:
+        raise failed.unregistered
 
 
 def _check_parent(op: Operation, parent: str, allowed: tuple[str, ...]) -> None:
@@ -152,28 +230,36 @@ def _resolve(top: list[Operation]) -> None:
                 work.extend(("block", (b, names)) for b in reversed(region.blocks))
     for uses in pending.values():
         raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
-    _check_isolation(top)
 
 
-def _check_isolation(top: list[Operation]) -> None:
-    """MLIR's `IsolatedFromAbove` (functions, modules): names resolve across
-    its boundary as anywhere else, and the first op inside (in text order)
-    that uses a value from outside is an error, as mlir-opt-19's verifier
-    reports it."""
-    stack: list[tuple[Operation, Operation | None]] = [(op, None) for op in reversed(top)]
-    while stack:
-        op, iso = stack.pop()
-        if iso is not None:
-            for v in op.operands:
-                home = _isolated_home(v)
-                while home is not None and home is not iso:
-                    home = _enclosing_isolated(home)
-                if home is not iso:
-                    raise DiagnosticError(error(op.loc, f"'{op.name}' op using value defined outside the region"))
-        inner = op if registry.lookup(op.name).isolated else iso
-        for region in reversed(op.regions):
-            for block in reversed(region.blocks):
-                stack.extend((o, inner) for o in reversed(block.ops))
+def _first_escape(iso: Operation) -> Operation:
+    """The op `IsolatedFromAbove`'s check reports of `iso`, which has one:
+    it reads a region's ops in order and keeps their regions for later, last
+    kept first (so a use directly in a function comes before one nested in
+    an op before it), not looking into isolated ops (they check
+    themselves). Run only when the verifier's walk found a use."""
+    pending = list(iso.regions)
+    while pending:
+        for block in pending.pop().blocks:
+            for op in block.ops:
+                if op.operands and _escapes(op, iso):
+                    return op
+                if op.regions and not registry.lookup(op.name).isolated:
+                    pending.extend(op.regions)
+    raise AssertionError("no use of a value from outside")
+
+
+def _escapes(op: Operation, iso: Operation) -> bool:
+    """Whether `op` uses a value defined outside `iso`, the nearest isolated
+    op around it (MLIR's `IsolatedFromAbove`: names resolve across its
+    boundary as anywhere else, and its verifier rejects such a use)."""
+    for v in op.operands:
+        home = _isolated_home(v)
+        while home is not None and home is not iso:
+            home = _enclosing_isolated(home)
+        if home is not iso:
+            return True
+    return False
 
 
 def _isolated_home(v: Value) -> Operation | None:

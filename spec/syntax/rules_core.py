@@ -51,6 +51,7 @@ from spec.syntax.op_checks import (
     _operand_count_message,
     convert_generic_properties,
 )
+from spec.syntax.resolve import NOTHING_LATER, VerifyLater
 from spec.syntax.syntax_errors import unknown_op_message
 
 
@@ -131,7 +132,9 @@ class CoreRules(BuilderBase):
         for block in region.blocks:
             for op in block.ops[:-1]:
                 if registry.lookup(op.name).terminator:
-                    raise DiagnosticError(error(op.loc, f"'{op.name}' op must be the last operation in the parent block"))
+                    # The `Terminator` trait: verified after the parse.
+                    misplaced = DiagnosticError(error(op.loc, f"'{op.name}' op must be the last operation in the parent block"))
+                    self._defer(op, misplaced=misplaced)
         labels: dict[str, Block] = {}
         for b in labeled:
             if b.label in labels:
@@ -312,11 +315,6 @@ class CoreRules(BuilderBase):
         name = _unescape(str(items[0]))
         if not re.fullmatch(r"[A-Za-z_][\w$.]*\.[\w$.]+|[A-Za-z_][\w$.]*", name):
             raise DiagnosticError(error(self.loc(meta), f"invalid operation name '{name}'"))
-        dialect = registry.unregistered_in_dialect(name)
-        if dialect is not None:
-            raise DiagnosticError(
-                error(self.loc(meta), f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations")
-            )
         operands: list[_Use] = items[1] or []
         successors: list[Token] = []
         props: dict[str, Attr] = {}
@@ -346,13 +344,22 @@ class CoreRules(BuilderBase):
         lo, hi = info.operand_count
         lo = max(lo, info.fixed_trailing)
         n = len(operands)
-        # The verifier's order: result count, operand count, then attributes.
+        # The verifier's order: result count, operand count, (`HasParent`,
+        # after the parse,) then attributes. Its errors wait for the parse.
+        counts = properties = None
         if info.known:
-            _check_result_count(name, len(fn.results), self.loc(meta))
-        if info.known and (n < lo or (hi is not None and n > hi)):
-            raise DiagnosticError(error(self.loc(meta), f"'{name}' op {_operand_count_message(lo, hi, n)}"))
-        if info.known:
-            _check_generic_properties(name, props, attrs, n, fn.results, self.loc(meta), regions)
+            try:
+                _check_result_count(name, len(fn.results), self.loc(meta))
+                if n < lo or (hi is not None and n > hi):
+                    raise DiagnosticError(error(self.loc(meta), f"'{name}' op {_operand_count_message(lo, hi, n)}"))
+            except DiagnosticError as exc:
+                counts = exc
+            try:
+                # Reported after the counts: not needed if they failed.
+                if counts is None:
+                    _check_generic_properties(name, props, attrs, n, fn.results, self.loc(meta), regions)
+            except DiagnosticError as exc:
+                properties = exc
         if name == "gpu.module" and regions and regions[0].blocks:
             body = regions[0].blocks[-1]
             if body.ops and body.ops[-1].name == "gpu.module_end":
@@ -360,7 +367,37 @@ class CoreRules(BuilderBase):
         partial = self.op(name, meta, operands, list(fn.results), properties=props, attributes=attrs, regions=regions, successors=successors)
         if regions:
             self.generic_ops.add(id(partial.op))
+        unregistered = self._unregistered(name, partial.op.loc)
+        if counts or properties or unregistered:
+            self._defer(partial.op, counts=counts, properties=properties, unregistered=unregistered)
         return partial
+
+    @staticmethod
+    def _unregistered(name: str, loc: Location) -> DiagnosticError | None:
+        """An op a closed dialect does not have: mlir-opt-19 reports it when
+        it verifies the module, after the parse and the op's regions."""
+        dialect = registry.unregistered_in_dialect(name)
+        if dialect is None:
+            return None
+        return DiagnosticError(error(loc, f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"))
+
+    def _defer(self, op: Operation, **failed: DiagnosticError | None) -> None:
+        """Record what `op` fails of MLIR's verifier, for `resolve.verify`."""
+        later = self._verify_later()
+        later[id(op)] = later.get(id(op), NOTHING_LATER)._replace(**failed)
+        # Kept alive with the record: an op the builder drops again (a
+        # generic `gpu.module_end`) must not lend its `id` to a later op.
+        self._later[2].append(op)
+
+    def _verify_later(self) -> dict[int, VerifyLater]:
+        """What this parse's ops failed of MLIR's verifier while they were
+        built, by op `id`: reported by `resolve.verify` once the whole text is parsed, in
+        the verifier's order. Keyed to `generic_ops`, which `start_parse`
+        replaces for every parse, so an abandoned parse leaves nothing."""
+        store: tuple[set[int], dict[int, VerifyLater], list[Operation]] | None = getattr(self, "_later", None)
+        if store is None or store[0] is not self.generic_ops:
+            store = self._later = (self.generic_ops, {}, [])
+        return store[1]
 
     def successor_list(self, meta: Any, items: list) -> tuple:
         return ("successors", list(items))
