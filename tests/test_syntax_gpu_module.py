@@ -2,8 +2,11 @@
 [targets] attributes {...} {...}`): where they are stored, how they print in
 the custom and generic forms (mlir-opt-19's text, pinned here and compared
 with the tool when installed), the canonical spelling of the target and
-handler attributes (`spec/syntax/gpu_targets.py`), and located diagnostics
-for malformed forms.
+handler attributes (`spec/syntax/gpu_targets.py`: `#nvvm.target`,
+`#rocdl.target`, `#spirv.target_env` with its `#spirv.vce` and
+`#spirv.resource_limits`, `#gpu.select_object`, quoted `<`/`>` inside
+them), and located diagnostics for malformed forms and for attribute names
+the `gpu`, `nvvm`, `rocdl` and `spirv` dialects do not have.
 
 Our messages for lark's syntax errors keep the parser's own wording
 (`unexpected X, expected one of: ...`) where mlir-opt-19 says `expected
@@ -18,6 +21,7 @@ import io
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -33,6 +37,9 @@ from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 REPO = Path(__file__).resolve().parent.parent
 
 _BODY = " {\n  gpu.func @f() kernel {\n    gpu.return\n  }\n}\n"
+
+_VCE = "#spirv.vce<v1.0, [Shader], []>"
+_LIMITS = "#spirv.resource_limits<>"
 
 # Custom-form head as written -> as mlir-opt-19 prints it (checked against it).
 PRINTED = {
@@ -91,6 +98,88 @@ PRINTED = {
     ),
     # ... and a `targets` that is not an array is dropped, with the list.
     "dict-drops-targets": ("gpu.module @k [#nvvm.target] attributes {targets = 1}", "gpu.module @k {"),
+    # A `<` or `>` in a quoted string inside a dialect attribute is no bracket.
+    "string-angles-nvvm": (
+        'gpu.module @k [#nvvm.target<flags = {s = "a>b"}, link = ["x<y", "q>>"]>]',
+        'gpu.module @k [#nvvm.target<flags = {s = "a>b"}, link = ["x<y", "q>>"]>]  {',
+    ),
+    "string-angles-rocdl": (
+        'gpu.module @k [#rocdl.target<features = "<>", chip = "a>">]',
+        'gpu.module @k [#rocdl.target<chip = "a>", features = "<>">]  {',
+    ),
+    "string-angles-escaped": (
+        'gpu.module @k [#nvvm.target<chip = "sm_<90>", features = "\\">">]',
+        'gpu.module @k [#nvvm.target<chip = "sm_<90>", features = "\\22>">]  {',
+    ),
+    "string-angles-handler": (
+        'gpu.module @k <#gpu.select_object<#nvvm.target<link = ["<<<"]>>>',
+        'gpu.module @k <#gpu.select_object<#nvvm.target<link = ["<<<"]>>> {',
+    ),
+    "string-angles-unregistered": (
+        'gpu.module @k attributes {a = #foo.bar<"a>b">, b = #foo<"<">}',
+        'gpu.module @k attributes {a = #foo.bar<"a>b">, b = #foo<"<">} {',
+    ),
+    # `#spirv.target_env`: limits at their defaults, an `Unknown` client API,
+    # vendor or device type (or an unknown name, which reads as one: the
+    # `names-misread` case, where mlir-opt-19 also prints an error but exits
+    # 0) are left out; `api=` without blanks, the device id in decimal.
+    "spirv-full": (
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.3, [Shader, Float16, Int64], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage]>, api=Vulkan, NVIDIA:DiscreteGPU:0x2204, #spirv.resource_limits<max_compute_workgroup_size = [128, 128, 64], max_compute_workgroup_invocations = 128, subgroup_size = 32, max_compute_shared_memory_size = 16384, min_subgroup_size = 4, max_subgroup_size=64, cooperative_matrix_properties_khr = []>>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.3, [Shader, Float16, Int64], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage]>, api=Vulkan, NVIDIA:DiscreteGPU:8708, #spirv.resource_limits<max_compute_workgroup_size = [128, 128, 64], min_subgroup_size = 4, max_subgroup_size = 64, cooperative_matrix_properties_khr = []>>]  {",
+    ),
+    "spirv-defaults": (
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Float16, Shader, Shader], [SPV_KHR_16bit_storage]>, api = OpenCL, AMD:IntegratedGPU, #spirv.resource_limits<max_compute_workgroup_invocations = 128, max_compute_workgroup_size = [128 : i32, 128 : i32, 64 : i32], subgroup_size = 32>>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Float16, Shader, Shader], [SPV_KHR_16bit_storage]>, api=OpenCL, AMD:IntegratedGPU, #spirv.resource_limits<>>]  {",
+    ),
+    "spirv-limits-all": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=WebGPU, Intel:IntegratedGPU, #spirv.resource_limits<max_subgroup_size = 1, min_subgroup_size = 2, cooperative_matrix_properties_nv = [], cooperative_matrix_properties_khr = [], subgroup_size = 3, max_compute_workgroup_size = [1,2,3], max_compute_workgroup_invocations = 4, max_compute_shared_memory_size = 0x5>>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, api=WebGPU, Intel:IntegratedGPU, #spirv.resource_limits<max_compute_shared_memory_size = 5, max_compute_workgroup_invocations = 4, max_compute_workgroup_size = [1, 2, 3], subgroup_size = 3, min_subgroup_size = 2, max_subgroup_size = 1, cooperative_matrix_properties_khr = [], cooperative_matrix_properties_nv = []>>]  {",
+    ),
+    "spirv-limits-kinds": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_shared_memory_size = true, max_compute_workgroup_size = [1.0], min_subgroup_size = 32>>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<max_compute_shared_memory_size = -1, max_compute_workgroup_size = [1.000000e+00], min_subgroup_size = 32>>]  {",
+    ),
+    "spirv-unknown-vendor": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], []>, Unknown:Other, {_LIMITS}>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], []>, #spirv.resource_limits<>>]  {",
+    ),
+    "spirv-unknown-api": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=Unknown, Unknown:DiscreteGPU:5, {_LIMITS}>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<>>]  {",
+    ),
+    "spirv-unknown-device": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:Unknown:7, {_LIMITS}>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, NVIDIA, #spirv.resource_limits<>>]  {",
+    ),
+    "spirv-device-id": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:-1, {_LIMITS}>, #spirv.target_env<{_VCE}, ARM:CPU:0, {_LIMITS}>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, NVIDIA:CPU:4294967295, #spirv.resource_limits<>>, #spirv.target_env<#spirv.vce<v1.0, [Shader], []>, ARM:CPU:0, #spirv.resource_limits<>>]  {",
+    ),
+    "spirv-vendor-only": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, Qualcomm, {_LIMITS}>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, Qualcomm, #spirv.resource_limits<>>]  {",
+    ),
+    "spirv-blanks": (
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.6 , [ Shader , Shader ] , [ ]>  ,  api  =  Metal , Apple : Other : 7 ,  #spirv.resource_limits< >  >]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.6, [Shader, Shader], []>, api=Metal, Apple:Other:7, #spirv.resource_limits<>>]  {",
+    ),
+    "spirv-handler": (
+        f"gpu.module @k <#gpu.select_object<#spirv.target_env<{_VCE}, api=Vulkan, SwiftShader:CPU, {_LIMITS}>>> [#nvvm.target]",
+        "gpu.module @k <#gpu.select_object<#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, api=Vulkan, SwiftShader:CPU, #spirv.resource_limits<>>>> [#nvvm.target]  {",
+    ),
+    "spirv-parts-anywhere": (
+        "gpu.module @k attributes {v = #spirv.vce<v1.0,[],[SPV_KHR_16bit_storage]>, l = #spirv.resource_limits<subgroup_size = 32, max_subgroup_size = 32>}",
+        "gpu.module @k attributes {l = #spirv.resource_limits<max_subgroup_size = 32>, v = #spirv.vce<v1.0, [], [SPV_KHR_16bit_storage]>} {",
+    ),
+    "spirv-names-misread": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=Foo, Bar:Baz:3, {_LIMITS}>]",
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<>>]  {",
+    ),
+    # Other attributes these dialects have stay as written.
+    "known-dialect-attrs": (
+        "gpu.module @k attributes {a = #gpu.address_space<workgroup>, b = #gpu.thread<x>, c = #rocdl.target<O = 2>}",
+        "gpu.module @k attributes {a = #gpu.address_space<workgroup>, b = #gpu.thread<x>, c = #rocdl.target} {",
+    ),
 }
 
 
@@ -231,6 +320,91 @@ DIAGNOSED = {
     "handler-two-values": ("gpu.module @k <#gpu.select_object<0, 1>>", "1:36: error: expected '>'"),
     "handler-empty": ("gpu.module @k <#gpu.select_object<>>", "1:35: error: expected attribute value"),
     "handler-bad-target": ("gpu.module @k <#gpu.select_object<#nvvm.target<O = x>>>", "1:52: error: expected integer value"),
+    # A dialect attribute's body must nest its `<>`, `[]`, `()` and `{}` (strings
+    # skipped): the error is at the last string read, else the opening `<`.
+    "unbalanced-square": ('gpu.module @k [#nvvm.target<flags = {a = [1}>]', "1:28: error: unbalanced '[' character in pretty dialect name"),
+    "unbalanced-after-string": ('gpu.module @k [#nvvm.target<link = [">"}]>]', "1:37: error: unbalanced '[' character in pretty dialect name"),
+    "unbalanced-close": ('gpu.module @k [#rocdl.target<chip = "x", ]>]', "1:37: error: unbalanced '<' character in pretty dialect name"),
+    "unbalanced-before-name-check": ('gpu.module @k [#nvvm.foo<(>]', "1:25: error: unbalanced '(' character in pretty dialect name"),
+    "unbalanced-in-spirv": ('gpu.module @k [#spirv.target_env<#spirv.resource_limits<>, #spirv.vce<v1.0, Shader], []>>]', "1:33: error: unbalanced '<' character in pretty dialect name"),
+    "unbalanced-unregistered": ('gpu.module @k attributes {a = #foo.bar<"<" (]>}', "1:40: error: unbalanced '(' character in pretty dialect name"),
+    # A name the `gpu`, `nvvm`, `rocdl` or `spirv` dialect does not have.
+    "unknown-nvvm": ("gpu.module @k [#nvvm.foo]", "1:22: error: unknown attribute `foo` in dialect `nvvm`"),
+    "unknown-nvvm-params": ("gpu.module @k [#nvvm.foo<1>]", "1:22: error: unknown attribute `foo` in dialect `nvvm`"),
+    "unknown-rocdl": ("gpu.module @k [#nvvm.target, #rocdl.targets]", "1:37: error: unknown attribute `targets` in dialect `rocdl`"),
+    "unknown-gpu-handler": ("gpu.module @k <#gpu.foo<1>>", "1:21: error: unknown attribute `foo` in dialect `gpu`"),
+    "unknown-spirv": ("gpu.module @k [#spirv.foo]", "1:23: error: unknown SPIR-V attribute kind: foo"),
+    "unknown-spirv-string": ('gpu.module @k [#spirv.foo<"a>b">]', "1:23: error: unknown SPIR-V attribute kind: foo"),
+    "unknown-dotted-name": ("gpu.module @k [#nvvm.target.x]", "1:22: error: unknown attribute `target.x` in dialect `nvvm`"),
+    "unknown-dialect-form": ("gpu.module @k [#gpu<foo>]", "1:21: error: unknown attribute `foo` in dialect `gpu`"),
+    "unknown-dialect-form-spirv": ("gpu.module @k [#spirv<  bar>]", "1:25: error: unknown SPIR-V attribute kind: bar"),
+    "unknown-dialect-form-empty": ("gpu.module @k [#nvvm<>]", "1:22: error: expected valid keyword"),
+    "unknown-no-name": ("gpu.module @k [#rocdl.]", "1:23: error: expected valid keyword"),
+    "unknown-in-dict": ("gpu.module @k attributes {a = #gpu.address_space<workgroup>, c = #gpu.nope}", "1:71: error: unknown attribute `nope` in dialect `gpu`"),
+    "unknown-in-handler": ("gpu.module @k <#gpu.select_object<#nvvm.foo>>", "1:41: error: unknown attribute `foo` in dialect `nvvm`"),
+    "unknown-in-flags": ("gpu.module @k [#nvvm.target<flags = {a = #rocdl.bar}>]", "1:49: error: unknown attribute `bar` in dialect `rocdl`"),
+    "unknown-in-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA, #spirv.resource_limits<cooperative_matrix_properties_khr = [#nvvm.bar]>>]", "1:140: error: unknown attribute `bar` in dialect `nvvm`"),
+    "unknown-as-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.foo<1>>]", "1:73: error: unknown SPIR-V attribute kind: foo"),
+    # `#spirv.target_env`, `#spirv.vce`, `#spirv.resource_limits`: a missing
+    # mark is reported just past the token before it. An unknown client API,
+    # vendor or device type is the first line when the attribute then fails.
+    "spirv-api-twice": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Vulkan, api=OpenCL, {_LIMITS}>]", "1:78: error: unknown vendor: api"),
+    "spirv-api-after-vendor": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU, api=Vulkan, {_LIMITS}>]", "1:77: error: expected attribute value"),
+    "spirv-limits-first": (f"gpu.module @k [#spirv.target_env<{_LIMITS}, {_VCE}>]", "1:34: error: invalid kind of attribute specified"),
+    "spirv-no-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}>]", "1:64: error: expected ','"),
+    "spirv-after-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS}, api=Vulkan>]", "1:90: error: expected '>'"),
+    "spirv-device-id-not-int": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:x, {_LIMITS}>]", "1:77: error: expected integer value"),
+    "spirv-device-id-too-large": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:4294967296, {_LIMITS}>]", "1:77: error: integer value too large"),
+    "spirv-empty": ("gpu.module @k [#spirv.target_env<  >]", "1:34: error: expected attribute value"),
+    "spirv-not-vce": ("gpu.module @k [#spirv.target_env<1>]", "1:34: error: invalid kind of attribute specified"),
+    "spirv-bare": ("gpu.module @k [#spirv.target_env]", "1:33: error: expected '<'"),
+    "spirv-api-no-equals": (f"gpu.module @k [#spirv.target_env<{_VCE}, api, {_LIMITS}>]", "1:69: error: expected '='"),
+    "spirv-api-no-name": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=, {_LIMITS}>]", "1:70: error: expected valid keyword"),
+    "spirv-vendor-no-device": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:, {_LIMITS}>]", "1:73: error: expected valid keyword"),
+    "spirv-two-vendors": (f"gpu.module @k [#spirv.target_env<{_VCE}, AMD:CPU, NVIDIA:CPU, {_LIMITS}>]", "1:74: error: expected attribute value"),
+    "spirv-int-as-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, 1, {_LIMITS}>]", "1:66: error: invalid kind of attribute specified"),
+    "spirv-limits-twice": (f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS}, {_LIMITS}>]", "1:90: error: expected '>'"),
+    "spirv-vendor-equals": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA=1, {_LIMITS}>]", "1:72: error: expected ','"),
+    "spirv-device-four-parts": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:1:2, {_LIMITS}>]", "1:78: error: expected ','"),
+    "spirv-vendor-no-comma": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA {_LIMITS}>]", "1:72: error: expected ','"),
+    "spirv-api-no-comma": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Vulkan {_LIMITS}>]", "1:76: error: expected ','"),
+    "spirv-unknown-vendor-fails": (f"gpu.module @k [#spirv.target_env<{_VCE}, Foo=1, {_LIMITS}>]", "1:66: error: unknown vendor: Foo"),
+    "spirv-unknown-device-fails": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:Foo:x, {_LIMITS}>]", "1:73: error: unknown device type: Foo"),
+    "spirv-unknown-api-fails": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Foo, Bar {_LIMITS}>]", "1:70: error: unknown client API: Foo"),
+    "spirv-unknown-api-limits-fail": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Foo, #spirv.resource_limits<x = 1>>]", "1:70: error: unknown client API: Foo"),
+    "spirv-junk-after-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS} x>]", "1:90: error: expected '>'"),
+    # A character that starts no token: the lexer's error, as soon as the token
+    # before it is read.
+    "stray-in-vce": ("gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Sh'ader], []>, #spirv.resource_limits<>>]", '1:54: error: unexpected character'),
+    "stray-after-api": ('gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], []>, api=Foo;, #spirv.resource_limits<>>]', '1:67: error: unexpected character'),
+    "stray-name": ('gpu.module @k [#gpu<&x>]', '1:21: error: unexpected character'),
+    "vce-unknown-version": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.7, [], []>, {_LIMITS}>]", "1:45: error: unknown version: v1.7"),
+    "vce-unknown-version-no-comma": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.02 [Shader], []>, {_LIMITS}>]", "1:50: error: expected ','"),
+    "vce-unknown-capability-first": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Foo x], []>, {_LIMITS}>]", "1:52: error: unknown capability: Foo"),
+    "vce-unknown-capability": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader, Foo], []>, {_LIMITS}>]", "1:60: error: unknown capability: Foo"),
+    "vce-unknown-extension": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], [Foo]>, {_LIMITS}>]", "1:56: error: unknown extension: Foo"),
+    "vce-no-extensions": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader]>, {_LIMITS}>]", "1:59: error: expected ','"),
+    "vce-version-only": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0   >, {_LIMITS}>]", "1:49: error: expected ','"),
+    "vce-version-not-keyword": (f"gpu.module @k [#spirv.target_env<#spirv.vce<1.0, [], []>, {_LIMITS}>]", "1:45: error: expected valid keyword"),
+    "vce-trailing-comma": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader,], []>, {_LIMITS}>]", "1:59: error: expected valid keyword"),
+    "vce-no-bracket": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, Shader, []>, {_LIMITS}>]", "1:50: error: expected '['"),
+    "vce-extra": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], [] x>, {_LIMITS}>]", "1:63: error: expected '>'"),
+    "vce-missing-comma-in-list": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader x], []>, {_LIMITS}>]", "1:58: error: expected ']'"),
+    "vce-missing-comma": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0 [Shader], []>, {_LIMITS}>]", "1:49: error: expected ','"),
+    "vce-ends-early": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], >, {_LIMITS}>]", "1:60: error: expected '['"),
+    "vce-empty": (f"gpu.module @k [#spirv.target_env<#spirv.vce<  >, {_LIMITS}>]", "1:47: error: expected valid keyword"),
+    "vce-bare": (f"gpu.module @k [#spirv.target_env<#spirv.vce, {_LIMITS}>]", "1:44: error: expected '<'"),
+    "limits-bare": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits>]", "1:88: error: expected '<'"),
+    "limits-no-keyword": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits< = 1>>]", "1:89: error: expected '>'"),
+    "limits-no-equals": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size>>]", "1:102: error: expected '='"),
+    "limits-trailing-comma": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size = 1,>>]", "1:107: error: expected valid keyword"),
+    "limits-duplicate": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size = 1, subgroup_size = 2>>]", "1:124: error: duplicate or unknown struct parameter name: subgroup_size"),
+    "limits-typed-int": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_shared_memory_size = 5 : i32>>]", "1:123: error: expected '>'"),
+    "limits-string": (f'gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_shared_memory_size = "x">>]', "1:122: error: expected integer value"),
+    "limits-too-large": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<min_subgroup_size = 4294967296>>]", "1:109: error: integer value too large"),
+    "limits-size-not-array": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_workgroup_size = 1>>]", "1:118: error: invalid kind of attribute specified"),
+    "limits-coop-not-array": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<cooperative_matrix_properties_nv = 1>>]", "1:124: error: invalid kind of attribute specified"),
+    "limits-unknown": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<bogus = 1>>]", "1:97: error: duplicate or unknown struct parameter name: bogus"),
 }
 
 # Syntax errors: input head (or whole text, ending in a newline) ->
@@ -313,3 +487,28 @@ def test_cli_process_reports_without_traceback(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert proc.returncode == 1 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: ", proc.stderr)
+
+
+# -- the attribute terminal on hostile lines -----------------------------------
+
+_PATHOLOGICAL = {
+    "quotes": "#a<" + '"' * 100_000,
+    "escapes": '#a<"' + "\\" * 100_000,
+    "escaped-quotes": "#a<" + '"\\"' * 33_000,
+    "arrows": "#a<" + "->" * 50_000,
+    "nested-dashes": "#a<<<<" + "-" * 100_000,
+    "nested-strings": "#a<<<<" + '"x"-' * 25_000,
+    "unclosed-strings": '#a<#a<"' * 14_000,
+}
+
+
+@pytest.mark.parametrize("case", sorted(_PATHOLOGICAL))
+def test_hash_attr_terminal_is_linear_on_100kb_lines(case: str) -> None:
+    """`HASH_ATTR` skips quoted strings; every alternative of its body starts
+    with its own character, so a 100 KB line that does not close is
+    rejected in linear time (quadratic backtracking would take minutes)."""
+    text = '"t.op"() {a = ' + _PATHOLOGICAL[case] + "} : () -> ()\n"
+    start = time.perf_counter()
+    with pytest.raises(DiagnosticError):
+        parse_module(text)
+    assert time.perf_counter() - start < 10

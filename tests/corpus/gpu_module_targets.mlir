@@ -54,3 +54,21 @@ gpu.module @in_dict attributes {targets = [#nvvm.target<O = 0>], offloadingHandl
     gpu.return
   }
 }
+
+// -----
+
+// Quoted `<` and `>` inside a target; a SPIR-V target environment with
+// limits at their defaults (left out), `api = X` (printed `api=X`), a hex
+// device id (printed in decimal) and an `Unknown` device type (left out).
+module attributes {gpu.container_module} {
+  gpu.module @quoted [#nvvm.target<flags = {note = "a<b>c"}, link = ["lib<1>.bc"]>, #rocdl.target<features = "+xnack>">] {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @spirv_env <#gpu.select_object<1>> [#spirv.target_env<#spirv.vce<v1.3, [Shader, Float16], [SPV_KHR_16bit_storage]>, api = Vulkan, NVIDIA:DiscreteGPU:0x2204, #spirv.resource_limits<subgroup_size = 32, max_compute_workgroup_size = [64, 1, 1], min_subgroup_size = 16, max_compute_shared_memory_size = 16384>>, #spirv.target_env<#spirv.vce<v1.0, [Shader], []>, AMD:Unknown, #spirv.resource_limits<max_compute_workgroup_invocations = 256>>] {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+}
