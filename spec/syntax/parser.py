@@ -190,7 +190,7 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
 
 
 def load_parser() -> None:
-    """Load the parser now (from lark's cache: about 0.14 s), not at the
+    """Load the parser now (from lark's cache: about 0.09 s), not at the
     first parse: a process about to fork does it once for its children."""
     _lark()
 
