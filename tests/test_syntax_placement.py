@@ -44,6 +44,8 @@ CASES = {
     "return-at-top": ('"func.return"() : () -> ()\n', "1:1: error: 'func.return' op expects parent op 'func.func'"),
     "return-in-gpu-module": ('gpu.module @m {\n  "func.return"() : () -> ()\n}\n', "2:3: error: 'func.return' op expects parent op 'func.func'"),
     "gpu-return-in-func": (_fn("  gpu.return\n"), "2:3: error: 'gpu.return' op expects parent op 'gpu.func'"),
+    "gpu-func-at-top": ("gpu.func @k() kernel {\n  gpu.return\n}\n", "1:1: error: 'gpu.func' op expects parent op 'gpu.module'"),
+    "gpu-func-in-func": (_fn("  gpu.func @k() kernel {\n    gpu.return\n  }\n  return\n"), "2:3: error: 'gpu.func' op expects parent op 'gpu.module'"),
     "async-yield-in-func": (_fn('  "async.yield"() : () -> ()\n'), "2:3: error: 'async.yield' op expects parent op 'async.execute'"),
     "gpu-terminator-in-func": (_fn('  "gpu.terminator"() : () -> ()\n'), "2:3: error: 'gpu.terminator' op expects parent op 'gpu.launch'"),
     "condition-in-func": (_fn('  "scf.condition"(%c) : (i1) -> ()\n', "%c: i1"), "2:3: error: 'scf.condition' op expects parent op 'scf.while'"),
