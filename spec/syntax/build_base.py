@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lark import Token, Transformer
 
@@ -27,6 +27,9 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Block, Location, Operation, Region, Value
+
+if TYPE_CHECKING:
+    from spec.syntax.resolve import VerifyLater
 
 K_DYNAMIC = -9223372036854775808
 """`ShapedType::kDynamic`: a dynamic offset, size or stride in a static list."""
@@ -176,6 +179,14 @@ class BuilderBase(Transformer):
         self.generic_ops: set[int] = set()
         """Ops (with regions) written in the generic form, by `id`: they
         leave the default dialect of their regions as it was."""
+        self.verify_later: dict[int, VerifyLater] = {}
+        """What ops failed of MLIR's verifier while they were built, by op
+        `id`: reported by `resolve.verify` once the whole text is parsed, in
+        the verifier's order."""
+        self.deferred_ops: list[Operation] = []
+        """The ops `verify_later` names, kept alive: an op the builder drops
+        again (a generic `gpu.module_end`) must not lend its `id` to a later
+        op."""
 
     def bare_name(self, partial: _Partial, kw: Token) -> _Partial:
         """Record `partial`'s op if its keyword `kw` has no dialect prefix."""

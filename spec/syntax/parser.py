@@ -215,7 +215,7 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
         # (`verify`: in the verifier's order, after the whole parse).
         check_default_dialects(ops, builder.bare_names, builder.generic_ops)
         _resolve(ops)
-        verify(ops, builder._verify_later())
+        verify(ops, builder.verify_later)
     finally:
         if collecting:
             gc.enable()

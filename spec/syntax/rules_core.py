@@ -51,7 +51,7 @@ from spec.syntax.op_checks import (
     _operand_count_message,
     convert_generic_properties,
 )
-from spec.syntax.resolve import NOTHING_LATER, VerifyLater
+from spec.syntax.resolve import NOTHING_LATER
 from spec.syntax.syntax_errors import unknown_op_message
 
 
@@ -383,21 +383,8 @@ class CoreRules(BuilderBase):
 
     def _defer(self, op: Operation, **failed: DiagnosticError | None) -> None:
         """Record what `op` fails of MLIR's verifier, for `resolve.verify`."""
-        later = self._verify_later()
-        later[id(op)] = later.get(id(op), NOTHING_LATER)._replace(**failed)
-        # Kept alive with the record: an op the builder drops again (a
-        # generic `gpu.module_end`) must not lend its `id` to a later op.
-        self._later[2].append(op)
-
-    def _verify_later(self) -> dict[int, VerifyLater]:
-        """What this parse's ops failed of MLIR's verifier while they were
-        built, by op `id`: reported by `resolve.verify` once the whole text is parsed, in
-        the verifier's order. Keyed to `generic_ops`, which `start_parse`
-        replaces for every parse, so an abandoned parse leaves nothing."""
-        store: tuple[set[int], dict[int, VerifyLater], list[Operation]] | None = getattr(self, "_later", None)
-        if store is None or store[0] is not self.generic_ops:
-            store = self._later = (self.generic_ops, {}, [])
-        return store[1]
+        self.verify_later[id(op)] = self.verify_later.get(id(op), NOTHING_LATER)._replace(**failed)
+        self.deferred_ops.append(op)
 
     def successor_list(self, meta: Any, items: list) -> tuple:
         return ("successors", list(items))
