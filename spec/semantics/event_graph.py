@@ -86,6 +86,11 @@ class EventGraph:
         if a >= b:
             self.forward_only = False
 
+    def edge_when(self, a: int, b: int, cond: int) -> None:
+        """An edge that holds under condition `cond` (`spec.semantics.
+        conditions`): in the graph of one path, every edge made holds."""
+        self.edge(a, b)
+
     def label(self, n: int) -> str:
         op = self.ops[n]
         kind = self.kinds[n]

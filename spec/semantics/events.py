@@ -57,6 +57,7 @@ from collections.abc import Callable, Iterator
 from spec import registry
 from spec.attributes import DenseArrayAttr, Type
 from spec.ir import Block, Operation, Region, Value
+from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import Event, EventGraph
 
 SYNC_OPS = frozenset({"gpu.wait", "async.await", "async.execute", "async.yield"})
@@ -341,7 +342,7 @@ class _Builder:
         g.loops.add("scf.parallel")
         trips = self.decide(self.unroll + 1, lambda c: f"scf.parallel at {op.loc} runs {c} iteration{'s' if c != 1 else ''}")
         ends = [self.iteration_thread(op, cur, depth) for _ in range(trips)]
-        return self.parallel_end(op, cur, tid, [(None, e) for e in ends])
+        return self.parallel_end(op, cur, tid, [(TRUE, e) for e in ends])
 
     def iteration_thread(self, op: Operation, cur: int | None, depth: int) -> int:
         """One iteration of `scf.parallel` `op` as a new thread begun after
@@ -355,18 +356,18 @@ class _Builder:
         last, _ = self.thread(op.regions[0].blocks[0], b, body_tid, depth + 1)
         return last if last is not None else b
 
-    def parallel_end(self, op: Operation, cur: int | None, tid: int, ends: list[tuple[int | None, int]]) -> int | None:
+    def parallel_end(self, op: Operation, cur: int | None, tid: int, ends: list[tuple[int, int]]) -> int | None:
         """The point where `scf.parallel` `op` returns, after `cur` and after
-        the last point of every iteration run (`(condition, point)`; the
-        condition is the guarded builder's, None here)."""
+        the last point of every iteration (`(condition, point)`: the
+        iteration runs under the condition; `TRUE` on one path)."""
         if not ends:
             return cur
         g = self.g
         done = g.node("point", op, tid)
         if cur is not None:
             g.edge(cur, done)
-        for _, e in ends:
-            g.edge(e, done)
+        for c, e in ends:
+            g.edge_when(e, done, c)
         return done
 
     def opaque_region_op(self, op: Operation) -> bool:

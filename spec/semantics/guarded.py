@@ -331,7 +331,7 @@ class _GuardedBuilder(_Builder):
         if d is None:
             return cur
         parent, ctx0, mult0 = g.cond, g.ctx, self.mult
-        ends: list[tuple[int | None, int]] = []
+        ends: list[tuple[int, int]] = []
         total, prod = 1, 1
         for j in range(1, self.unroll + 1):
             g.cond = sym.conj(parent, sym.cond(("runs", d, j)))
@@ -343,15 +343,6 @@ class _GuardedBuilder(_Builder):
         g.cond, g.ctx = parent, ctx0
         self.mult = mult0 * total
         return self.parallel_end(op, cur, tid, ends)
-
-    def parallel_end(self, op: Operation, cur: int | None, tid: int, ends: list[tuple[int | None, int]]) -> int | None:
-        g = self.g
-        done = g.node("point", op, tid)
-        if cur is not None:
-            g.edge(cur, done)
-        for c, e in ends:
-            g.edge_when(e, done, TRUE if c is None else c)
-        return done
 
     def scf_if(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         g, sym = self.g, self.sym
