@@ -37,10 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from spec.diagnostics import DiagnosticError  # noqa: E402
-from spec.syntax.parser import parse_module  # noqa: E402
-from verifier import check  # noqa: E402
-from verifier.gate import CommandImpl, ImplFailed, RefimplImpl  # noqa: E402
+from verifier.gate import CommandImpl, ImplFailed, RefimplImpl, judge  # noqa: E402
 
 
 def implementations() -> dict[str, Callable[[str], str]]:
@@ -72,45 +69,51 @@ def generated(count: int) -> list[str]:
     return texts
 
 
-def judge(text: str, impl: Callable[[str], str]) -> tuple[str, int, int]:
-    """(verdict or failure, obligations, agreements) of one program."""
-    module_in = parse_module(text, "<input>")
-    try:
-        out = impl(text)
-    except ImplFailed:
-        return "impl-failed", 0, 0
-    try:
-        module_out = parse_module(out, "<output>")
-    except DiagnosticError:
-        return "unparsable", 0, 0
-    report = check(module_in, module_out)
-    return report.verdict, sum(f.obligations for f in report.functions), sum(f.agreements for f in report.functions)
+class Tally:
+    """Verdicts of one implementation over programs, and how many
+    obligations Z3 and reachability both decided the same way."""
+
+    def __init__(self) -> None:
+        self.verdicts: Counter = Counter()
+        self.asked = self.agreed = 0
+
+    def add(self, text: str, impl: Callable[[str], str]) -> str:
+        """Judge one program as the gate does; its verdict or failure."""
+        outcome = judge(text, impl)
+        self.verdicts[outcome.verdict] += 1
+        if outcome.report is not None:
+            self.asked += sum(f.obligations for f in outcome.report.functions)
+            self.agreed += sum(f.agreements for f in outcome.report.functions)
+        return outcome.verdict
+
+    def line(self, name: str) -> str:
+        if not self.verdicts:
+            return f"{name}: changes none of the programs"
+        counts = ", ".join(f"{v} {n}" for v, n in sorted(self.verdicts.items()))
+        return f"{name}: {counts}; Z3 and reachability agree on {self.agreed} of {self.asked} obligations"
 
 
-def tally(texts: list[str], impls: dict[str, Callable[[str], str]], skip_unchanged: set[str] = frozenset()) -> None:  # type: ignore[assignment]
-    """Per implementation: how many programs got each verdict, and the
-    oracle-agreement count. Implementations in `skip_unchanged` are not
-    counted on a program whose output equals the refimpl's."""
+def tally_mutants(texts: list[str], impls: dict[str, Callable[[str], str]]) -> None:
+    """`Tally` per mutant, over the programs whose output it changes (the
+    refimpl's output is the one it edits)."""
     reference = RefimplImpl("reference")
+    expected: dict[str, str | None] = {}
     for name, impl in impls.items():
-        counts: Counter = Counter()
-        asked = agreed = 0
+        t = Tally()
         for text in texts:
-            if name in skip_unchanged:
+            if text not in expected:
                 try:
-                    if impl(text) == reference(text):
-                        continue
+                    expected[text] = reference(text)
                 except ImplFailed:
-                    pass
-            verdict, obligations, agreements = judge(text, impl)
-            counts[verdict] += 1
-            asked += obligations
-            agreed += agreements
-        if not counts:
-            print(f"{name}: changes none of the programs")
-            continue
-        tally_line = ", ".join(f"{v} {n}" for v, n in sorted(counts.items()))
-        print(f"{name}: {tally_line}; Z3 and reachability agree on {agreed} of {asked} obligations")
+                    expected[text] = None
+            try:
+                out = impl(text)
+            except ImplFailed:
+                out = None
+            if out is not None and out == expected[text]:
+                continue
+            t.add(text, impl if out is None else (lambda _text, out=out: out))
+        print(t.line(name))
 
 
 def main() -> int:
@@ -121,20 +124,11 @@ def main() -> int:
     files = sorted((ROOT / "verifier" / "corpus").glob("*.mlir")) + sorted((ROOT / "examples").glob("*.mlir"))
     impls = implementations()
     names = list(impls)
-    counts = {name: Counter() for name in names}
-    asked = Counter()
-    agreed = Counter()
+    tallies = {name: Tally() for name in names}
     rows = []
     for path in files:
         text = path.read_text()
-        cells = []
-        for name in names:
-            verdict, obligations, agreements = judge(text, impls[name])
-            counts[name][verdict] += 1
-            asked[name] += obligations
-            agreed[name] += agreements
-            cells.append(verdict)
-        rows.append((str(path.relative_to(ROOT)), cells))
+        rows.append((str(path.relative_to(ROOT)), [tallies[name].add(text, impls[name]) for name in names]))
     sep = " | " if args.markdown else "  "
     head = ["program", *names]
     if args.markdown:
@@ -149,8 +143,7 @@ def main() -> int:
             print(sep.join([file.ljust(width), *(c.ljust(14) for c in cells)]))
     print()
     for name in names:
-        tally_line = ", ".join(f"{v} {n}" for v, n in sorted(counts[name].items()))
-        print(f"{name}: {tally_line}; Z3 and reachability agree on {agreed[name]} of {asked[name]} obligations")
+        print(tallies[name].line(name))
     if args.generated:
         from verifier.mutants import MUTANTS, MutantImpl
 
@@ -158,8 +151,12 @@ def main() -> int:
         print(f"\n{len(texts)} generated programs:")
         gen_impls: dict[str, Callable[[str], str]] = {"identity": lambda text: text}
         gen_impls.update({f"refimpl {m}": RefimplImpl(m) for m in ("reference", "mlir19")})
-        mutants = {f"mutant {m}": MutantImpl(m) for m in MUTANTS}
-        tally(texts, {**gen_impls, **mutants}, skip_unchanged=set(mutants))
+        for name, impl in gen_impls.items():
+            t = Tally()
+            for text in texts:
+                t.add(text, impl)
+            print(t.line(name))
+        tally_mutants(texts, {f"mutant {m}": MutantImpl(m) for m in MUTANTS})
     return 0
 
 

@@ -35,6 +35,7 @@ from spec.diagnostics import DiagnosticError, render
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import join_outputs, print_op
+from verifier.report import Report
 
 IMPL_TIMEOUT_S = 120
 PASS, FAIL, UNDECIDED = "pass", "fail", "undecided"
@@ -111,6 +112,8 @@ class Outcome:
     output_text: str = ""
     detail: str = ""
     """The counterexample, the implementation's stderr, or the reason."""
+    report: Report | None = None
+    """The verifier's report, when the output parsed."""
 
     def message(self, impl: object) -> str:
         return (
@@ -148,11 +151,11 @@ def judge(text: str, impl: Implementation, expect: str | None = None, timeout_ms
         try:
             ref = RefimplImpl(expect)(text)
         except ImplFailed as exc:
-            return Outcome(FAIL, "differs", text, out, f"the refimpl --mode {expect} fails on this input:\n{exc}")
+            return Outcome(FAIL, "differs", text, out, f"the refimpl --mode {expect} fails on this input:\n{exc}", report)
         if not structurally_equal(module_out, parse_module(ref, "<expected>")):
-            return Outcome(FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}")
+            return Outcome(FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}", report)
     if verdict == "verified":
-        return Outcome(PASS, verdict, text, out, detail)
+        return Outcome(PASS, verdict, text, out, detail, report)
     if verdict == "unknown":
-        return Outcome(UNDECIDED, verdict, text, out, detail)
-    return Outcome(FAIL, verdict, text, out, detail)
+        return Outcome(UNDECIDED, verdict, text, out, detail, report)
+    return Outcome(FAIL, verdict, text, out, detail, report)
