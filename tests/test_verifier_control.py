@@ -15,7 +15,11 @@ ASYNC_LAUNCH = "@k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args
 
 
 def path_of(r) -> list[str]:  # type: ignore[no-untyped-def]
-    (v,) = [v for f in r.functions for v in f.violations]
+    """The path of the only violation inside the function (GPU work that
+    the program may also end before, `before-end`, is on the same path)."""
+    vs = [v for f in r.functions for v in f.violations]
+    (v,) = [v for v in vs if v.kind != "before-end"]
+    assert all(e.path == v.path for e in vs), vs
     return v.path
 
 

@@ -151,6 +151,8 @@ def _check_function(
 ) -> None:
     t0 = time.perf_counter()
     corr = match(fin, fout)
+    # The function itself carries its boundary events (rules 9-11).
+    corr.to_output[fin] = fout
     problems = corr.mismatches + well_formed(fout)
     t["match"] += time.perf_counter() - t0
     if problems:
@@ -240,8 +242,8 @@ def _check_path(
     for ob in obls:
         a_out = corr.to_output.get(ob.first)
         b_out = corr.to_output.get(ob.second)
-        ea = gout.event(a_out, ob.first_occurrence) if a_out is not None else None
-        eb = gout.event(b_out, ob.second_occurrence) if b_out is not None else None
+        ea = gout.event(a_out, ob.first_occurrence, ob.first_role) if a_out is not None else None
+        eb = gout.event(b_out, ob.second_occurrence, ob.second_role) if b_out is not None else None
         if ea is None or eb is None or a_out is None or b_out is None:
             fr.verdict = INCONSISTENT
             fr.reason = f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output"

@@ -70,7 +70,6 @@ def check_guarded(
     if not sym.decisions and not gin.unsupported:
         return SKIP
     back = {o: i for i, o in corr.to_output.items()}
-    back[fout] = fin
     gout = build_guarded(fout, sym, back.get, unroll)
     t["events"] += time.perf_counter() - t0
     fr.paths = gin.path_count
@@ -158,8 +157,8 @@ def _prove(
     refuted: list[tuple[int, Obligation, events.Event, GuardedOutcome]] = []
     best: dict[tuple[int, int], int] = {}
     for k, ob in enumerate(obls):
-        ea = gin.by_op[ob.first][ob.first_occurrence]
-        eb = gin.by_op[ob.second][ob.second_occurrence]
+        ea = gin.by_op[ob.first, ob.first_role][ob.first_occurrence]
+        eb = gin.by_op[ob.second, ob.second_role][ob.second_occurrence]
         xa = out_by_key.get(gin.keys[index[id(ea)]])
         xb = out_by_key.get(gin.keys[index[id(eb)]])
         if xa is None or xb is None:
@@ -205,17 +204,17 @@ def _report(
     reachability, then reported with the schedule of that path's graph."""
     cin = events.build(fin, outcome.choices, unroll)
     cout = events.build(fout, outcome.choices, unroll)
-    eb = gin.by_op[ob.second][ob.second_occurrence]
+    eb = gin.by_op[ob.second, ob.second_role][ob.second_occurrence]
 
     def occurrence(ev: events.Event) -> int:
         # Which execution of the op on the model's path: the instances of
         # the op present on it that the guarded graph made before this one.
-        return sum(1 for e in gin.by_op[ev.op][: ev.occurrence] if e.start in outcome.active)
+        return sum(1 for e in gin.by_op[ev.op, ev.role][: ev.occurrence] if e.start in outcome.active)
 
     oa, ob_ = occurrence(ea), occurrence(eb)
     a_out, b_out = corr.to_output[ob.first], corr.to_output[ob.second]
-    ca, cb = cin.event(ob.first, oa), cin.event(ob.second, ob_)
-    xa, xb = cout.event(a_out, oa), cout.event(b_out, ob_)
+    ca, cb = cin.event(ob.first, oa, ob.first_role), cin.event(ob.second, ob_, ob.second_role)
+    xa, xb = cout.event(a_out, oa, ob.first_role), cout.event(b_out, ob_, ob.second_role)
     if cin.choices != outcome.choices or None in (ca, cb, xa, xb):
         fr.verdict, fr.reason = INCONSISTENT, f"the Z3 model's path {outcome.choices} is not a path of the function"
         return False
@@ -258,8 +257,8 @@ def _sample(
             fr.graph = cout
         for ob in obligations(cin):
             a_out, b_out = corr.to_output.get(ob.first), corr.to_output.get(ob.second)
-            xa = cout.event(a_out, ob.first_occurrence) if a_out is not None else None
-            xb = cout.event(b_out, ob.second_occurrence) if b_out is not None else None
+            xa = cout.event(a_out, ob.first_occurrence, ob.first_role) if a_out is not None else None
+            xb = cout.event(b_out, ob.second_occurrence, ob.second_role) if b_out is not None else None
             ordered = xa is not None and xb is not None and reachable(cout, xa.end, xb.start)
             if not ordered and (id(ob.first), id(ob.second)) not in refuted:
                 fr.verdict = INCONSISTENT

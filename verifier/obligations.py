@@ -21,9 +21,24 @@ from dataclasses import dataclass
 from spec.ir import Operation
 from spec.semantics.events import Event, EventGraph
 
-KINDS = ("gpu-before-gpu", "gpu-before-host", "host-before-gpu", "host-before-host", "before-return")
+KINDS = (
+    "gpu-before-gpu",
+    "gpu-before-host",
+    "host-before-gpu",
+    "host-before-host",
+    "before-return",
+    "caller-work-before",
+    "before-receiver",
+    "before-end",
+)
 """Obligation kinds, by the events they order (`before-return`: anything
-the input finishes before its `func.return`)."""
+the input finishes before its `func.return`). At the function's boundary:
+`caller-work-before` (the caller's GPU work behind an incoming token, or a
+callee's behind a call's token result, before what the input waits for it
+with), `before-receiver` (what the input completes before a token it hands
+out, to whoever waits on that token) and `before-end` (what the input
+finishes before the program ends: the runtime drains every
+`async.execute`, but not the GPU work a token stands for)."""
 
 
 @dataclass(frozen=True)
@@ -38,9 +53,19 @@ class Obligation:
     first_occurrence: int = 0
     second_occurrence: int = 0
     """Which execution of each op on the path (ops in loops repeat)."""
+    first_role: str = ""
+    second_role: str = ""
+    """Which event of each op (`Event.role`): "" the op itself, else a
+    boundary event attached to it."""
 
 
 def kind_of(a: Event, b: Event) -> str:
+    if b.kind == "end":
+        return "before-end"
+    if b.kind == "receiver":
+        return "before-receiver"
+    if a.kind == "caller":
+        return "caller-work-before"
     if b.kind == "return":
         return "before-return"
     first = "gpu" if a.kind == "gpu" else "host"
@@ -64,7 +89,16 @@ def obligations(g: EventGraph) -> list[Obligation]:
                 if key not in seen_pairs:
                     seen_pairs.add(key)
                     out.append(
-                        Obligation(kind_of(ev, other), ev.op, other.op, ev.thread != other.thread, ev.occurrence, other.occurrence)
+                        Obligation(
+                            kind_of(ev, other),
+                            ev.op,
+                            other.op,
+                            ev.thread != other.thread,
+                            ev.occurrence,
+                            other.occurrence,
+                            ev.role,
+                            other.role,
+                        )
                     )
                 continue
             for m in g.succ[n]:

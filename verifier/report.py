@@ -98,17 +98,54 @@ def violation_of(ob: Obligation, a_out: Operation, b_out: Operation, first_on_gp
         ob.kind,
         Endpoint(ob.first.name, ob.first.loc, a_out.loc),
         Endpoint(ob.second.name, ob.second.loc, b_out.loc),
-        obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, first_on_gpu, ob.cross_thread),
+        obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, first_on_gpu, ob.cross_thread, ob.first_role, ob.second_role),
         path=list(path),
         schedule=schedule,
         cross_thread=ob.cross_thread,
     )
 
 
-def obligation_message(kind: str, first_op: str, first_loc: Location, second_op: str, first_is_gpu: bool, cross: bool) -> str:
+def _number(role: str) -> str:
+    return "".join(ch for ch in role.split(".")[0] if ch.isdigit())
+
+
+def _first_name(first_op: str, first_loc: Location, first_role: str) -> str:
+    """How the first event of an obligation is named in its message."""
+    if first_role.startswith("arg"):
+        inner = " (the token inside the value)" if first_role.endswith(".gpu") else ""
+        return f"the caller's work behind argument #{_number(first_role)}{inner} of the function ({first_loc})"
+    if first_role.startswith("result"):
+        return f"the callee's work behind result #{_number(first_role)} of '{first_op}' ({first_loc})"
+    return f"'{first_op}' ({first_loc})"
+
+
+def obligation_message(
+    kind: str,
+    first_op: str,
+    first_loc: Location,
+    second_op: str,
+    first_is_gpu: bool,
+    cross: bool,
+    first_role: str = "",
+    second_role: str = "",
+) -> str:
     """The counterexample message of each obligation kind."""
-    done = "has finished" if first_is_gpu else "has run"
+    first = _first_name(first_op, first_loc, first_role)
+    done = "has finished" if first_is_gpu or first_role else "has run"
+    if kind == "before-receiver":
+        return (
+            f"'{second_op}' op hands out a token (operand #{_number(second_role)}) whose receiver may wait on it "
+            f"and go on before {first} {done}"
+        )
+    if kind == "before-end":
+        return (
+            f"the program may end before {first} {done}: the runtime waits for every 'async.execute' "
+            "to complete, not for GPU work it did not wait for"
+        )
     where = " (on another thread)" if cross else ""
+    if kind == "caller-work-before":
+        verb = "may start before" if second_op.startswith("gpu.") else "may run before"
+        return f"'{second_op}' op {verb} {first} {done}{where}"
     verb = {
         "gpu-before-gpu": "may start before",
         "host-before-gpu": "may start before",
@@ -116,7 +153,7 @@ def obligation_message(kind: str, first_op: str, first_loc: Location, second_op:
         "host-before-host": "may run before",
         "before-return": "may return before",
     }[kind]
-    return f"'{second_op}' op {verb} '{first_op}' ({first_loc}) {done}{where}"
+    return f"'{second_op}' op {verb} {first} {done}{where}"
 
 
 @dataclass

@@ -21,12 +21,23 @@ class Event:
 
     op: Operation
     kind: str
-    """`gpu`, `host` or `return`."""
+    """`gpu`, `host` or `return`; at the function's boundary (DESIGN.md
+    section 4, rules 9-11) `caller` (GPU work behind an incoming token),
+    `receiver` (whoever gets a token that leaves the function, after it
+    waits on it) and `end` (the program's end, after the runtime drained
+    every `async.execute`)."""
     start: int
     end: int
     thread: int
     occurrence: int = 0
     """Which execution of `op` on this path (ops in loops run several times)."""
+    role: str = ""
+    """Which event of `op`: "" for the op itself; for boundary events,
+    `arg<k>` (the caller's work behind argument k, op = the function),
+    `result<k>` (the callee's work behind a call's token result k),
+    `operand<k>` (the receiver of a token operand k leaving the function)
+    and `end` (op = the function). The same (op, role, occurrence) names
+    the same event in the input and the output."""
 
 
 @dataclass
@@ -40,8 +51,8 @@ class EventGraph:
     threads: list[int] = field(default_factory=list)
     succ: list[list[int]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    by_op: dict[Operation, list[Event]] = field(default_factory=dict)
-    """Per op, its events on this path in execution order."""
+    by_op: dict[tuple[Operation, str], list[Event]] = field(default_factory=dict)
+    """Per (op, role), its events on this path in execution order."""
     unsupported: list[tuple[Operation, str]] = field(default_factory=list)
     forward_only: bool = True
     """Every edge goes from a lower node id to a higher one."""
@@ -64,13 +75,13 @@ class EventGraph:
     """Per `scf.for` iteration run: the loop, its first node, its end node."""
 
     def add_event(self, ev: Event) -> None:
-        lst = self.by_op.setdefault(ev.op, [])
+        lst = self.by_op.setdefault((ev.op, ev.role), [])
         ev.occurrence = len(lst)
         lst.append(ev)
         self.events.append(ev)
 
-    def event(self, op: Operation, occurrence: int) -> Event | None:
-        lst = self.by_op.get(op)
+    def event(self, op: Operation, occurrence: int, role: str = "") -> Event | None:
+        lst = self.by_op.get((op, role))
         return lst[occurrence] if lst is not None and occurrence < len(lst) else None
 
     def node(self, kind: str, op: Operation | None, thread: int) -> int:

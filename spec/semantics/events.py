@@ -60,14 +60,26 @@ from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import Event, EventGraph
 
-SYNC_OPS = frozenset({"gpu.wait", "async.await", "async.execute", "async.yield"})
+SYNC_OPS = frozenset(
+    {"gpu.wait", "async.await", "async.execute", "async.yield", "async.create_group", "async.add_to_group", "async.await_all"}
+)
 """Synchronization ops: they order events but are not events of the property."""
 
+GROUP_OPS = frozenset({"async.create_group", "async.add_to_group", "async.await_all"})
+
 UNMODELLED_OPS = {
-    "async.add_to_group": "async groups are not modelled",
-    "async.await_all": "async groups are not modelled",
     "gpu.launch": "gpu.launch (with a body) is not modelled; the pass rejects it",
 }
+
+PASSING_OPS = frozenset({"scf.yield", "scf.condition", "cf.br", "cf.cond_br"})
+"""Terminators that pass tokens on to block arguments or region results
+(`bind`): the only ops besides the modelled ones that may take a token."""
+
+ESCAPING_OPS = frozenset({"func.return", "func.call"})
+"""Ops through which a token leaves the function (rule 10): each token
+operand gets a receiver event."""
+
+GPU_TOKEN_VALUE = "!async.value<!gpu.async.token>"
 
 MAX_THREAD_NESTING = 200
 """`async.execute` bodies nested deeper than this are reported unsupported."""
@@ -130,6 +142,20 @@ class _Builder:
         """`!async.token` / `!async.value` -> the node at which it is available."""
         self.inner: dict[Value, int] = {}
         """`!async.value<!gpu.async.token>` -> completion of the token inside."""
+        self.groups: dict[Value, list[tuple[int, int]]] = {}
+        """`!async.group` -> (condition, availability) of each token added so far."""
+        self.completions: list[tuple[int, int]] = []
+        """(condition, end of body) of every `async.execute` met: the
+        program's end comes after each (rule 11)."""
+
+    def here(self) -> int:
+        """The condition under which nodes are being made: on one path, every
+        node made is present."""
+        return TRUE
+
+    def both(self, a: int, b: int) -> int:
+        """The conjunction of two conditions (on one path, both hold)."""
+        return TRUE
 
     def _extern(self, v: Value, table: dict[Value, int]) -> int:
         # A token the function did not produce (an argument, the result of an
@@ -166,13 +192,26 @@ class _Builder:
     def bind(self, dsts: list[Value], srcs: list[Value]) -> None:
         """Values passed to block arguments or region results: a token's
         completion (or availability) follows it (rule 7)."""
-        for d, v in zip(dsts, srcs):
-            if d.type.is_gpu_token:
-                self.completion[d] = self.completion_of(v)
-            elif d.type.is_async_token or d.type.is_async_value:
-                self.available[d] = self.available_of(v)
-                if v in self.inner:
-                    self.inner[d] = self.inner[v]
+        # All at once (`scf.yield %b, %a` swaps two iter_args): read every
+        # source before any destination is bound.
+        reads = [
+            (
+                d,
+                self.completion_of(v) if d.type.is_gpu_token else None,
+                self.available_of(v) if d.type.is_async_token or d.type.is_async_value else None,
+                self.inner.get(v),
+            )
+            for d, v in zip(dsts, srcs)
+        ]
+        for d, comp, avail, inner in reads:
+            if comp is not None:
+                self.completion[d] = comp
+            elif avail is not None:
+                self.available[d] = avail
+                if inner is not None:
+                    self.inner[d] = inner
+                else:
+                    self.inner.pop(d, None)
 
     def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
         """Run `region` on this path: its entry block gets `args`, then the
@@ -317,17 +356,149 @@ class _Builder:
                 yielded = op
             elif op.regions and not self.opaque_region_op(op):
                 cur = self.control(op, cur, tid, depth)
+            elif name in GROUP_OPS:
+                cur = self.group_op(op, cur, tid)
             else:
-                if any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results):
-                    if not info.known or info.effects is None:
-                        self.unsupported(op, f"'{name}' op takes or produces a token the model cannot follow")
+                takes = any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results)
+                if takes and name not in PASSING_OPS and name not in ESCAPING_OPS:
+                    # Never silently: a token the model does not follow
+                    # would complete at an unconstrained point (rule 10).
+                    self.unsupported(op, f"'{name}' op takes or produces a token the model cannot follow")
                 if is_effectful(op):
                     n = g.node("point", op, tid)
                     if cur is not None:
                         g.edge(cur, n)
                     cur = n
                     g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
+                    if name in ESCAPING_OPS:
+                        self.escape(op, n)
+                    if name == "func.call":
+                        self.call_results(op, n)
         return cur, yielded
+
+    # -- the function's boundary (rules 9-11) ----------------------------------
+
+    def boundary_thread(self, op: Operation) -> int:
+        """A thread of its own for a boundary event: it is ordered with the
+        function's events only by the edges given."""
+        self.g.thread_ops.append(op)
+        return len(self.g.thread_ops) - 1
+
+    def caller_work(self, op: Operation, role: str, after: int | None) -> int:
+        """GPU work the function cannot see (the caller's behind an incoming
+        token, or a callee's behind a call's token result): an effectful
+        event that may touch any memory, after `after` (None: it may have
+        begun before the function). Returns its finish."""
+        g = self.g
+        tid = self.boundary_thread(op)
+        s = g.node("caller-start", op, tid)
+        if after is not None:
+            g.edge(after, s)
+        f = g.node("caller-finish", op, tid)
+        g.edge(s, f)
+        g.add_event(Event(op, "caller", s, f, tid, role=role))
+        return f
+
+    def bind_outside(self, v: Value, op: Operation, role: str, after: int | None) -> None:
+        """Bind a token-typed value that comes from outside the function
+        (an argument, a call's result) to the work it stands for."""
+        t = v.type
+        if t.is_gpu_token:
+            self.completion[v] = self.caller_work(op, role, after)
+        elif t.is_async_token or t.is_async_value:
+            self.available[v] = self.caller_work(op, role, after)
+            if t.text == GPU_TOKEN_VALUE:
+                # Awaiting the value and waiting on the token inside are two
+                # synchronisations: each has work of its own behind it.
+                self.inner[v] = self.caller_work(op, role + ".gpu", after)
+        elif t.text == "!async.group":
+            self.groups[v] = [(TRUE, self.caller_work(op, role, after))]
+
+    def incoming(self, func: Operation) -> None:
+        """Rule 9: every token argument stands for the caller's work."""
+        if not func.regions or not func.regions[0].blocks:
+            return
+        for k, a in enumerate(func.regions[0].blocks[0].args):
+            self.bind_outside(a, func, f"arg{k}", None)
+
+    def call_results(self, op: Operation, point: int) -> None:
+        """A call's token results stand for work the callee started."""
+        for k, r in enumerate(op.results):
+            if is_token_type(r.type):
+                self.bind_outside(r, op, f"result{k}", point)
+
+    def waits_of(self, v: Value) -> list[tuple[int, int]] | None:
+        """(condition, node) pairs after all of which whoever holds `v` may
+        act having waited on it; None if unknown."""
+        t = v.type
+        here = self.here()
+        if t.is_gpu_token:
+            return [(here, self.completion_of(v))]
+        if t.is_async_token or t.is_async_value:
+            out = [(here, self.available_of(v))]
+            inner = self.inner.get(v)
+            if inner is not None:
+                out.append((here, inner))
+            return out
+        if t.text == "!async.group" and v in self.groups:
+            return [(self.both(here, c), n) for c, n in self.groups[v]]
+        return None
+
+    def escape(self, op: Operation, point: int) -> None:
+        """Rule 10: a token that leaves the function is a promise; its
+        receiver waits on it after `point` and may then touch memory."""
+        g = self.g
+        for k, v in enumerate(op.operands):
+            if not is_token_type(v.type):
+                continue
+            waits = self.waits_of(v)
+            if waits is None:
+                self.unsupported(op, f"'{op.name}' op hands out a token the model cannot follow")
+                continue
+            tid = self.boundary_thread(op)
+            n = g.node("receiver", op, tid)
+            g.edge(point, n)
+            for c, w in waits:
+                g.edge_when(w, n, c)
+            g.add_event(Event(op, "receiver", n, n, tid, role=f"operand{k}"))
+
+    def program_end(self, func: Operation, last: int | None) -> None:
+        """Rule 11: after the function returns, the runtime drains every
+        `async.execute`: an effectful `end` after the return and after
+        every execute's completion."""
+        g = self.g
+        if last is None and not self.completions:
+            return
+        tid = self.boundary_thread(func)
+        n = g.node("end", func, tid)
+        if last is not None:
+            g.edge(last, n)
+        for c, e in self.completions:
+            g.edge_when(e, n, c)
+        g.add_event(Event(func, "end", n, n, tid, role="end"))
+
+    def group_op(self, op: Operation, cur: int | None, tid: int) -> int | None:
+        """`async.create_group` starts an empty group; `async.add_to_group`
+        adds a token's availability to it; `async.await_all` blocks its
+        thread until every token added so far is available."""
+        g = self.g
+        if op.name == "async.create_group":
+            if op.results:
+                self.groups[op.results[0]] = []
+            return cur
+        group = op.operands[-1] if op.operands else None
+        if group is None or group not in self.groups:
+            self.unsupported(op, f"'{op.name}' op uses a group the model cannot follow")
+            return cur
+        if op.name == "async.add_to_group":
+            self.groups[group].append((self.here(), self.available_of(op.operands[0])))
+            return cur
+        n = g.node("point", op, tid)
+        if cur is not None:
+            g.edge(cur, n)
+        for c, a in self.groups[group]:
+            g.edge_when(a, n, self.both(self.here(), c))
+        return n
 
     def scf_parallel(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         """`scf.parallel`: its iterations may run at once, so each is a thread
@@ -432,6 +603,7 @@ class _Builder:
                     self.completion[block.args[k]] = inner
         last, yielded = self.thread(block, b, body_tid, depth + 1)
         end = last if last is not None else b
+        self.completions.append((self.here(), end))
         for r in op.results:
             self.available[r] = end
         if yielded is not None:
@@ -458,7 +630,10 @@ def build(func: Operation, choices: list[int] | None = None, unroll: int = DEFAU
     if not func.regions or not func.regions[0].blocks:
         return g
     start = g.node("point", func, 0)
-    b.region(func.regions[0], [], start, 0, 0)
+    b.incoming(func)
+    last, term = b.region(func.regions[0], [], start, 0, 0)
+    if term is not None:
+        b.program_end(func, last)
     return g
 
 

@@ -69,7 +69,7 @@ class GuardedGraph(EventGraph):
     ctx: tuple = ()
     """The occurrence being built: enclosing loop iterations and cf states."""
     keys: list[tuple] = field(default_factory=list)
-    """Per event, (input op, context): the same key names the same
+    """Per event, (input op, role, context): the same key names the same
     occurrence in the input and the output."""
     canon: Callable[[Operation], Operation | None] = lambda op: op
     met: list[tuple[int, int]] = field(default_factory=list)
@@ -100,7 +100,7 @@ class GuardedGraph(EventGraph):
 
     def add_event(self, ev: Event) -> None:
         super().add_event(ev)
-        self.keys.append((self.canon(ev.op), self.ctx))
+        self.keys.append((self.canon(ev.op), ev.role, self.ctx))
 
 
 _Snap = tuple[int | None, int | None, int | None]
@@ -116,6 +116,12 @@ class _GuardedBuilder(_Builder):
         self.is_input = is_input
         self.mult = 1
         """Paths through what has been built of the current region run."""
+
+    def here(self) -> int:
+        return self.g.cond
+
+    def both(self, a: int, b: int) -> int:
+        return self.sym.conj(a, b)
 
     # -- decisions -------------------------------------------------------------
 
@@ -497,6 +503,9 @@ def build_guarded(
     if not func.regions or not func.regions[0].blocks:
         return g
     start = g.node("point", func, 0)
-    b.gregion(func.regions[0], start, 0, 0)
+    b.incoming(func)
+    last, exits = b.gregion(func.regions[0], start, 0, 0)
+    if exits:
+        b.program_end(func, last)
     g.path_count = b.mult
     return g
