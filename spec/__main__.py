@@ -3,13 +3,13 @@
     python -m spec print [FILE|-] [-o OUT] [--mlir-print-op-generic] [--split-input-file]
 
 parses and prints like `mlir-opt FILE` with no pass. Exit 0 on success, 1 with
-MLIR diagnostics on stderr (and nothing on stdout) on failure, 2 on usage errors.
+MLIR diagnostics on stderr (and nothing on stdout) on failure or when the
+output cannot be written, 2 on usage and internal errors.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from spec.diagnostics import DiagnosticError
 from spec.tool import read_source, report, run_per_module, run_tool, write_output
@@ -45,11 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     if semantics_cli is not None:
         semantics_cli.add_commands(sub)
     args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except Exception as exc:  # noqa: BLE001 - last resort: never a traceback
-        sys.stderr.write(f"{getattr(args, 'file', '-')}:1:1: error: internal error: {type(exc).__name__}: {exc}\n")
-        return 1
+    # An unexpected exception is `run_tool`'s: `error: internal error: ...`, exit 2.
+    return args.func(args)
 
 
 if __name__ == "__main__":

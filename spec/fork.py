@@ -25,12 +25,26 @@ import threading
 import time
 from collections.abc import Callable
 
+WAITING_THREADS = 0
+"""Threads that only wait for the one doing the work (`spec.tool.run_tool`
+runs `main` in a thread of its own while the main thread joins it): they
+hold no lock a forked copy could need, so forking beside them is safe."""
+
+_LIVE: set[int] = set()
+"""Children started and not yet waited for: `spec.tool` ends them when the
+tool is interrupted."""
+
+
+def live_children() -> list[int]:
+    return sorted(_LIVE)
+
 
 def can_fork() -> bool:
     """Forking is possible, safe and likely to pay: `os.fork` exists, no
-    other thread runs (a forked copy of a threaded process may deadlock),
-    and at least two cores with one of them idle now (`_busy`)."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    other thread runs (a forked copy of a threaded process may deadlock;
+    `WAITING_THREADS` do not count), and at least two cores with one of them
+    idle now (`_busy`)."""
+    if not hasattr(os, "fork") or threading.active_count() > 1 + WAITING_THREADS:
         return False
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return cores >= 2 and _busy() < cores - 0.5
@@ -102,6 +116,7 @@ class Forked:
                 pass
             os._exit(0)
         os.close(write_fd)
+        _LIVE.add(pid)
         return cls(pid, read_fd)
 
     def result(self) -> object | None:
@@ -112,6 +127,7 @@ class Forked:
                 payload = pipe.read()
         finally:
             os.waitpid(self.pid, 0)
+            _LIVE.discard(self.pid)
         if not payload:
             return None
         # A result such as a module's IR is a large graph of new objects, none

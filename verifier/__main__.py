@@ -5,28 +5,52 @@ stdout of CMD run with INPUT appended (`--impl`, split like a shell), or by
 default the stdout of `python -m refimpl --mode M INPUT`, run as a
 subprocess: the verifier treats the reference pass like any other tool.
 
+INPUT or OUTPUT may be `-` (stdin, not both): stdin is read once, and an
+implementation gets it as a temporary file, removed afterwards.
+
 Exit codes: 0 verified, 1 refuted, 2 bad input or usage (including an
-implementation that failed or printed something unparsable), 3 unknown or
-inconsistent.
+implementation that failed, timed out, printed nothing or something
+unparsable, an output file that cannot be written, and any internal error),
+3 unknown or inconsistent. Nothing but a verdict is ever 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import selectors
 import shlex
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
 from spec.semantics.events import DEFAULT_UNROLL
 from spec.syntax.forked import Parsed, parse_modules
-from spec.tool import Source, read_source, run_tool
+from spec.tool import (
+    MAX_INPUT_BYTES,
+    Source,
+    decode_source,
+    read_source,
+    run_tool,
+    track_group,
+    track_temp,
+    untrack_group,
+    untrack_temp,
+    write_file,
+)
 from verifier import check
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 EXIT_BAD_INPUT = 2
 IMPL_TIMEOUT_S = 600
+"""Default of `--impl-timeout`: the implementation's whole run, wall time."""
+MAX_STDERR_BYTES = 64 * 1024
+"""Of an implementation's stderr only this much is kept (its first lines are
+shown when it fails)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,15 +59,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="prove that a rewrite keeps every GPU op and host effect ordered")
-    c.add_argument("input", metavar="INPUT", help="the program before the rewrite (.mlir)")
+    c.add_argument("input", metavar="INPUT", help="the program before the rewrite (.mlir), or - for stdin")
     src = c.add_mutually_exclusive_group()
-    src.add_argument("--after", metavar="OUTPUT", help="the rewritten program (.mlir)")
+    src.add_argument("--after", metavar="OUTPUT", help="the rewritten program (.mlir), or - for stdin")
     src.add_argument("--impl", metavar="CMD", help="command that gets INPUT appended and prints the rewrite on stdout")
     c.add_argument(
         "--mode",
         choices=["reference", "mlir19", "seed"],
         default="reference",
         help="refimpl mode when neither --after nor --impl is given",
+    )
+    c.add_argument(
+        "--impl-timeout",
+        type=float,
+        default=IMPL_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"the implementation (--impl or the refimpl) is killed, with all its children, after this (default {IMPL_TIMEOUT_S})",
     )
     c.add_argument("--func", metavar="NAME", help="check only this function")
     c.add_argument(
@@ -71,28 +102,98 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _start_impl(argv: list[str], input_path: str, label: str) -> subprocess.Popen[str]:
-    """Start an implementation on INPUT; `_impl_output` collects it. The
-    verifier parses INPUT while it runs."""
-    try:
-        return subprocess.Popen([*argv, input_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    except (FileNotFoundError, PermissionError):
-        raise DiagnosticError(error(Location(label, 0, 0), f"implementation not found: {argv[0]}")) from None
+class _Impl:
+    """An implementation run on INPUT (the verifier parses INPUT meanwhile).
 
+    It runs in a process group of its own, stdin closed: on a timeout, an
+    oversized output or the verifier's own end the whole group is killed,
+    so a child that keeps stdout open (`sh -c 'sleep 1000'`) cannot hang
+    the verifier, and nothing it started outlives the run."""
 
-def _impl_output(proc: subprocess.Popen[str], label: str) -> str:
-    """The implementation's stdout, or a DiagnosticError saying why not."""
-    where = Location(label, 0, 0)
-    try:
-        stdout, stderr = proc.communicate(timeout=IMPL_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        raise DiagnosticError(error(where, f"implementation timed out after {IMPL_TIMEOUT_S} s")) from None
-    if proc.returncode != 0:
-        notes = [note(where, line) for line in stderr.strip().splitlines()[:20]]
-        raise DiagnosticError(error(where, f"implementation failed (exit {proc.returncode})", *notes))
-    return stdout
+    def __init__(self, argv: list[str], input_path: str, label: str, timeout_s: float) -> None:
+        self.label = label
+        self.timeout_s = timeout_s
+        self.deadline = time.monotonic() + timeout_s
+        where = Location(label, 0, 0)
+        try:
+            self.proc = subprocess.Popen(
+                [*argv, input_path],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise DiagnosticError(error(where, f"implementation not found: {argv[0]}")) from None
+        except OSError as exc:  # not executable, no shebang (ENOEXEC), ...
+            raise DiagnosticError(error(where, f"cannot run implementation '{argv[0]}': {exc.strerror or exc}")) from None
+        track_group(self.proc.pid)
+        self.ended = False
+
+    def kill(self) -> None:
+        """End the implementation and everything in its process group (once:
+        after the wait its process group id may be anyone's)."""
+        if self.ended:
+            return
+        self.ended = True
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait()
+        untrack_group(self.proc.pid)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+    def output(self) -> Source:
+        """The implementation's stdout, checked as an input file is (size,
+        UTF-8, no NUL), or a DiagnosticError saying why there is none."""
+        where = Location(self.label, 0, 0)
+        try:
+            out, err, why = self._collect()
+        finally:
+            self.kill()
+        if why:
+            raise DiagnosticError(error(where, why))
+        notes = [note(where, line) for line in err.decode("utf-8", "replace").strip().splitlines()[:20]]
+        if self.proc.returncode != 0:
+            raise DiagnosticError(error(where, f"implementation failed (exit {self.proc.returncode})", *notes))
+        if not out.strip():
+            # Not a rewrite that deleted every function: a tool that failed
+            # without saying so.
+            raise DiagnosticError(error(where, "implementation exited 0 but printed nothing", *notes))
+        return decode_source(bytes(out), self.label)
+
+    def _collect(self) -> tuple[bytearray, bytearray, str]:
+        """Read stdout and stderr until both close and the process ends, or
+        a limit is hit (then the third item says which)."""
+        proc = self.proc
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = bytearray(), bytearray()
+        timed_out = f"implementation timed out after {self.timeout_s:g} s"
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ, out)
+            sel.register(proc.stderr, selectors.EVENT_READ, err)
+            while sel.get_map():
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    return out, err, timed_out
+                for key, _ in sel.select(left):
+                    chunk = os.read(key.fd, 1 << 16)
+                    if not chunk:
+                        sel.unregister(key.fileobj)
+                    elif key.data is out:
+                        out += chunk
+                        if len(out) > MAX_INPUT_BYTES:
+                            return out, err, f"implementation printed more than {MAX_INPUT_BYTES} bytes"
+                    elif len(err) < MAX_STDERR_BYTES:
+                        err += chunk
+        try:
+            proc.wait(max(self.deadline - time.monotonic(), 0))
+        except subprocess.TimeoutExpired:
+            return out, err, timed_out
+        return out, err, ""
 
 
 def _parsed(src: Source, parsed: Parsed, role: str) -> Operation:
@@ -102,38 +203,68 @@ def _parsed(src: Source, parsed: Parsed, role: str) -> Operation:
     return parsed
 
 
+def _usage(message: str) -> DiagnosticError:
+    return DiagnosticError(error(Location("<command line>", 0, 0), message))
+
+
 def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[Source, Operation, Source, Operation]:
     """INPUT and the rewrite, read (or produced) and parsed. With `--after`
     the two files are parsed at once (`parse_modules`); an implementation
     runs while INPUT is parsed. Errors come in order: INPUT's first."""
+    if args.input == "-" and args.after == "-":
+        raise _usage("INPUT and --after OUTPUT cannot both be read from stdin")
+    if not args.impl_timeout > 0:
+        raise _usage("--impl-timeout must be > 0")
+    cmd: list[str] | None = None
+    if args.impl is not None:
+        try:
+            cmd = shlex.split(args.impl)
+        except ValueError as exc:
+            raise _usage(f"--impl: cannot split the command: {exc}") from None
+        if not cmd:
+            raise DiagnosticError(error(Location("--impl", 0, 0), "empty implementation command"))
     src_in = read_source(args.input)
     sources[src_in.name] = src_in.text
     if args.after is not None:
         src_out = read_source(args.after)
         sources.setdefault(src_out.name, src_out.text)
+        if not src_out.text.strip() and src_in.text.strip():
+            raise DiagnosticError(error(Location(src_out.name, 0, 0), "the output is empty"))
         parsed_in, parsed_out = parse_modules([(src_in.text, src_in.name), (src_out.text, src_out.name)])
         return src_in, _parsed(src_in, parsed_in, "input"), src_out, _parsed(src_out, parsed_out, "output")
-    if args.impl is not None:
-        cmd = shlex.split(args.impl)
-        if not cmd:
-            raise DiagnosticError(error(Location("--impl", 0, 0), "empty implementation command"))
+    if cmd is not None:
         label = "<impl output>"
     else:
         cmd = [sys.executable, "-m", "refimpl", "--mode", args.mode]
         label = f"<refimpl --mode {args.mode} output>"
-    proc = _start_impl(cmd, args.input, label)
+    stdin_copy = _stdin_copy(src_in) if args.input == "-" else None
     try:
-        (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
-        module_in = _parsed(src_in, parsed_in, "input")
-    except BaseException:
-        # INPUT is reported (or the run interrupted): the rewrite is not needed.
-        proc.kill()
-        proc.communicate()
-        raise
-    src_out = Source(label, _impl_output(proc, label))
+        impl = _Impl(cmd, stdin_copy or args.input, label, args.impl_timeout)
+        try:
+            (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
+            module_in = _parsed(src_in, parsed_in, "input")
+            src_out = impl.output()
+        finally:
+            # INPUT reported, the run interrupted or the output collected:
+            # nothing of the implementation is left running.
+            impl.kill()
+    finally:
+        if stdin_copy is not None:
+            os.unlink(stdin_copy)
+            untrack_temp(stdin_copy)
     sources.setdefault(src_out.name, src_out.text)
     (parsed_out,) = parse_modules([(src_out.text, src_out.name)])
     return src_in, module_in, src_out, _parsed(src_out, parsed_out, "output")
+
+
+def _stdin_copy(src: Source) -> str:
+    """INPUT read from stdin, saved for the implementation (it takes a path;
+    stdin can be read once). The caller removes it."""
+    fd, path = tempfile.mkstemp(prefix="verifier-stdin-", suffix=".mlir")
+    track_temp(path)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(src.text)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,9 +298,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         return EXIT_BAD_INPUT
     if args.dot:
-        from verifier.dot import write_dot
+        from verifier.dot import graph_dot
 
-        write_dot(args.dot, module_in, module_out, report, args.func)
+        # A ToolError here (`cannot open output file`) is exit 2 with nothing
+        # on stdout (`run_tool(main, io_failure=2)`).
+        write_file(args.dot, graph_dot(report))
     sys.stdout.write(report.json_text() if args.format == "json" else report.text(sources))
     return report.exit_code
 
@@ -180,4 +313,5 @@ def _print_diags(diags: list[Diagnostic], sources: dict[str, str]) -> None:
 
 
 if __name__ == "__main__":
-    run_tool(main)
+    # 1 is "refuted": an output that cannot be written is 2, like bad input.
+    run_tool(main, io_failure=EXIT_BAD_INPUT)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from spec.ir import Operation
 from spec.semantics.events import EventGraph
+from spec.tool import write_file
 from verifier.report import Report
 
 MAX_NODES = 600
@@ -72,7 +73,7 @@ def graph_dot(report: Report) -> str:
 
 
 def write_dot(path: str, module_in: Operation, module_out: Operation, report: Report, func: str | None = None) -> None:
-    """Write the DOT text of `report`'s output graphs to `path`."""
+    """Write the DOT text of `report`'s output graphs to `path` (as `-o`
+    is written: `spec.tool.write_file`, a `ToolError` if it cannot be)."""
     del module_in, module_out, func  # the report already holds the graphs it checked
-    with open(path, "w") as f:
-        f.write(graph_dot(report))
+    write_file(path, graph_dot(report))

@@ -168,6 +168,9 @@ def _prove(
         outcome = prover.prove(ea.end, eb.start, xa.end, xb.start)
         if outcome.status == "unknown":
             unknown_reasons.append(outcome.reason)
+            # Not a proof: the sampled cross-check must not hold reachability
+            # against it (a cancelled query once read as "Z3 proved every path").
+            refuted_pairs.add((id(ob.first), id(ob.second)))
             continue
         if outcome.status == "proved":
             fr.proved += 1

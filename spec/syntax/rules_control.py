@@ -28,6 +28,7 @@ from spec.syntax.build_base import (
     _unescape,
     _Use,
 )
+from spec.syntax.op_checks import check_region_blocks
 
 
 class ControlRules(BuilderBase):
@@ -200,10 +201,18 @@ class ControlRules(BuilderBase):
             if not t.is_async_value:
                 raise DiagnosticError(error(self.loc(meta), f"expected !async.value type for body operand, got '{t}'"))
             inner.append((tok, t.async_value_inner))
+        # `{ }` is a region without blocks (mlir-opt-19 makes the entry
+        # block only to hold named arguments): checked as written.
+        written = Region() if not region.blocks and not inner else region
         self._entry_args(region, inner)
         props = {"operandSegmentSizes": _segments(len(deps), len(operands))}
         props, attrs = self.split_attrs("async.execute", attrs, props)
-        return self.op("async.execute", meta, [*deps, *(u for u, _, _ in operands)], [ASYNC_TOKEN, *types], properties=props, attributes=attrs, regions=[region])
+        partial = self.op("async.execute", meta, [*deps, *(u for u, _, _ in operands)], [ASYNC_TOKEN, *types], properties=props, attributes=attrs, regions=[region])
+        blocks = check_region_blocks("async.execute", [written], partial.op.loc)
+        if blocks is not None:
+            # Reported by the verifier after the parse, as mlir-opt-19 does.
+            self._defer(partial.op, properties=blocks)  # type: ignore[attr-defined]
+        return partial
 
     def async_await_op(self, meta: Any, items: list) -> _Partial:
         t = _type(items[-1])
