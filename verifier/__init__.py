@@ -17,6 +17,7 @@ import time
 
 from spec.ir import Operation
 from spec.semantics import events
+from verifier.budget import Budget
 from verifier.correspondence import Correspondence, Mismatch, match, well_formed
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
 from verifier.guarded import SKIP, STOP, check_guarded
@@ -73,6 +74,8 @@ def check(
     unroll: int = events.DEFAULT_UNROLL,
     max_paths: int | None = None,
     guarded: bool = True,
+    budget_s: float | None = None,
+    require_unbounded: bool = False,
 ) -> Report:
     """Validate that `output_module` is a correct rewrite of `input_module`.
 
@@ -80,13 +83,25 @@ def check(
     `guarded=False` path by path (`events.paths`), kept as the reference the
     guarded proof is tested against. `max_paths` bounds the number of paths
     of a function (counted, not enumerated, by the guarded proof): None is no
-    limit for the guarded proof and `events.MAX_PATHS` path by path."""
+    limit for the guarded proof and `events.MAX_PATHS` path by path.
+    `budget_s` bounds the whole run (None: no bound); once spent, what is
+    not decided makes the verdict `unknown`. With `require_unbounded`, a
+    verdict that holds only up to the loop bound is `unknown` too."""
     # The work allocates many small objects and frees few: the cyclic
     # garbage collector's passes over the parsed modules would only cost time.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check(input_module, output_module, func, timeout_ms, seed, rlimit, unroll, max_paths, guarded)
+        report = _check(input_module, output_module, func, timeout_ms, seed, rlimit, unroll, max_paths, guarded, Budget(budget_s))
+        if require_unbounded:
+            for fr in report.functions:
+                if fr.verdict == VERIFIED and fr.bounded:
+                    fr.verdict = UNKNOWN
+                    fr.reason = (
+                        f"verified only up to {fr.unroll} loop iterations and --require-unbounded was given"
+                        + (f" ({fr.lemma})" if fr.lemma else "")
+                    )
+        return report
     finally:
         if was_enabled:
             gc.enable()
@@ -102,6 +117,7 @@ def _check(
     unroll: int,
     max_paths: int | None,
     guarded: bool,
+    budget: Budget,
 ) -> Report:
     report = Report()
     t = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
@@ -115,11 +131,14 @@ def _check(
         candidates = outs.get(name, [])
         fr = FunctionReport(name)
         report.functions.append(fr)
+        if budget.spent():
+            fr.verdict, fr.reason = UNKNOWN, budget.reason
+            continue
         if not candidates:
             fr.verdict = REFUTED
             fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} is missing from the output", None, fin)))
             continue
-        _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit, unroll, max_paths, guarded)
+        _check_function(fin, candidates.pop(0), fr, t, timeout_ms, seed, rlimit, unroll, max_paths, guarded, budget)
     for name, rest in outs.items():
         if func is not None and name != func:
             continue
@@ -148,6 +167,7 @@ def _check_function(
     unroll: int,
     max_paths: int | None,
     guarded: bool,
+    budget: Budget,
 ) -> None:
     t0 = time.perf_counter()
     corr = match(fin, fout)
@@ -165,7 +185,7 @@ def _check_function(
     lemma = LoopLemma(unroll)
     status = SKIP
     if guarded:
-        status = check_guarded(fin, fout, corr, fr, t, unknown_reasons, lemma, timeout_ms, seed, rlimit, unroll, max_paths)
+        status = check_guarded(fin, fout, corr, fr, t, unknown_reasons, lemma, timeout_ms, seed, rlimit, unroll, max_paths, budget)
     if status == STOP:
         return
     try:
@@ -180,6 +200,9 @@ def _check_function(
                 return
             if gin.truncated:
                 continue
+            if budget.spent():
+                unknown_reasons.append(budget.reason)
+                break
             gout = events.build(fout, gin.choices, unroll)
             t["events"] += time.perf_counter() - t0
             if gout.unsupported:

@@ -48,6 +48,8 @@ from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 EXIT_BAD_INPUT = 2
 IMPL_TIMEOUT_S = 600
 """Default of `--impl-timeout`: the implementation's whole run, wall time."""
+DEFAULT_BUDGET_S = 300.0
+"""Seconds for a whole check before what is left is `unknown` (--budget-s)."""
 MAX_STDERR_BYTES = 64 * 1024
 """Of an implementation's stderr only this much is kept (its first lines are
 shown when it fails)."""
@@ -86,7 +88,23 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=DEFAULT_SEED, help="Z3 random seed (default 0)")
     c.add_argument("--rlimit", type=int, default=None, help="Z3 resource limit per query (deterministic work bound)")
     c.add_argument(
-        "--unroll", type=int, default=DEFAULT_UNROLL, help=f"loop iterations considered (default {DEFAULT_UNROLL})"
+        "--unroll",
+        type=int,
+        default=DEFAULT_UNROLL,
+        help=f"loop iterations considered: every trip count 0..K of every loop (default {DEFAULT_UNROLL}; at least 1, "
+        "since 0 would look at no iteration at all). A verdict that holds only up to K says so",
+    )
+    c.add_argument(
+        "--require-unbounded",
+        action="store_true",
+        help="a verdict that holds only up to the loop bound is unknown (exit 3), as CBMC's unwinding assertions",
+    )
+    c.add_argument(
+        "--budget-s",
+        type=float,
+        default=DEFAULT_BUDGET_S,
+        metavar="SECONDS",
+        help=f"time for the whole check (default {DEFAULT_BUDGET_S:g}); what is not decided by then makes the verdict unknown",
     )
     c.add_argument(
         "--max-paths",
@@ -275,9 +293,15 @@ def main(argv: list[str] | None = None) -> int:
     except DiagnosticError as exc:
         _print_diags(exc.diagnostics, sources)
         return EXIT_BAD_INPUT
-    if args.unroll < 0 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1):
+    if args.unroll < 1 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1) or args.budget_s <= 0:
         _print_diags(
-            [error(Location("<command line>", 0, 0), "--unroll must be >= 0, --timeout-ms > 0 and --max-paths >= 1")],
+            [
+                error(
+                    Location("<command line>", 0, 0),
+                    "--unroll must be >= 1 (0 would check no loop iteration), --timeout-ms > 0, --budget-s > 0 "
+                    "and --max-paths >= 1",
+                )
+            ],
             sources,
         )
         return EXIT_BAD_INPUT
@@ -290,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
         rlimit=args.rlimit,
         unroll=args.unroll,
         max_paths=args.max_paths,
+        budget_s=args.budget_s,
+        require_unbounded=args.require_unbounded,
     )
     report.input_file, report.output_file = src_in.name, src_out.name
     if args.func is not None and not report.functions:

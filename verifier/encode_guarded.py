@@ -45,6 +45,7 @@ import z3
 
 from spec.semantics.conditions import LOOP_KINDS, TRUE, Symbols
 from spec.semantics.guarded import GuardedGraph
+from verifier.budget import UNLIMITED
 
 MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""
@@ -68,6 +69,9 @@ class GuardedProver:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
         self.solver = z3.SolverFor("QF_IDL")
         self.solver.set("timeout", int(timeout_ms))
+        self.timeout_ms = int(timeout_ms)
+        self.budget = UNLIMITED
+        """The run's budget: each query's timeout is cut to what is left."""
         self.solver.set("random_seed", int(seed))
         if rlimit is not None:
             self.solver.set("rlimit", int(rlimit))
@@ -198,6 +202,8 @@ class GuardedProver:
 
     def _check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         self.checks += 1
+        if self.budget.seconds is not None:
+            self.solver.set("timeout", self.budget.cap_ms(self.timeout_ms))
         return self.solver.check(*assumptions)
 
     def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> GuardedOutcome:

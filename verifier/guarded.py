@@ -31,6 +31,7 @@ from spec.ir import Operation
 from spec.semantics import events
 from spec.semantics.conditions import Symbols
 from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded, may_decide
+from verifier.budget import UNLIMITED, Budget
 from verifier.correspondence import Correspondence
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedOutcome, GuardedProver
@@ -61,6 +62,7 @@ def check_guarded(
     rlimit: int | None,
     unroll: int,
     max_paths: int | None,
+    budget: Budget = UNLIMITED,
 ) -> str:
     if not may_decide(fin):
         return SKIP
@@ -90,6 +92,7 @@ def check_guarded(
         fr.verdict, fr.reason = UNKNOWN, "a happens-before edge points backwards (a use before its definition?)"
         return STOP
     prover = GuardedProver(sym, gin, gout, unroll, timeout_ms, seed, rlimit)
+    prover.budget = budget
     t1 = time.perf_counter()
     c1 = time.process_time()
     lemma.guarded(gin, gout, lambda g, a, b: _ordered(prover, g, a, b))
@@ -157,6 +160,10 @@ def _prove(
     refuted: list[tuple[int, Obligation, events.Event, GuardedOutcome]] = []
     best: dict[tuple[int, int], int] = {}
     for k, ob in enumerate(obls):
+        if prover.budget.spent():
+            # What is left is undecided: the verdict cannot be `verified`.
+            unknown_reasons.extend([prover.budget.reason] * (len(obls) - k))
+            break
         ea = gin.by_op[ob.first, ob.first_role][ob.first_occurrence]
         eb = gin.by_op[ob.second, ob.second_role][ob.second_occurrence]
         xa = out_by_key.get(gin.keys[index[id(ea)]])

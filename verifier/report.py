@@ -26,6 +26,20 @@ _RANK = {VERIFIED: 0, UNKNOWN: 1, REFUTED: 2, INCONSISTENT: 3}
 EXIT_CODES = {VERIFIED: 0, REFUTED: 1, UNKNOWN: 3, INCONSISTENT: 3}
 
 
+def count_text(n: int) -> str:
+    """A count that may be astronomically large (paths: trip counts to the
+    power of the loops), as digits up to 10^15, else as a power of ten
+    (Python will not turn an int of over 4,300 digits into text)."""
+    if n < 10**15:
+        return str(n)
+    return f"about 10^{int(n.bit_length() * 0.30102999566398120)}"
+
+
+def count_json(n: int) -> int | str:
+    """As `count_text`, but a plain JSON number where exact and safe."""
+    return n if n < 2**53 else count_text(n)
+
+
 def worst(verdicts: list[str]) -> str:
     return max(verdicts, key=_RANK.__getitem__, default=VERIFIED)
 
@@ -190,7 +204,7 @@ class FunctionReport:
             "oracle_agreements": self.agreements,
             "violations": [v.to_json() for v in self.violations],
             "reason": self.reason,
-            "paths": self.paths,
+            "paths": count_json(self.paths),
             "sampled_paths": self.sampled_paths,
             "bounded": self.bounded,
             "unroll": self.unroll if self.bounded else 0,
@@ -235,7 +249,7 @@ class Report:
             if f.verdict == VERIFIED:
                 line += f" ({f.proved} obligations proved by Z3, reachability agrees"
                 line += f" on {f.sampled_paths} sampled paths" if f.sampled_paths else ""
-                line += f"; {f.paths} paths" if f.paths > 1 else ""
+                line += f"; {count_text(f.paths)} paths" if f.paths > 1 else ""
                 line += f"; verified up to {f.unroll} loop iterations: {f.lemma})" if f.bounded else ")"
                 line += f" [{f.lemma}]" if f.lemma and not f.bounded else ""
             elif f.verdict == REFUTED:

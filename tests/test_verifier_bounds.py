@@ -1,0 +1,73 @@
+"""Bounds and budgets are never verdicts (issue: failures that look like
+verdicts): `--unroll 0` is refused, `--require-unbounded` turns a bounded
+`verified` into `unknown`, `--budget-s` ends a long run `unknown`, and an
+astronomically large path count prints in every format."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.test_verifier_rules import LAUNCH, module
+
+LOOP = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a0 = gpu.wait async
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %a0) -> (!gpu.async.token) {
+      %x = gpu.launch_func async [%a] """ + LAUNCH + """
+      scf.yield %x : !gpu.async.token
+    }
+    gpu.wait [%r]
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+""")
+
+
+def nested_loops(n: int) -> str:
+    lines = ["  func.func @f(%m: memref<4xf32>, %n: index) {", "    %c0 = arith.constant 0 : index", "    %c1 = arith.constant 1 : index"]
+    ind = "    "
+    for i in range(n):
+        lines.append(f"{ind}scf.for %i{i} = %c0 to %n step %c1 {{")
+        ind += "  "
+    lines += [f"{ind}gpu.launch_func {LAUNCH}", f"{ind}func.call @consume(%m) : (memref<4xf32>) -> ()"]
+    for _ in range(n):
+        ind = ind[:-2]
+        lines.append(f"{ind}}}")
+    return module("\n".join([*lines, "    return", "  }", ""]))
+
+
+def verifier(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    f = tmp_path / "in.mlir"
+    f.write_text(text)
+    return subprocess.run([sys.executable, "-m", "verifier", "check", str(f), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_unroll_zero_is_refused(tmp_path: Path) -> None:
+    r = verifier(tmp_path, LOOP, "--unroll", "0")
+    assert r.returncode == 2 and r.stdout == ""
+    assert "--unroll must be >= 1 (0 would check no loop iteration)" in r.stderr
+
+
+def test_require_unbounded_makes_a_bounded_verdict_unknown(tmp_path: Path) -> None:
+    r = verifier(tmp_path, LOOP)
+    assert r.returncode == 0 and "verified up to 2 loop iterations" in r.stdout
+    r = verifier(tmp_path, LOOP, "--require-unbounded")
+    assert r.returncode == 3, r.stdout
+    assert "unknown: verified only up to 2 loop iterations and --require-unbounded was given" in r.stdout
+
+
+def test_budget_spent_is_unknown(tmp_path: Path) -> None:
+    r = verifier(tmp_path, nested_loops(5), "--budget-s", "0.5")
+    assert r.returncode == 3, r.stdout
+    assert "the run's time budget of 0.5 s (--budget-s) was spent" in r.stdout
+
+
+def test_astronomical_path_count_in_json(tmp_path: Path) -> None:
+    r = verifier(tmp_path, nested_loops(14), "--format", "json")
+    assert r.returncode == 3, r.stderr
+    (fn,) = json.loads(r.stdout)["functions"]
+    assert fn["verdict"] == "unknown" and fn["paths"].startswith("about 10^")
