@@ -332,9 +332,64 @@ def test_token_through_select_is_never_silently_unordered() -> None:
     assert r.verdict != VERIFIED
 
 
+# --- class 13: a reported path is a path the program can take ----------------------
+
+SAME_IN = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    scf.if %p {
+      gpu.launch_func """ + LAUNCH + """
+    } else {
+    }
+    scf.if %p {
+      func.call @consume(%m) : (memref<4xf32>) -> ()
+    } else {
+      func.call @consume(%m) : (memref<4xf32>) -> ()
+    }
+    return
+  }
+""")
+SAME_OUT = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    %c1 = arith.constant 1 : index
+    %t = scf.if %p -> (!gpu.async.token) {
+      %0 = gpu.wait async
+      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      scf.yield %1 : !gpu.async.token
+    } else {
+      %0 = gpu.wait async
+      scf.yield %0 : !gpu.async.token
+    }
+    scf.if %p {
+      gpu.wait [%t]
+      func.call @consume(%m) : (memref<4xf32>) -> ()
+    } else {
+      func.call @consume(%m) : (memref<4xf32>) -> ()
+    }
+    return
+  }
+""")
+
+
+def test_two_ifs_on_one_condition_take_the_same_branch() -> None:
+    """The wait sits only in the branch that follows the launch: right,
+    since both `scf.if`s branch on `%p`; the then/else path cannot happen."""
+    for guarded in (True, False):
+        r = check(parse_module(SAME_IN, "in.mlir"), parse_module(SAME_OUT, "out.mlir"), guarded=guarded)
+        assert r.verdict == VERIFIED, r.text()
+    assert r.functions[0].paths == 2
+    # Waiting in the other branch is wrong, and the path says so consistently.
+    swapped = SAME_OUT.replace(
+        "    scf.if %p {\n      gpu.wait [%t]\n      func.call @consume(%m) : (memref<4xf32>) -> ()\n    } else {\n      func.call",
+        "    scf.if %p {\n      func.call @consume(%m) : (memref<4xf32>) -> ()\n    } else {\n      gpu.wait [%t]\n      func.call",
+    )
+    r = run(SAME_IN, swapped)
+    assert r.verdict == REFUTED
+    (v,) = [v for f in r.functions for v in f.violations if v.kind != "before-end"]
+    assert v.path == ["scf.if at in.mlir:13:5 takes the then branch", "scf.if at in.mlir:17:5 takes the then branch"]
+
+
 # --- the cases are IR mlir-opt-19 accepts ---------------------------------------
 
-CASES = [IN_ARG, IN_VALUE, IN_ASYNC, OUT_RET, UNAWAITED, UNAWAITED_GOOD, ROTATE, GROUP, SELECT]
+CASES = [IN_ARG, IN_VALUE, IN_ASYNC, OUT_RET, UNAWAITED, UNAWAITED_GOOD, ROTATE, GROUP, SELECT, SAME_IN, SAME_OUT]
 
 
 @pytest.mark.skipif(MLIR_OPT_19 is None, reason="mlir-opt-19 is not installed (apt-get install mlir-19-tools)")

@@ -131,6 +131,34 @@ def is_effectful(op: Operation) -> bool:
     return info.effects is None or bool(info.effects)
 
 
+def defining_block(v: Value) -> Block | None:
+    """The block whose run gives `v` its value (a block argument's block,
+    an op result's block)."""
+    if isinstance(v.owner, Block):
+        return v.owner
+    op = v.defining_op
+    return op.parent if op is not None else None
+
+
+def enclosing_blocks(op: Operation) -> list[Block]:
+    """The blocks `op` runs inside, innermost first."""
+    out: list[Block] = []
+    block = op.parent
+    while block is not None:
+        out.append(block)
+        region = block.parent
+        owner = region.parent if region is not None else None
+        block = owner.parent if owner is not None else None
+    return out
+
+
+def defining_block_around(op: Operation, v: Value) -> Block | None:
+    """`v`'s defining block if `op` runs inside it (so the value `op` sees
+    is the one of the block's current run), else None."""
+    block = defining_block(v)
+    return block if block is not None and any(b is block for b in enclosing_blocks(op)) else None
+
+
 class _Builder:
     def __init__(self, func: Operation, choices: list[int], unroll: int) -> None:
         self.g = EventGraph(func)
@@ -144,6 +172,10 @@ class _Builder:
         """`!async.value<!gpu.async.token>` -> completion of the token inside."""
         self.groups: dict[Value, list[tuple[int, int]]] = {}
         """`!async.group` -> (condition, availability) of each token added so far."""
+        self.forced: dict[tuple, int] = {}
+        """`same_condition` key -> the option its first decision took."""
+        self.block_runs: dict[Block, int] = {}
+        """Per block, how many times this path ran it so far."""
         self.completions: list[tuple[int, int]] = []
         """(condition, end of body) of every `async.execute` met: the
         program's end comes after each (rule 11)."""
@@ -178,16 +210,37 @@ class _Builder:
 
     # -- paths (rule 8) ----------------------------------------------------------
 
-    def decide(self, options: int, describe: Callable[[int], str]) -> int:
+    def decide(self, options: int, describe: Callable[[int], str], same: tuple | None = None) -> int:
         """The next decision of the path: from the given prefix, else the
-        first option. Recorded so an enumerator can try the others."""
+        first option. Recorded so an enumerator can try the others. A
+        decision on the same condition as an earlier one (`same`, see
+        `same_condition`) takes its option and is recorded with one option
+        only: a path cannot branch two ways on one value."""
         g = self.g
         k = len(g.choices)
-        c = self.prefix[k] if k < len(self.prefix) and self.prefix[k] < options else 0
+        forced = self.forced.get(same) if same is not None else None
+        if forced is not None:
+            c = forced
+            g.options.append(1)
+        else:
+            c = self.prefix[k] if k < len(self.prefix) and self.prefix[k] < options else 0
+            g.options.append(options)
+            if same is not None:
+                self.forced[same] = c
         g.choices.append(c)
-        g.options.append(options)
         g.path.append(describe(c))
         return c
+
+    def same_condition(self, op: Operation, cond: Value) -> tuple | None:
+        """The key under which decisions on `cond` at `op` are one decision:
+        the value and the run of the block that defines it (a value defined
+        in a loop body differs per iteration). None where the defining block
+        is not one `op` runs inside (a value from another block of a `cf`
+        region): then each decision stays free."""
+        block = defining_block_around(op, cond)
+        if block is None:
+            return None
+        return (cond, self.block_runs.get(block, 0))
 
     def bind(self, dsts: list[Value], srcs: list[Value]) -> None:
         """Values passed to block arguments or region results: a token's
@@ -243,7 +296,11 @@ class _Builder:
             else:
                 sizes = term.properties.get("operandSegmentSizes")
                 n_true = sizes.values[1] if isinstance(sizes, DenseArrayAttr) else 0
-                c = self.decide(2, lambda c, t=term: f"cf.cond_br at {t.loc} goes to its {'true' if c == 0 else 'false'} successor")
+                c = self.decide(
+                    2,
+                    lambda c, t=term: f"cf.cond_br at {t.loc} goes to its {'true' if c == 0 else 'false'} successor",
+                    self.same_condition(term, term.operands[0]) if term.operands else None,
+                )
                 nxt = term.successors[c]
                 operands = term.operands[1 : 1 + n_true] if c == 0 else term.operands[1 + n_true :]
             self.bind(nxt.args, operands)
@@ -254,7 +311,11 @@ class _Builder:
         name = op.name
         g = self.g
         if name == "scf.if":
-            c = self.decide(2, lambda c: f"scf.if at {op.loc} takes the {'then' if c == 0 else 'else'} branch")
+            c = self.decide(
+                2,
+                lambda c: f"scf.if at {op.loc} takes the {'then' if c == 0 else 'else'} branch",
+                self.same_condition(op, op.operands[0]) if op.operands else None,
+            )
             if c < len(op.regions) and op.regions[c].blocks:
                 cur, term = self.region(op.regions[c], [], cur, tid, depth)
                 if term is None:
@@ -327,6 +388,7 @@ class _Builder:
         node and the `async.yield` met, if any."""
         g = self.g
         yielded: Operation | None = None
+        self.block_runs[block] = self.block_runs.get(block, 0) + 1
         for op in block.ops:
             name = op.name
             info = registry.lookup(name)

@@ -47,10 +47,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spec.attributes import DenseArrayAttr
-from spec.ir import Operation, Region, Value
+from spec.ir import Block, Operation, Region, Value
 from spec.semantics.block_states import MAX_CF_STATES, block_states
 from spec.semantics.conditions import TRUE, Decision, Symbols
-from spec.semantics.events import DEFAULT_UNROLL, Event, EventGraph, _Builder
+from spec.semantics.events import DEFAULT_UNROLL, Event, EventGraph, _Builder, defining_block_around, enclosing_blocks
 
 MAX_NODES = 200_000
 """Guarded graphs larger than this are not built (the checker answers `unknown`)."""
@@ -125,13 +125,57 @@ class _GuardedBuilder(_Builder):
 
     # -- decisions -------------------------------------------------------------
 
+    def condition_key(self, op: Operation, cond: Value) -> tuple | None:
+        """`events._Builder.same_condition` on all paths: the value (named
+        through the input's ops) and the part of the context that says which
+        run of its defining block this is (the loop iterations and `cf`
+        states around that block, not those between it and `op`)."""
+        g = self.g
+        block = defining_block_around(op, cond)
+        if block is None:
+            return None
+        owner = cond.defining_op
+        if owner is not None:
+            src = g.canon(owner)
+            if src is None:
+                return None
+            name: tuple = ("result", src, cond.index)
+        else:
+            parent = block.parent.parent if block.parent is not None else None
+            src = g.canon(parent) if parent is not None else None
+            if src is None or block.parent is None:
+                return None
+            name = ("arg", src, _index(parent.regions, block.parent), _index(block.parent.blocks, block), cond.index)
+        # Which (region, block) of each op around the defining block it lies in.
+        around: dict[Operation, tuple[int, int]] = {}
+        for b in [block, *enclosing_blocks_of(block)]:
+            region = b.parent
+            o = region.parent if region is not None else None
+            if o is None or region is None:
+                continue
+            c = g.canon(o)
+            if c is not None:
+                around[c] = (_index(o.regions, region), _index(region.blocks, b))
+        kept = []
+        for entry in g.ctx:
+            where = around.get(entry[1])
+            if where is None:
+                continue
+            if entry[0] == "cf" and (entry[2], entry[3]) != where:
+                return None
+            kept.append(entry)
+        return ("same-condition", name, tuple(kept))
+
     def decide_at(self, op: Operation, kind: str, options: int) -> int | None:
         g = self.g
         src = g.canon(op)
         if src is None:
             g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} has no counterpart in the input"
             return None
-        key = (src, g.ctx)
+        same = None
+        if kind in ("scf.if", "cf.cond_br") and op.operands:
+            same = self.condition_key(op, op.operands[0])
+        key = same if same is not None else (src, g.ctx)
         d = self.sym.decision(key, (lambda: Decision(kind, src, options)) if self.is_input else None)
         if d is None or self.sym.decisions[d].options != options:
             g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} does not decide as the input does"
@@ -355,6 +399,9 @@ class _GuardedBuilder(_Builder):
         d = self.decide_at(op, "scf.if", 2)
         if d is None:
             return cur
+        # A decision met before (the same condition): every path takes the
+        # branch it took there, so the branches do not add paths.
+        shared = any(m == d for m, _ in g.met[:-1])
         parent, mult0 = g.cond, self.mult
         ends: list[tuple[int, int | None]] = []
         alts: list[tuple[int, list[_Snap] | None]] = []
@@ -369,7 +416,7 @@ class _GuardedBuilder(_Builder):
             else:
                 ends.append((g.cond, cur))
                 alts.append((g.cond, None))
-            total += self.mult
+            total = max(total, self.mult) if shared else total + self.mult
         g.cond = parent
         self.mult = mult0 * total
         self.join_bind(op.results, alts, tid)
@@ -460,6 +507,17 @@ class _GuardedBuilder(_Builder):
 DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel"})
 """Ops whose execution the guarded builder splits on a decision (`control`);
 the other decisions are branches between blocks (`cf_region`)."""
+
+
+def _index(items: list, item: object) -> int:
+    return next(i for i, x in enumerate(items) if x is item)
+
+
+def enclosing_blocks_of(block: Block) -> list[Block]:
+    """The blocks around `block`'s region's op, innermost first."""
+    region = block.parent
+    owner = region.parent if region is not None else None
+    return enclosing_blocks(owner) if owner is not None else []
 
 
 def _branches(region: Region) -> bool:
