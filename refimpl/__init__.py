@@ -14,7 +14,11 @@ Modes:
 
 The phases, one module each, mirror upstream's callbacks:
 `refimpl.thread` (thread a token through each block), `refimpl.defer`
-(defer waits out of `async.execute`, then one token result per use).
+(defer waits out of `async.execute`), `refimpl.single_use` (one token
+result per use); phase 2 hands its use lists (`refimpl.uses`) to phase 3.
+In the `mlir19` mode, a function whose tokens phase 1 let leak out of a
+block without a terminator is then checked as mlir-opt's verifier does
+(`refimpl.ir_verify`).
 """
 
 from __future__ import annotations
@@ -64,16 +68,22 @@ def rewrite(module: Operation, mode: str = "reference") -> RewriteResult:
 
 
 def _run(module: Operation, mode: str, result: RewriteResult) -> None:
-    from refimpl import defer, seed, thread  # noqa: PLC0415
+    from refimpl import defer, ir_verify, seed, single_use, thread  # noqa: PLC0415
 
     for func in functions(module):
         try:
             if mode == "seed":
                 seed.run(func)
             else:
-                thread.thread_tokens(func)
-                defer.defer_waits(func, mode)
-                defer.single_token_uses(func, mode)
+                leaked = thread.thread_tokens(func, mode)
+                uses = defer.defer_waits(func, mode)
+                single_use.single_token_uses(func, uses, mode)
+                if leaked:
+                    # The output is likely invalid: mlir-opt's verifier
+                    # reports it after the pass (on the first function).
+                    diag = ir_verify.first_error(func)
+                    if diag is not None:
+                        raise thread.PassFailure(diag)
         except thread.PassFailure as failure:
             result.diagnostics.append(failure.diagnostic)
             # 19 (like 13 and the seed's pass manager) stops at the first

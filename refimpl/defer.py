@@ -1,75 +1,34 @@
-"""Phases 2 and 3 (19/22 and reference): defer waits out of `async.execute`,
-then give every user of a deferred token its own result.
+"""Phase 2 (19/22 and reference): defer waits out of `async.execute`.
 
-Upstream's `DeferWaitCallback` and `SingleTokenUseCallback`. Both depend on
-the order of MLIR's use lists (the most recently added use first; replacing
-all uses of a value reverses them), which decides which user of a token
-upstream moves to which result. `UseLists` models that order for the results
-of `async.execute` ops, the only values whose order matters here.
+Upstream's `DeferWaitCallback`, run after phase 1 (`refimpl.thread`). It
+returns the use lists it leaves (`refimpl.uses.UseLists`), which phase 3
+(`refimpl.single_use`) starts from.
+
+Invariant afterwards: an `async.execute` whose token is only awaited or used
+as a dependency of other `async.execute`s does not end its body with a
+blocking `gpu.wait` (after its last non-pure op); instead the tokens it
+waited on are yielded as extra results, and every user of the execute's
+token waits for them itself (an `async.await` of the new result, then a
+dependency of its next GPU op or a `gpu.wait` before its next effectful op).
+
+The reference adds one thing (`refimpl/README.md`, deviation 1): a user of a
+value result of such an execute observes the body's end too, so unless the
+host has already waited for the deferred tokens before it (an await of the
+execute's token with its `gpu.wait`, earlier in the same block or in front
+of an enclosing op), it waits for them itself: an `async.await` of the
+deferred result after an `async.await` user (or as an extra operand of an
+`async.execute` user), before anything else.
 """
 
 from __future__ import annotations
 
+from refimpl.ir_verify import dominators
+from refimpl.uses import AWAIT, EXECUTE, UseLists, add_execute_results, executes_post_order
 from spec import effects, views
-from spec.attributes import GPU_TOKEN, DenseArrayAttr, async_value_of
-from spec.ir import Block, Operation, Value
+from spec.attributes import GPU_TOKEN, DenseArrayAttr
+from spec.ir import Block, Operation, Region, Value
 
-EXECUTE = "async.execute"
-AWAIT = "async.await"
 WAIT = "gpu.wait"
-
-
-class UseLists:
-    """MLIR's per-value use lists for `async.execute` results: users in
-    use-list order (one entry per use). A parsed program lists a value's
-    uses latest first; a new use goes in front; replacing all uses of a value
-    moves them one by one to the front of the new value's list, reversing
-    them."""
-
-    def __init__(self, func: Operation) -> None:
-        self.users: dict[Value, list[Operation]] = {}
-        for op in func.walk():
-            if op.name == EXECUTE:
-                for r in op.results:
-                    self.users[r] = []
-        # The parser creates an op (and so its uses) after the ops in its
-        # regions: creation order is the post-order walk.
-        for op in func.post_order():
-            for v in op.operands:
-                if v in self.users:
-                    self.users[v].insert(0, op)
-
-    def get(self, v: Value) -> list[Operation]:
-        return self.users.setdefault(v, [])
-
-    def add(self, v: Value, user: Operation) -> None:
-        if v in self.users:
-            self.users[v].insert(0, user)
-
-    def replaced(self, v: Value) -> None:
-        """`replaceAllUsesWith` onto a fresh clone of the value."""
-        self.users[v] = list(reversed(self.get(v)))
-
-    def recreated(self, op: Operation) -> None:
-        """`op` is rebuilt (created anew, its regions cloned, the old op
-        erased): its operand uses, then those of the ops in its regions in
-        clone (pre-)order, move to the front of their lists."""
-        ops = [op, *op.nested_ops()]
-        members = {id(o) for o in ops}
-        touched = {v for o in ops for v in o.operands if v in self.users}
-        for v in touched:
-            self.users[v] = [u for u in self.users[v] if id(u) not in members]
-        for o in ops:
-            for v in o.operands:
-                if v in self.users:
-                    self.users[v].insert(0, o)
-
-    def move(self, user: Operation, old: Value, new: Value) -> None:
-        """Set one use of `old` in `user` to `new`."""
-        self.get(old).remove(user)
-        self.get(new).insert(0, user)
-        idx = next(i for i, o in enumerate(user.operands) if o is old)
-        user.operands[idx] = new
 
 
 def _side_effects(op: Operation) -> bool:
@@ -80,46 +39,17 @@ def _stops_scan(op: Operation) -> bool:
     return effects.may_be_terminator(op) or _side_effects(op)
 
 
-def _executes_post_order(func: Operation) -> list[Operation]:
-    """`async.execute` ops in MLIR's post-order walk (nested ones first)."""
-    return [op for op in func.post_order() if op.name == EXECUTE]
-
-
-def _all_users_execute_or_await(uses: UseLists, token: Value) -> bool:
-    users = uses.get(token)
-    return bool(users) and all(u.name in (EXECUTE, AWAIT) for u in users)
-
-
-def add_execute_results(uses: UseLists, execute: Operation, values: list[Value]) -> list[Value]:
-    """Upstream's `addExecuteResults`: yield `values` too and return them as
-    new `!async.value` results (appended). Done in place; the use lists are
-    updated as the clone-and-replace upstream does would leave them."""
-    body = execute.regions[0].blocks[0]
-    body.ops[-1].operands.extend(values)
-    uses.recreated(execute)
-    for r in execute.results:
-        uses.replaced(r)
-    new = [execute.add_result(async_value_of(v.type)) for v in values]
-    for r in new:
-        uses.users[r] = []
-    return new
-
-
-def defer_waits(func: Operation, mode: str) -> None:
-    """Phase 2. Invariant afterwards: an `async.execute` whose token is only
-    awaited or used as a dependency of other `async.execute`s does not end
-    its body with a blocking `gpu.wait` (after its last non-pure op);
-    instead the tokens it waited on are yielded as extra results, and every
-    user of the execute's token waits for them itself (an `async.await` of
-    the new result, then a dependency of its next GPU op or a `gpu.wait`
-    before its next effectful op)."""
+def defer_waits(func: Operation, mode: str) -> UseLists | None:
+    """Phase 2 on one function (see the module docstring). Returns the use
+    lists for phase 3, or None when `func` has no `async.execute`."""
     if not any(op.name == EXECUTE for op in func.walk()):
-        return
-    executes = _executes_post_order(func)
+        return None
     uses = UseLists(func)
+    cfgs: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
+    """Dominators per multi-block region (the IR's blocks do not change here)."""
     worklist: list[Operation] = []
-    for execute in executes:
-        if not _candidate(uses, execute, mode):
+    for execute in executes_post_order(func):
+        if not _candidate(uses, execute):
             continue
         body = execute.regions[0].blocks[0]
         for op in reversed(body.ops[:-1]):
@@ -141,48 +71,165 @@ def defer_waits(func: Operation, mode: str) -> None:
         block.ops.remove(wait)
         values = execute.results[1:]
         tokens = add_execute_results(uses, execute, deps)
-        for user in _observers(uses, execute.results[0], values, mode):
-            _add_dependency_after(uses, tokens, user, worklist, mode)
-    # Keep the uses for phase 3 (it starts from the lists phase 2 left).
-    func_uses[func] = uses
+        token_users = list(uses.get(execute.results[0]))
+        for user in token_users:
+            _add_dependency_after(uses, tokens, user, worklist)
+        if mode == "reference" and tokens:
+            for user in _unsynchronised_value_users(uses, execute, values, tokens, token_users, cfgs):
+                if user.name in (AWAIT, EXECUTE):
+                    _add_dependency_after(uses, tokens, user, worklist)
+                else:
+                    _wait_before(uses, tokens, user)
+    return uses
 
 
-func_uses: dict[Operation, UseLists] = {}
-"""Use lists phase 2 leaves for phase 3 of the same function."""
+def _candidate(uses: UseLists, execute: Operation) -> bool:
+    """Upstream's test: the execute's token has uses, all by `async.await`
+    or as a dependency of an `async.execute`."""
+    users = uses.get(execute.results[0])
+    return bool(users) and all(u.name in (EXECUTE, AWAIT) for u in users)
 
 
-def _candidate(uses: UseLists, execute: Operation, mode: str) -> bool:
-    if not _all_users_execute_or_await(uses, execute.results[0]):
+def _unsynchronised_value_users(
+    uses: UseLists,
+    execute: Operation,
+    values: list[Value],
+    tokens: list[Value],
+    token_users: list[Operation],
+    cfgs: dict[Region, tuple[set[Block], dict[Block, set[Block]]]],
+) -> list[Operation]:
+    """The users of `values` (the execute's value results before the
+    deferral) after which something could run before the GPU work behind
+    the deferred `tokens` is done: each needs a wait of its own
+    (deviation 1). Users of the execute's token are already handled."""
+    implied = _yield_implies(execute, tokens)
+    seen = {id(u) for u in token_users}
+    out: list[Operation] = []
+    for v in values:
+        for user in uses.get(v):
+            if id(user) in seen:
+                continue
+            seen.add(id(user))
+            if not (_synchronised_before(user, tokens, cfgs) or _synchronised_after(user, tokens, implied)):
+                out.append(user)
+    return out
+
+
+def _yield_implies(execute: Operation, tokens: list[Value]) -> dict[Value, set[Value]]:
+    """For each value result of `execute`: the deferred `tokens` (its new
+    results) whose GPU work is done when the GPU token it yields is (the
+    yielded token is the deferred one or depends on it in the body)."""
+    body = execute.regions[0].blocks[0]
+    yielded = body.ops[-1].operands
+    deferred = {yielded[r.index - 1]: r for r in tokens}
+    closure: dict[Value, set[Value]] = {}
+    for op in body.ops:
+        if views.is_gpu_async(op):
+            token = views.async_token(op)
+            if token is not None:
+                got = {deferred[token]} if token in deferred else set()
+                for d in views.async_deps(op):
+                    got |= closure.get(d, {deferred[d]} if d in deferred else set())
+                closure[token] = got
+    out: dict[Value, set[Value]] = {}
+    for r in execute.results[1:]:
+        if r.index - 1 < len(yielded) and r not in tokens:
+            y = yielded[r.index - 1]
+            out[r] = closure.get(y, {deferred[y]} if y in deferred else set())
+    return out
+
+
+def _synchronised_before(user: Operation, tokens: list[Value], cfgs: dict[Region, tuple[set[Block], dict[Block, set[Block]]]]) -> bool:
+    """Whether, in the block of `user` or of one of its enclosing ops (or in
+    a block dominating that one), the host has waited for all of `tokens`
+    before that op starts: each token is awaited (`%v = async.await %tok`)
+    and a blocking `gpu.wait` joins every `%v`, directly or through the deps
+    of GPU ops."""
+    op: Operation | None = user
+    while op is not None and op.parent is not None:
+        block = op.parent
+        if _waited(block.ops[: block.ops.index(op)], tokens, {}, prefix=True):
+            return True
+        region = block.parent
+        if region is not None and len(region.blocks) > 1:
+            if region not in cfgs:
+                cfgs[region] = dominators(region)
+            reach, doms = cfgs[region]
+            if block in reach and any(d is not block and _waited(d.ops, tokens, {}, prefix=True) for d in doms[block]):
+                return True
+        op = block.parent_op
+    return False
+
+
+def _synchronised_after(user: Operation, tokens: list[Value], implied: dict[Value, set[Value]]) -> bool:
+    """Whether what `user` starts waits for `tokens` by itself: the awaited
+    value (or, in an execute's body, the operand) is a GPU token that
+    implies them, every GPU op up to the next host effect depends on it,
+    and a blocking `gpu.wait` on it comes before that effect."""
+    stands_for: dict[Value, set[Value]] = {}
+    if user.name == AWAIT:
+        block = user.parent
+        assert block is not None
+        start = block.ops.index(user) + 1
+        if user.results:
+            stands_for[user.results[0]] = implied.get(user.operands[0], set())
+    elif user.name == EXECUTE and user.regions and user.regions[0].blocks:
+        block = user.regions[0].blocks[0]
+        start = 0
+        operands = user.operands[len(user.operands) - len(block.args) :]
+        for arg, v in zip(block.args, operands):
+            stands_for[arg] = implied.get(v, set())
+    else:
         return False
-    if mode == "reference":
-        # Deviation 1: a value result read before the token is awaited would
-        # see the body's results while its GPU work is still running. Token
-        # value results may stay, if only awaits and executes use them: those
-        # users then wait for the deferred tokens too (`_observers`).
-        for r in execute.results[1:]:
-            users = uses.get(r)
-            if users and not views.value_type_of_async(r.type).is_gpu_token:
+    return _waited(block.ops[start:], tokens, stands_for, prefix=False)
+
+
+def _waited(ops: list[Operation], tokens: list[Value], stands_for: dict[Value, set[Value]], prefix: bool) -> bool:
+    """Walk `ops` tracking which deferred `tokens` each GPU token stands
+    for (`stands_for`, edited). `prefix`: whether the host has waited for
+    all of them by the end of `ops`. Otherwise: whether it has by the first
+    op with a host effect, every GPU op with work before that depending on
+    all of them."""
+    want = set(tokens)
+    done: set[Value] = set()
+    for op in ops:
+        if op.name == AWAIT and op.results and op.operands and op.operands[0] in want:
+            stands_for[op.results[0]] = {op.operands[0]}
+            continue
+        if views.is_gpu_async(op):
+            implied: set[Value] = set()
+            for d in views.async_deps(op):
+                implied |= stands_for.get(d, set())
+            token = views.async_token(op)
+            if op.name != WAIT and not prefix and not want <= implied:
                 return False
-            if any(u.name not in (EXECUTE, AWAIT) for u in users):
-                return False
-    return True
+            if token is not None:
+                stands_for[token] = implied
+            elif op.name == WAIT:
+                done |= implied
+            continue
+        if not prefix and _stops_scan(op):
+            return want <= done
+    return prefix and want <= done
 
 
-def _observers(uses: UseLists, token: Value, values: list[Value], mode: str) -> list[Operation]:
-    """The ops that see the body of an execute finish, and so must wait for
-    the tokens deferred out of it: upstream, the users of its token; in the
-    reference mode also the users of its value results (deviation 1: an
-    `async.await` of a yielded `!gpu.async.token` also waits for the whole
-    body, so once the body's wait is deferred it must wait for the deferred
-    tokens itself)."""
-    users = list(uses.get(token))
-    if mode == "reference":
-        for v in values:
-            users.extend(u for u in uses.get(v) if all(u is not o for o in users))
-    return users
+def _wait_before(uses: UseLists, tokens: list[Value], user: Operation) -> None:
+    """Make the host wait for `tokens` right before `user` (a value-result
+    user that is neither an await nor an execute: `return`, a call)."""
+    block = user.parent
+    assert block is not None
+    at = block.ops.index(user)
+    values = []
+    for t in tokens:
+        aw = Operation(AWAIT, operands=[t], loc=user.loc)
+        values.append(aw.add_result(views.value_type_of_async(t.type)))
+        block.insert(at, aw)
+        uses.add(t, aw)
+        at += 1
+    block.insert(at, views.new_wait(user.loc, values, is_async=False))
 
 
-def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, worklist: list[Operation], mode: str) -> None:
+def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, worklist: list[Operation]) -> None:
     """Upstream's `addAsyncDependencyAfter`: make `user` (an await of the
     execute's token, or an execute depending on it) wait for `tokens`."""
     loc = user.loc
@@ -217,43 +264,5 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
     wait = views.new_wait(loc, values, is_async=False)
     block.insert(at, wait)
     parent = block.parent_op
-    if (
-        parent is not None
-        and parent.name == EXECUTE
-        and _candidate(uses, parent, mode)
-        and block.ops[-1] is found
-    ):
+    if parent is not None and parent.name == EXECUTE and _candidate(uses, parent) and block.ops[-1] is found:
         worklist.append(wait)
-
-
-def single_token_uses(func: Operation, mode: str) -> None:
-    """Phase 3. Invariant afterwards: every `!async.value<!gpu.async.token>`
-    result of an `async.execute` has at most one use; a result with k uses
-    is yielded k times and each user gets its own. (19/22 break it with
-    three or more users: they add k-1 results but move only one user; the
-    `mlir19` mode reproduces that.)"""
-    uses = func_uses.pop(func, None)
-    if uses is None:
-        return  # no async.execute in the function
-    for execute in _executes_post_order(func):
-        indices = [
-            r.index - 1
-            for r in execute.results[1:]
-            if len(uses.get(r)) > 1 and r.type.is_async_value and r.type.async_value_inner.is_gpu_token
-        ]
-        for index in indices:
-            result = execute.results[1 + index]
-            count = len(uses.get(result)) - 1
-            yielded = execute.regions[0].blocks[0].ops[-1].operands[index]
-            new = add_execute_results(uses, execute, [yielded] * count)
-            users = uses.get(result)
-            if mode == "mlir19":
-                # Upstream rewires while iterating the use list it edits:
-                # only the first use after the first one moves.
-                uses.move(users[1], result, new[0])
-            else:
-                # One result per use: the user upstream moves gets the first
-                # new result (so with two users both agree), every further
-                # user in use-list order the next one.
-                for user, r in zip(list(users[1:]), new):
-                    uses.move(user, result, r)

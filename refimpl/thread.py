@@ -5,6 +5,13 @@ post-order (nested blocks before the block holding them). Each block has its
 own current token, so a chain never crosses a block boundary: the block's
 terminator (or an op with memory effects) gets a blocking `gpu.wait` in
 front of it while a chain is open.
+
+Blocks without a terminator (the regions of an op the registry does not
+know, the body of a nested `builtin.module`) can end with a chain open.
+Upstream keeps one current token for the whole walk, so that token leaks
+into the next block walked (the `mlir19` mode does the same, and
+`refimpl.ir_verify` then reports what mlir-opt's verifier says about the
+result); the reference closes the chain with a `gpu.wait` at the block's end.
 """
 
 from __future__ import annotations
@@ -48,26 +55,38 @@ def blocks_post_order(root: Operation) -> Iterator[Block]:
                 stack.extend((b, False) for b in reversed(region.blocks))
 
 
-def thread_tokens(func: Operation) -> None:
+def thread_tokens(func: Operation, mode: str = "reference") -> bool:
     """Phase 1 on one function. Raises `PassFailure` at the first
     `gpu.launch` met in walk order (the IR is then partly rewritten, as
-    upstream leaves it).
+    upstream leaves it). Returns whether a token crossed a block boundary
+    (only in the `mlir19` mode; the IR may then be invalid).
 
     Invariant afterwards: every GPU async op in a block depends on the token
     of the previous GPU op of the same block (or on a fresh `gpu.wait async`
     that starts the chain), and no chain is open at any terminator or at any
     op that is not free of memory effects: a blocking `gpu.wait` on the
     current token precedes it. Tokens created here are used only inside the
-    block that creates them."""
+    block that creates them. In the `mlir19` mode a block that ends open
+    (no terminator) hands its token to the next block walked instead."""
+    carried: Value | None = None
+    leaked = False
     for block in list(blocks_post_order(func)):
-        thread_block(block)
+        if mode != "mlir19":
+            carried = None
+        leaked = leaked or carried is not None
+        carried = thread_block(block, carried)
+        if carried is not None and mode != "mlir19":
+            # A block without a terminator ended with its chain open.
+            block.append(views.new_wait(block.ops[-1].loc, [carried], is_async=False))
+    return leaked
 
 
-def thread_block(block: Block) -> None:
-    """Thread one block's chain (see `thread_tokens`). The block's op list
-    is rebuilt in one pass instead of inserting in place, so the phase stays
-    linear in the block's length."""
-    current: Value | None = None
+def thread_block(block: Block, current: Value | None = None) -> Value | None:
+    """Thread one block's chain (see `thread_tokens`), starting from
+    `current`; returns the token still current at the block's end (None
+    unless the block has no terminator). The block's op list is rebuilt in
+    one pass instead of inserting in place, so the phase stays linear in the
+    block's length."""
     out: list[Operation] = []
     ops = block.ops
     for i, op in enumerate(ops):
@@ -95,6 +114,7 @@ def thread_block(block: Block) -> None:
         out.append(op)
     block.ops = out
     _reparent(block)
+    return current
 
 
 def _reparent(block: Block) -> None:
