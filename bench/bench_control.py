@@ -52,9 +52,12 @@ def generate(ifs: int, loops: int) -> str:
     every = max(ifs // max(loops, 1), 1)
     placed = 0
     for i in range(ifs):
+        # A condition of its own per diamond: two `scf.if`s on one value
+        # take the same branch, so they would not multiply the paths.
         body += [
             f"    {LAUNCH}",
-            "    scf.if %p {",
+            f"    %p{i} = arith.cmpi ult, %c0, %n : index",
+            f"    scf.if %p{i} {{",
             f"      {LAUNCH}",
             "      func.call @use(%b) : (memref<64xf32>) -> ()",
             "    } else {",

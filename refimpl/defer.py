@@ -51,6 +51,8 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
     for execute in executes_post_order(func):
         if not _candidate(uses, execute):
             continue
+        if mode == "reference" and not _observed_on_every_path(uses, execute):
+            continue
         body = execute.regions[0].blocks[0]
         for op in reversed(body.ops[:-1]):
             if op.name == WAIT:
@@ -88,6 +90,17 @@ def _candidate(uses: UseLists, execute: Operation) -> bool:
     or as a dependency of an `async.execute`."""
     users = uses.get(execute.results[0])
     return bool(users) and all(u.name in (EXECUTE, AWAIT) for u in users)
+
+
+def _observed_on_every_path(uses: UseLists, execute: Operation) -> bool:
+    """Deviation 5: a user of the execute's token runs on every path past
+    the execute (one sits in the execute's own block). Otherwise a path
+    that skips every user (an await inside an `scf.if`, one successor of a
+    `cf.cond_br`) would leave the deferred GPU work unwaited: the runtime
+    drains the execute when the program ends, not the GPU work its body
+    handed over, so that work could still run after the program's end."""
+    block = execute.parent
+    return any(u.parent is block for u in uses.get(execute.results[0]))
 
 
 def _unsynchronised_value_users(

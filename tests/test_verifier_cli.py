@@ -103,7 +103,8 @@ def test_func_filter(files: dict[str, str]) -> None:
 def _ifs(tmp_path: Path, n: int) -> Path:
     """A function of `n` `scf.if`s, each launching a kernel: 2^n paths."""
     launch = "gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
-    ifs = "".join(f"    scf.if %p {{\n      {launch}\n    }}\n" for _ in range(n))
+    # One condition per `scf.if` (two on one value take the same branch).
+    ifs = "".join(f"    %q{k} = arith.xori %p, %p : i1\n    scf.if %q{k} {{\n      {launch}\n    }}\n" for k in range(n))
     src = tmp_path / f"ifs{n}.mlir"
     src.write_text(
         "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f(%a: memref<4xf32>) kernel {\n"

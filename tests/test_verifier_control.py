@@ -272,12 +272,14 @@ def test_cf_back_edge() -> None:
 
 
 def test_nested_three_deep() -> None:
-    inp = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
+    # The inner `scf.if` branches on a value of its own: on `%p` it would
+    # take the outer one's branch.
+    inp = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %q: i1, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.if %p {
       scf.for %i = %c0 to %n step %c1 {
-        scf.if %p {
+        scf.if %q {
           gpu.launch_func """ + LAUNCH + """
         }
       }
@@ -289,7 +291,9 @@ def test_nested_three_deep() -> None:
     good = inp.replace("          gpu.launch_func " + LAUNCH, "          %0 = gpu.wait async\n          %1 = gpu.launch_func async [%0] " + ASYNC_LAUNCH + "\n          gpu.wait [%1]")
     r = run(inp, good)
     assert r.verdict == VERIFIED, r.text()
-    assert r.functions[0].paths == 8
+    # else, or then with 0 trips, or 1 or 2 trips in which the inner `scf.if`
+    # takes one branch in every iteration (`%q` is defined outside the loop).
+    assert r.functions[0].paths == 6
     bad = good.replace("          gpu.wait [%1]\n", "")
     r = run(inp, bad)
     assert r.verdict == REFUTED
@@ -331,7 +335,8 @@ def test_async_execute_inside_a_loop() -> None:
 
 
 def test_too_many_paths_is_unknown() -> None:
-    ifs = "".join("    scf.if %p {\n      gpu.launch_func " + LAUNCH + "\n    }\n" for _ in range(9))
+    # One condition per `scf.if` (two on one value take the same branch).
+    ifs = "".join(f"    %q{k} = arith.xori %p, %p : i1\n    scf.if %q{k} {{\n      gpu.launch_func " + LAUNCH + "\n    }\n" for k in range(9))
     inp = module("  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n" + ifs + "    return\n  }\n")
     # Path by path, 512 paths are over the default limit; so they are for
     # the guarded proof when a limit is asked for.

@@ -72,7 +72,8 @@ NESTED_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
     gpu.launch_func """ + LAUNCH + """
     scf.if %p {
       scf.for %i = %c0 to %n step %c1 {
-        scf.if %p {
+        %q = arith.cmpi ult, %i, %n : index
+        scf.if %q {
           gpu.launch_func """ + LAUNCH + """
           func.call @consume(%m) : (memref<4xf32>) -> ()
         } else {

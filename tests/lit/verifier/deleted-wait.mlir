@@ -22,8 +22,8 @@ module attributes {gpu.container_module} {
 // CHECK: deleted-wait-out.mlir:13:5: error: 'func.call' op may run before 'gpu.memcpy' ({{.*}}deleted-wait.mlir:17:5) has finished
 // CHECK: deleted-wait-out.mlir:12:10: note: 'gpu.memcpy' op is here; a schedule from the Z3 model (time, point):
 // CHECK: note: replayed in the executable semantics: the output's outcome differs from the input's
-// CHECK: @f: refuted (1 violation of 3 obligations)
+// CHECK: @f: refuted (1 violation of 4 obligations)
 // JSON: "verdict": "refuted"
 // JSON: "kind": "gpu-before-host"
 // JSON: "outcome_differs": true
-// IDENTITY: @f: verified (3 obligations proved by Z3, reachability agrees)
+// IDENTITY: @f: verified (4 obligations proved by Z3, reachability agrees)

@@ -26,7 +26,7 @@ module attributes {gpu.container_module} {
 // SEED: error: 'func.call' op may run before 'gpu.launch_func' ({{.*}}seed-zero-trip-loop.mlir:17:5) has finished
 // SEED: note: path: scf.for at {{.*}}seed-zero-trip-loop.mlir:18:5 runs 0 times
 // SEED: note: 'gpu.launch_func' op is here; a schedule from the Z3 model (time, point):
-// SEED: @loop: refuted (1 violation of 8 obligations)
+// SEED: @loop: refuted (1 violation of 9 obligations)
 // SEED-NEXT: verdict: refuted
-// REF: @loop: verified (8 obligations proved by Z3, reachability agrees on 3 sampled paths; 3 paths) [loop iterations are independent: the bound covers every trip count]
+// REF: @loop: verified (9 obligations proved by Z3, reachability agrees on 3 sampled paths; 3 paths) [loop iterations are independent: the bound covers every trip count]
 // REF-NEXT: verdict: verified
