@@ -86,18 +86,27 @@ def _segmented(op: Operation) -> list[list[Value]]:
     return groups
 
 
-def _same_props(a: Operation, b: Operation) -> bool:
-    """Equal properties, operand segment sizes aside."""
+def same_props(a: Operation, b: Operation) -> bool:
+    """Equal properties, operand segment sizes aside, and a property written
+    with its default value (`registry.OpInfo.elided_defaults`, e.g.
+    `nontemporal = false`) the same as its absence: mlir-opt elides such a
+    value when it prints, so a rewrite may lose it."""
     pa, pb = a.properties, b.properties
-    if SEGMENTS not in pa and SEGMENTS not in pb:
-        return pa == pb
-    return {k: v for k, v in pa.items() if k != SEGMENTS} == {k: v for k, v in pb.items() if k != SEGMENTS}
+    if pa == pb:
+        return True
+    if SEGMENTS in pa or SEGMENTS in pb:
+        pa = {k: v for k, v in pa.items() if k != SEGMENTS}
+        pb = {k: v for k, v in pb.items() if k != SEGMENTS}
+    return registry.without_defaults(a.name, pa) == registry.without_defaults(b.name, pb)
 
 
 class _Matcher:
     def __init__(self) -> None:
         self.c = Correspondence()
         self.vmap: dict[Value, Value] = {}
+        self.bmap: dict[Block, Block] = {}
+        """Input block -> output block (blocks of a matched region pair, by
+        position): where the output's branches must go."""
 
     def fail(self, message: str, out_op: Operation | None, in_op: Operation | None) -> None:
         self.c.mismatches.append(Mismatch("mismatch", message, out_op, in_op))
@@ -119,7 +128,7 @@ class _Matcher:
 
     def op(self, a: Operation, b: Operation) -> bool:
         """Compare a matched pair; returns False (after reporting) on a mismatch."""
-        if a.attributes != b.attributes or not _same_props(a, b):
+        if a.attributes != b.attributes or not same_props(a, b):
             self.fail(f"'{b.name}' op has attributes different from the input's", b, a)
             return False
         ga, gb = _segmented(a), _segmented(b)
@@ -141,6 +150,11 @@ class _Matcher:
         if len(a.regions) != len(b.regions) or len(a.successors) != len(b.successors):
             self.fail(f"'{b.name}' op has regions or successors different from the input's", b, a)
             return False
+        for k, (sa, sb) in enumerate(zip(a.successors, b.successors)):
+            if self.bmap.get(sa) is not sb:
+                # Blocks pair by position, so the input's name is its counterpart's.
+                self.fail(f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}", b, a)
+                return False
         self.c.to_output[a] = b
         for ra, rb in zip(a.regions, b.regions):
             if not self.region(ra, rb, b, a):
@@ -148,16 +162,44 @@ class _Matcher:
         return True
 
     def region(self, ra: Region, rb: Region, out_owner: Operation, in_owner: Operation) -> bool:
+        if not ra.blocks and len(rb.blocks) == 1 and in_owner.name == "scf.if" and len(in_owner.regions) == 2 and ra is in_owner.regions[1]:
+            return self.added_else(rb.blocks[0], out_owner, in_owner)
         if len(ra.blocks) != len(rb.blocks):
             self.fail(f"'{out_owner.name}' op has a region with a different number of blocks", out_owner, in_owner)
             return False
-        for ba, bb in zip(ra.blocks, rb.blocks):
+        for k, (ba, bb) in enumerate(zip(ra.blocks, rb.blocks)):
+            self.bmap[ba] = bb
             if not self.values(ba.args, bb.args):
-                self.fail(f"'{out_owner.name}' op has block arguments different from the input's", out_owner, in_owner)
+                where = f"block {block_name(bb)}" if k else "its entry block"
+                self.fail(f"'{out_owner.name}' op: {where} has arguments different from the input's", out_owner, in_owner)
                 return False
         for ba, bb in zip(ra.blocks, rb.blocks):
             if not self.block(ba, bb, out_owner, in_owner):
                 return False
+        return True
+
+    def added_else(self, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
+        """An `else` the input's `scf.if` lacks: giving the `if` a token
+        result needs one that yields a token. It may hold only what a
+        rewrite may add (waits) and an `scf.yield` of plumbing values, so it
+        does nothing the input's empty `else` would not."""
+        for ob in bb.ops:
+            last = ob is bb.ops[-1]
+            if last and ob.name == "scf.yield" and all(is_plumbing(v.type) for v in ob.operands):
+                continue
+            if not last and is_addable(ob) and all(is_plumbing(r.type) for r in ob.results):
+                self.c.added.append(ob)
+                continue
+            self.fail(
+                f"'{ob.name}' op in the 'else' region the output adds to 'scf.if' is not token plumbing "
+                "(an added 'else' may hold only waits and an 'scf.yield' of tokens)",
+                ob,
+                in_owner,
+            )
+            return False
+        if bb.args or not bb.ops:
+            self.fail("'scf.if' op has an added 'else' region that is not token plumbing", out_owner, in_owner)
+            return False
         return True
 
     def block(self, ba: Block, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
@@ -197,6 +239,13 @@ class _Matcher:
             self.fail(f"'{ia.name}' op of the input is missing from the output", last, ia)
             return False
         return True
+
+
+def block_name(b: Block) -> str:
+    """`^bbN`, N the block's position in its region (as mlir-opt prints it;
+    labels are renamed by printing, positions are not)."""
+    region = b.parent
+    return f"^bb{region.blocks.index(b)}" if region is not None else "^bb?"
 
 
 def _compatible(a: Operation, b: Operation) -> bool:
@@ -252,23 +301,38 @@ def _ancestor_in_region(op: Operation, region: Region) -> Operation | None:
     return None
 
 
+def _reachable(region: Region) -> set[Block]:
+    """The blocks of `region` reachable from its entry block."""
+    entry = region.blocks[0]
+    seen, stack = {entry}, [entry]
+    while stack:
+        for s in stack.pop().successors():
+            if s not in seen and s.parent is region:
+                seen.add(s)
+                stack.append(s)
+    return seen
+
+
 def _dominators(region: Region) -> dict[Block, set[Block]]:
-    """Block dominators of a multi-block region (iterative data flow)."""
-    blocks = region.blocks
+    """Block dominators of the reachable blocks of a multi-block region
+    (iterative data flow). Unreachable blocks are left out: as in MLIR, they
+    dominate nothing, and a predecessor that is unreachable does not count
+    (an unreachable block branching into a reachable one must not make the
+    entry's values undominated there)."""
+    reach = _reachable(region)
+    blocks = [b for b in region.blocks if b in reach]
     preds: dict[Block, list[Block]] = {b: [] for b in blocks}
     for b in blocks:
         for s in b.successors():
             if s in preds:
                 preds[s].append(b)
-    every = set(blocks)
-    dom = {b: set(every) for b in blocks}
+    dom = {b: set(blocks) for b in blocks}
     dom[blocks[0]] = {blocks[0]}
     changed = True
     while changed:
         changed = False
         for b in blocks[1:]:
-            ps = [dom[p] for p in preds[b]]
-            new = (set.intersection(*ps) if ps else set()) | {b}
+            new = set.intersection(*[dom[p] for p in preds[b]]) | {b}
             if new != dom[b]:
                 dom[b] = new
                 changed = True
@@ -289,14 +353,31 @@ class _Dominance:
             i = self.index[op]
         return i
 
-    def block_dominates(self, a: Block, b: Block) -> bool:
-        region = a.parent
-        if region is None or len(region.blocks) == 1:
-            return a is b
+    def _doms(self, region: Region) -> dict[Block, set[Block]]:
         d = self.doms.get(region)
         if d is None:
             d = self.doms[region] = _dominators(region)
-        return a in d.get(b, set())
+        return d
+
+    def reachable(self, block: Block) -> bool:
+        """Is `block` reachable from its region's entry?"""
+        region = block.parent
+        if region is None or len(region.blocks) == 1:
+            return True
+        return block in self._doms(region)
+
+    def block_dominates(self, a: Block, b: Block) -> bool:
+        """MLIR's (and LLVM's) definition: a block dominates itself; an
+        unreachable block is dominated by every block and dominates no other."""
+        region = a.parent
+        if a is b:
+            return True
+        if region is None or len(region.blocks) == 1:
+            return False
+        d = self._doms(region)
+        if b not in d:
+            return True
+        return a in d[b]
 
     def dominates(self, v: Value, user: Operation) -> bool:
         d = v.owner
@@ -341,7 +422,9 @@ def well_formed(func: Operation) -> list[Mismatch]:
         problems.append(Mismatch("ill-formed", f"'{op.name}' op {message}", op, None))
 
     for op in func.nested_ops():
-        k = _first_undominated(dom, op)
+        # Uses in an unreachable block are not checked (MLIR's verifier
+        # skips them: nothing there ever runs).
+        k = _first_undominated(dom, op) if op.parent is None or dom.reachable(op.parent) else None
         if k is not None:
             bad(op, f"operand #{k} does not dominate this use")
             continue
