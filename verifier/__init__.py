@@ -21,6 +21,7 @@ from verifier.correspondence import Correspondence, Mismatch, match, well_formed
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
 from verifier.guarded import SKIP, STOP, check_guarded
 from verifier.lemma import LoopLemma
+from verifier.module_match import match_module
 from verifier.obligations import obligations
 from verifier.reach import reachable
 from verifier.replay import Replay, replay
@@ -127,6 +128,10 @@ def _check(
             fr = FunctionReport(name, REFUTED)
             fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} has no counterpart in the input", fout, None)))
             report.functions.append(fr)
+    # Outside function bodies nothing may change (kernels, module attributes, declarations).
+    outside = match_module(input_module, output_module)
+    if outside:
+        report.functions.append(FunctionReport("(module)", REFUTED, violations=[_mismatch_violation(m) for m in outside]))
     report.timings = t
     return report
 
