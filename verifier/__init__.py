@@ -17,7 +17,7 @@ import time
 
 from spec.ir import Operation
 from spec.semantics import events
-from verifier.correspondence import Correspondence, Mismatch, match, well_formed
+from verifier.correspondence import Correspondence, Mismatch, match
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
 from verifier.guarded import SKIP, STOP, check_guarded
 from verifier.lemma import LoopLemma
@@ -36,6 +36,7 @@ from verifier.report import (
     Violation,
     violation_of,
 )
+from verifier.wellformed import well_formed
 
 __all__ = ["check", "Report", "FunctionReport", "Violation", "functions_of"]
 

@@ -13,9 +13,7 @@ Anything else is a mismatch, reported with both locations.
 Token operands are deliberately not compared: what a token orders is the
 business of the happens-before proof, which sees every token of the output.
 
-The output must also be well formed (`well_formed`): every use dominated by
-its definition, a GPU op's token as its last result, and the types of
-tokens and `!async.value`s consistent.
+The output must also be well formed: that is `verifier.wellformed`.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from dataclasses import dataclass, field
 from spec import registry
 from spec.attributes import GPU_TOKEN, Type, async_value_of
 from spec.ir import Block, Location, Operation, Region, Value
-from spec.semantics.events import execute_segments, gpu_deps
 
 SEGMENTS = "operandSegmentSizes"
 
@@ -131,6 +128,12 @@ class _Matcher:
         if a.attributes != b.attributes or not same_props(a, b):
             self.fail(f"'{b.name}' op has attributes different from the input's", b, a)
             return False
+        # Where a branch goes first: retargeting often changes its operands too.
+        for k, (sa, sb) in enumerate(zip(a.successors, b.successors)):
+            if self.bmap.get(sa) is not sb:
+                # Blocks pair by position, so the input's name is its counterpart's.
+                self.fail(f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}", b, a)
+                return False
         ga, gb = _segmented(a), _segmented(b)
         if len(ga) != len(gb) or any(len(x) != len(y) for x, y in zip(ga, gb)):
             self.fail(f"'{b.name}' op has operands different from the input's", b, a)
@@ -150,11 +153,6 @@ class _Matcher:
         if len(a.regions) != len(b.regions) or len(a.successors) != len(b.successors):
             self.fail(f"'{b.name}' op has regions or successors different from the input's", b, a)
             return False
-        for k, (sa, sb) in enumerate(zip(a.successors, b.successors)):
-            if self.bmap.get(sa) is not sb:
-                # Blocks pair by position, so the input's name is its counterpart's.
-                self.fail(f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}", b, a)
-                return False
         self.c.to_output[a] = b
         for ra, rb in zip(a.regions, b.regions):
             if not self.region(ra, rb, b, a):
@@ -208,15 +206,34 @@ class _Matcher:
         a rewrite may add it, and only then is the input op taken as dropped
         (if a rewrite may drop it). Preferring "added" over "dropped" keeps a
         user's own wait or await paired with itself when the rewrite puts a
-        new wait in front of it."""
+        new wait in front of it.
+
+        Pure ops (`movable`) may be reordered within their block: their
+        place orders nothing. One out of place pairs with an equal input
+        op (name, attributes, operands through the value map, result types)
+        of the same block, earlier or later; the input's passed over wait
+        for their counterparts, and any left at the end are missing."""
+        ops = ba.ops
         i = 0
+        taken: set[Operation] = set()
+        waiting: list[Operation] = []
         for ob in bb.ops:
             while True:
-                ia = ba.ops[i] if i < len(ba.ops) else None
-                if ia is not None and _compatible(ia, ob):
+                while i < len(ops) and ops[i] in taken:
+                    i += 1
+                ia = ops[i] if i < len(ops) else None
+                move = movable(ob)
+                if ia is not None and _compatible(ia, ob) and (not move or self.same_pure(ia, ob)):
                     if not self.op(ia, ob):
                         return False
                     i += 1
+                    break
+                twin = self.twin(ob, waiting, ops, i, taken) if move else None
+                if twin is not None:
+                    taken.add(twin)
+                    if twin in waiting:
+                        waiting.remove(twin)
+                    self.op(twin, ob)
                     break
                 if is_addable(ob):
                     self.c.added.append(ob)
@@ -225,20 +242,75 @@ class _Matcher:
                     self.c.dropped.append(ia)
                     i += 1
                     continue
-                if ia is None:
-                    self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ba.ops[-1] if ba.ops else in_owner)
-                else:
-                    self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
-                return False
-        while i < len(ba.ops) and _droppable(ba.ops[i]):
-            self.c.dropped.append(ba.ops[i])
-            i += 1
-        if i < len(ba.ops):
-            ia = ba.ops[i]
+                if ia is not None and movable(ia):
+                    waiting.append(ia)
+                    i += 1
+                    continue
+                return self.unmatched(ob, ia, ops, waiting, taken, i, in_owner)
+        for ia in ops[i:]:
+            if ia in taken:
+                continue
+            if _droppable(ia):
+                self.c.dropped.append(ia)
+            elif movable(ia):
+                waiting.append(ia)
+            else:
+                waiting.insert(0, ia)
+                break
+        if waiting:
             last = bb.ops[-1] if bb.ops else out_owner
-            self.fail(f"'{ia.name}' op of the input is missing from the output", last, ia)
+            self.fail(f"'{waiting[0].name}' op of the input is missing from the output", last, waiting[0])
             return False
         return True
+
+    def same_pure(self, a: Operation, b: Operation) -> bool:
+        """Is output op `b` the pure input op `a`, its operands the values
+        mapped from `a`'s?"""
+        return (
+            a.name == b.name
+            and a.attributes == b.attributes
+            and same_props(a, b)
+            and len(a.operands) == len(b.operands)
+            and all(self.vmap.get(x) is y for x, y in zip(a.operands, b.operands))
+            and [r.type for r in a.results] == [r.type for r in b.results]
+        )
+
+    def twin(self, ob: Operation, waiting: list[Operation], ops: list[Operation], i: int, taken: set[Operation]) -> Operation | None:
+        """The input op that pure output op `ob` is, found out of place."""
+        for ia in waiting:
+            if self.same_pure(ia, ob):
+                return ia
+        for ia in ops[i:]:
+            if ia not in taken and movable(ia) and self.same_pure(ia, ob):
+                return ia
+        return None
+
+    def unmatched(
+        self, ob: Operation, ia: Operation | None, ops: list[Operation], waiting: list[Operation], taken: set[Operation], i: int, in_owner: Operation
+    ) -> bool:
+        """Report output op `ob`, which is no op of the input."""
+        if movable(ob):
+            # A changed pure op: compared with an input op of its name, for
+            # the precise difference.
+            like = next((x for x in waiting + ops[i:] if x.name == ob.name and x not in taken), None)
+            if like is not None:
+                self.op(like, ob)
+                return False
+        if ia is None:
+            self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ops[-1] if ops else in_owner)
+        else:
+            self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
+        return False
+
+
+def movable(op: Operation) -> bool:
+    """A pure op a rewrite may put elsewhere in its block: no effects, no
+    regions or successors, not a terminator, and no token in or out (what
+    takes or yields a token is the proof's business, in place)."""
+    info = registry.lookup(op.name)
+    if not info.pure or info.terminator or op.regions or op.successors:
+        return False
+    return not any(v.type.text in _PLUMBING for v in op.operands) and not any(r.type.text in _PLUMBING for r in op.results)
 
 
 def block_name(b: Block) -> str:
@@ -277,179 +349,3 @@ def match(fin: Operation, fout: Operation) -> Correspondence:
     m = _Matcher()
     m.op(fin, fout)
     return m.c
-
-
-# --- well-formedness -------------------------------------------------------
-
-
-def _ancestor_in(op: Operation, block: Block) -> Operation | None:
-    """The ancestor of `op` (or `op`) that sits directly in `block`."""
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.parent is block:
-            return cur
-        cur = cur.parent_op
-    return None
-
-
-def _ancestor_in_region(op: Operation, region: Region) -> Operation | None:
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.parent is not None and cur.parent.parent is region:
-            return cur
-        cur = cur.parent_op
-    return None
-
-
-def _reachable(region: Region) -> set[Block]:
-    """The blocks of `region` reachable from its entry block."""
-    entry = region.blocks[0]
-    seen, stack = {entry}, [entry]
-    while stack:
-        for s in stack.pop().successors():
-            if s not in seen and s.parent is region:
-                seen.add(s)
-                stack.append(s)
-    return seen
-
-
-def _dominators(region: Region) -> dict[Block, set[Block]]:
-    """Block dominators of the reachable blocks of a multi-block region
-    (iterative data flow). Unreachable blocks are left out: as in MLIR, they
-    dominate nothing, and a predecessor that is unreachable does not count
-    (an unreachable block branching into a reachable one must not make the
-    entry's values undominated there)."""
-    reach = _reachable(region)
-    blocks = [b for b in region.blocks if b in reach]
-    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
-    for b in blocks:
-        for s in b.successors():
-            if s in preds:
-                preds[s].append(b)
-    dom = {b: set(blocks) for b in blocks}
-    dom[blocks[0]] = {blocks[0]}
-    changed = True
-    while changed:
-        changed = False
-        for b in blocks[1:]:
-            new = set.intersection(*[dom[p] for p in preds[b]]) | {b}
-            if new != dom[b]:
-                dom[b] = new
-                changed = True
-    return dom
-
-
-class _Dominance:
-    def __init__(self) -> None:
-        self.index: dict[Operation, int] = {}
-        self.doms: dict[Region, dict[Block, set[Block]]] = {}
-
-    def pos(self, op: Operation) -> int:
-        i = self.index.get(op)
-        if i is None:
-            assert op.parent is not None
-            for k, o in enumerate(op.parent.ops):
-                self.index[o] = k
-            i = self.index[op]
-        return i
-
-    def _doms(self, region: Region) -> dict[Block, set[Block]]:
-        d = self.doms.get(region)
-        if d is None:
-            d = self.doms[region] = _dominators(region)
-        return d
-
-    def reachable(self, block: Block) -> bool:
-        """Is `block` reachable from its region's entry?"""
-        region = block.parent
-        if region is None or len(region.blocks) == 1:
-            return True
-        return block in self._doms(region)
-
-    def block_dominates(self, a: Block, b: Block) -> bool:
-        """MLIR's (and LLVM's) definition: a block dominates itself; an
-        unreachable block is dominated by every block and dominates no other."""
-        region = a.parent
-        if a is b:
-            return True
-        if region is None or len(region.blocks) == 1:
-            return False
-        d = self._doms(region)
-        if b not in d:
-            return True
-        return a in d[b]
-
-    def dominates(self, v: Value, user: Operation) -> bool:
-        d = v.owner
-        if d.__class__ is Operation and d.parent is user.parent and d.parent is not None:
-            # Defined in the user's own block (the common case): by position.
-            return d is not user and self.pos(d) < self.pos(user)  # type: ignore[arg-type]
-        if isinstance(v.owner, Block):
-            block = v.owner
-            if _ancestor_in(user, block) is not None:
-                return True
-            if block.parent is None:
-                return False
-            anc = _ancestor_in_region(user, block.parent)
-            return anc is not None and anc.parent is not None and self.block_dominates(block, anc.parent)
-        if not isinstance(d, Operation) or d.parent is None:
-            return False
-        anc = _ancestor_in(user, d.parent)
-        if anc is not None:
-            return anc is not d and self.pos(d) < self.pos(anc)
-        region = d.parent.parent
-        if region is None:
-            return False
-        anc = _ancestor_in_region(user, region)
-        return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
-
-
-def _first_undominated(dom: _Dominance, op: Operation) -> int | None:
-    """The index of the first operand of `op` whose definition does not
-    dominate it, if any."""
-    for k, v in enumerate(op.operands):
-        if not dom.dominates(v, op):
-            return k
-    return None
-
-
-def well_formed(func: Operation) -> list[Mismatch]:
-    """Problems that make `func` invalid IR, one per op at most."""
-    problems: list[Mismatch] = []
-    dom = _Dominance()
-
-    def bad(op: Operation, message: str) -> None:
-        problems.append(Mismatch("ill-formed", f"'{op.name}' op {message}", op, None))
-
-    for op in func.nested_ops():
-        # Uses in an unreachable block are not checked (MLIR's verifier
-        # skips them: nothing there ever runs).
-        k = _first_undominated(dom, op) if op.parent is None or dom.reachable(op.parent) else None
-        if k is not None:
-            bad(op, f"operand #{k} does not dominate this use")
-            continue
-        info = registry.lookup(op.name)
-        if info.gpu_async:
-            tokens = [i for i, r in enumerate(op.results) if r.type.is_gpu_token]
-            if len(tokens) > 1 or (tokens and tokens[0] != len(op.results) - 1):
-                bad(op, "must have at most one '!gpu.async.token' result, as its last result")
-            elif any(not d.type.is_gpu_token for d in gpu_deps(op)):
-                bad(op, "has an async dependency that is not a '!gpu.async.token'")
-        elif op.name == "async.await" and op.operands:
-            t = op.operands[0].type
-            expected = [t.async_value_inner] if t.is_async_value else []
-            if [r.type for r in op.results] != expected:
-                bad(op, f"result types do not match the awaited '{t}'")
-        elif op.name == "async.execute" and op.regions and op.regions[0].blocks:
-            deps, operands = execute_segments(op)
-            body = op.regions[0].blocks[0]
-            if any(not d.type.is_async_token for d in deps):
-                bad(op, "has a dependency that is not an '!async.token'")
-            elif [a.type for a in body.args] != [v.type.async_value_inner if v.type.is_async_value else v.type for v in operands]:
-                bad(op, "body argument types do not match its operands")
-            else:
-                y = body.ops[-1] if body.ops else None
-                values = [r.type.async_value_inner for r in op.results if r.type.is_async_value]
-                if y is None or y.name != "async.yield" or [v.type for v in y.operands] != values:
-                    bad(op, "'async.yield' operand types do not match its '!async.value' results")
-    return problems
