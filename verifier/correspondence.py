@@ -85,9 +85,9 @@ def _segmented(op: Operation) -> list[list[Value]]:
 
 def same_props(a: Operation, b: Operation) -> bool:
     """Equal properties, operand segment sizes aside, and a property written
-    with its default value (`registry.OpInfo.elided_defaults`, e.g.
-    `nontemporal = false`) the same as its absence: mlir-opt elides such a
-    value when it prints, so a rewrite may lose it."""
+    with its default value (`registry.OpInfo.elided_defaults`: the registry
+    is the one source of these) the same as its absence: mlir-opt elides
+    such a value when it prints, so a rewrite may lose it."""
     pa, pb = a.properties, b.properties
     if pa == pb:
         return True

@@ -39,9 +39,14 @@ def _symbol(op: Operation) -> str | None:
     return getattr(sym, "value", None) or str(sym).strip('"')
 
 
+def _key(op: Operation) -> tuple[str, str | None]:
+    """What pairs top-level ops when one side has an op more: name and symbol."""
+    return op.name, _symbol(op)
+
+
 def _label(op: Operation) -> str:
-    """`'gpu.func' op @kernels::@k`: an op and the symbols of the ops it
-    sits in, which name it in a message."""
+    """How a message names an op: `'gpu.func' op @kernels::@k` (its symbol,
+    nested in its ancestors'), `'arith.constant' op (in @kernels::@k)`."""
     names = []
     cur: Operation | None = op
     while cur is not None:
@@ -49,7 +54,10 @@ def _label(op: Operation) -> str:
         if sym:
             names.append(f"@{sym}")
         cur = cur.parent_op
-    return f"'{op.name}' op" + (" " + "::".join(reversed(names)) if names else "")
+    path = "::".join(reversed(names))
+    if not path:
+        return f"'{op.name}' op"
+    return f"'{op.name}' op " + (path if _symbol(op) else f"(in {path})")
 
 
 class _Strict:
@@ -74,16 +82,19 @@ class _Strict:
         ins = [op for op in _body(a) if not _has_body(op)]
         outs = [op for op in _body(b) if not _has_body(op)]
         for x, y in zip(ins, outs):
+            if _key(x) != _key(y) and len(ins) != len(outs):
+                break  # an op added or removed here: said below
             if x.name == MODULE and y.name == MODULE:
                 if not self.module(x, y):
                     return False
             elif not self.op(x, y):
                 return False
+        k = next((k for k, (x, y) in enumerate(zip(ins, outs)) if _key(x) != _key(y)), min(len(ins), len(outs)))
         if len(outs) > len(ins):
-            extra = outs[len(ins)]
+            extra = outs[k]
             return self.fail(f"{_label(extra)} has no counterpart in the input (the pass adds nothing outside functions)", extra, a)
         if len(ins) > len(outs):
-            gone = ins[len(outs)]
+            gone = ins[k]
             return self.fail(f"{_label(gone)} of the input is missing from the output", b, gone)
         return True
 
