@@ -303,12 +303,19 @@ class _Matcher:
         return False
 
 
+_PURE: dict[str, bool] = {}
+"""Op name -> pure and not a terminator (asked once per op of the output)."""
+
+
 def movable(op: Operation) -> bool:
     """A pure op a rewrite may put elsewhere in its block: no effects, no
     regions or successors, not a terminator, and no token in or out (what
     takes or yields a token is the proof's business, in place)."""
-    info = registry.lookup(op.name)
-    if not info.pure or info.terminator or op.regions or op.successors:
+    pure = _PURE.get(op.name)
+    if pure is None:
+        info = registry.lookup(op.name)
+        pure = _PURE[op.name] = info.pure and not info.terminator
+    if not pure or op.regions or op.successors:
         return False
     return not any(v.type.text in _PLUMBING for v in op.operands) and not any(r.type.text in _PLUMBING for r in op.results)
 
