@@ -454,6 +454,18 @@ def test_reordered_constant_changed_is_a_mismatch() -> None:
     )
 
 
+def test_reordered_constants_with_swapped_uses_is_a_mismatch() -> None:
+    # The constants may move; which one each op uses may not change.
+    out = DEFAULTS_GOOD.replace("memref.store %v, %a[%c1]", "memref.store %v, %a[%c0]")
+    refuted_at(
+        run(DEFAULTS_IN, out),
+        "mismatch",
+        "'memref.store' op operand #2 is not the value the input uses",
+        line_of(out, "memref.store"),
+        line_of(DEFAULTS_IN, "memref.store"),
+    )
+
+
 def test_defaults_come_from_the_registry() -> None:
     assert registry.lookup("memref.load").elided_defaults == {"nontemporal": "false"}
     source = inspect.getsource(correspondence)

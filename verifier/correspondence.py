@@ -233,7 +233,8 @@ class _Matcher:
                     taken.add(twin)
                     if twin in waiting:
                         waiting.remove(twin)
-                    self.op(twin, ob)
+                    if not self.op(twin, ob):
+                        return False
                     break
                 if is_addable(ob):
                     self.c.added.append(ob)
@@ -293,8 +294,7 @@ class _Matcher:
             # A changed pure op: compared with an input op of its name, for
             # the precise difference.
             like = next((x for x in waiting + ops[i:] if x.name == ob.name and x not in taken), None)
-            if like is not None:
-                self.op(like, ob)
+            if like is not None and not self.op(like, ob):
                 return False
         if ia is None:
             self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ops[-1] if ops else in_owner)
@@ -354,5 +354,8 @@ def _droppable(op: Operation) -> bool:
 def match(fin: Operation, fout: Operation) -> Correspondence:
     """Map the ops of output function `fout` onto input function `fin`."""
     m = _Matcher()
-    m.op(fin, fout)
+    if not m.op(fin, fout) and not m.c.mismatches:
+        # Every failing path reports; should one not, the verdict must still
+        # not be `verified` on a correspondence left half made.
+        m.fail(f"'{fout.name}' op is not a rewrite of the input's", fout, fin)
     return m.c
