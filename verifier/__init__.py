@@ -18,10 +18,11 @@ import time
 from spec.ir import Operation
 from spec.semantics import events
 from verifier.budget import Budget
-from verifier.correspondence import Correspondence, Mismatch, match, well_formed
+from verifier.correspondence import Correspondence, Mismatch, match
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
 from verifier.guarded import SKIP, STOP, check_guarded
 from verifier.lemma import LoopLemma
+from verifier.module_match import match_module
 from verifier.obligations import obligations
 from verifier.reach import reachable
 from verifier.replay import Replay, replay
@@ -36,6 +37,7 @@ from verifier.report import (
     Violation,
     violation_of,
 )
+from verifier.wellformed import well_formed
 
 __all__ = ["check", "Report", "FunctionReport", "Violation", "functions_of"]
 
@@ -146,6 +148,10 @@ def _check(
             fr = FunctionReport(name, REFUTED)
             fr.violations.append(_mismatch_violation(Mismatch("mismatch", f"function @{name} has no counterpart in the input", fout, None)))
             report.functions.append(fr)
+    # Outside function bodies nothing may change (kernels, module attributes, declarations).
+    outside = match_module(input_module, output_module)
+    if outside:
+        report.functions.append(FunctionReport("(module)", REFUTED, violations=[_mismatch_violation(m) for m in outside]))
     report.timings = t
     return report
 

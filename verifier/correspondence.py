@@ -13,9 +13,7 @@ Anything else is a mismatch, reported with both locations.
 Token operands are deliberately not compared: what a token orders is the
 business of the happens-before proof, which sees every token of the output.
 
-The output must also be well formed (`well_formed`): every use dominated by
-its definition, a GPU op's token as its last result, and the types of
-tokens and `!async.value`s consistent.
+The output must also be well formed: that is `verifier.wellformed`.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from dataclasses import dataclass, field
 from spec import registry
 from spec.attributes import GPU_TOKEN, Type, async_value_of
 from spec.ir import Block, Location, Operation, Region, Value
-from spec.semantics.events import execute_segments, gpu_deps
 
 SEGMENTS = "operandSegmentSizes"
 
@@ -86,18 +83,27 @@ def _segmented(op: Operation) -> list[list[Value]]:
     return groups
 
 
-def _same_props(a: Operation, b: Operation) -> bool:
-    """Equal properties, operand segment sizes aside."""
+def same_props(a: Operation, b: Operation) -> bool:
+    """Equal properties, operand segment sizes aside, and a property written
+    with its default value (`registry.OpInfo.elided_defaults`: the registry
+    is the one source of these) the same as its absence: mlir-opt elides
+    such a value when it prints, so a rewrite may lose it."""
     pa, pb = a.properties, b.properties
-    if SEGMENTS not in pa and SEGMENTS not in pb:
-        return pa == pb
-    return {k: v for k, v in pa.items() if k != SEGMENTS} == {k: v for k, v in pb.items() if k != SEGMENTS}
+    if pa == pb:
+        return True
+    if SEGMENTS in pa or SEGMENTS in pb:
+        pa = {k: v for k, v in pa.items() if k != SEGMENTS}
+        pb = {k: v for k, v in pb.items() if k != SEGMENTS}
+    return registry.without_defaults(a.name, pa) == registry.without_defaults(b.name, pb)
 
 
 class _Matcher:
     def __init__(self) -> None:
         self.c = Correspondence()
         self.vmap: dict[Value, Value] = {}
+        self.bmap: dict[Block, Block] = {}
+        """Input block -> output block (blocks of a matched region pair, by
+        position): where the output's branches must go."""
 
     def fail(self, message: str, out_op: Operation | None, in_op: Operation | None) -> None:
         self.c.mismatches.append(Mismatch("mismatch", message, out_op, in_op))
@@ -119,9 +125,15 @@ class _Matcher:
 
     def op(self, a: Operation, b: Operation) -> bool:
         """Compare a matched pair; returns False (after reporting) on a mismatch."""
-        if a.attributes != b.attributes or not _same_props(a, b):
+        if a.attributes != b.attributes or not same_props(a, b):
             self.fail(f"'{b.name}' op has attributes different from the input's", b, a)
             return False
+        # Where a branch goes first: retargeting often changes its operands too.
+        for k, (sa, sb) in enumerate(zip(a.successors, b.successors)):
+            if self.bmap.get(sa) is not sb:
+                # Blocks pair by position, so the input's name is its counterpart's.
+                self.fail(f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}", b, a)
+                return False
         ga, gb = _segmented(a), _segmented(b)
         if len(ga) != len(gb) or any(len(x) != len(y) for x, y in zip(ga, gb)):
             self.fail(f"'{b.name}' op has operands different from the input's", b, a)
@@ -148,16 +160,44 @@ class _Matcher:
         return True
 
     def region(self, ra: Region, rb: Region, out_owner: Operation, in_owner: Operation) -> bool:
+        if not ra.blocks and len(rb.blocks) == 1 and in_owner.name == "scf.if" and len(in_owner.regions) == 2 and ra is in_owner.regions[1]:
+            return self.added_else(rb.blocks[0], out_owner, in_owner)
         if len(ra.blocks) != len(rb.blocks):
             self.fail(f"'{out_owner.name}' op has a region with a different number of blocks", out_owner, in_owner)
             return False
-        for ba, bb in zip(ra.blocks, rb.blocks):
+        for k, (ba, bb) in enumerate(zip(ra.blocks, rb.blocks)):
+            self.bmap[ba] = bb
             if not self.values(ba.args, bb.args):
-                self.fail(f"'{out_owner.name}' op has block arguments different from the input's", out_owner, in_owner)
+                where = f"block {block_name(bb)}" if k else "its entry block"
+                self.fail(f"'{out_owner.name}' op: {where} has arguments different from the input's", out_owner, in_owner)
                 return False
         for ba, bb in zip(ra.blocks, rb.blocks):
             if not self.block(ba, bb, out_owner, in_owner):
                 return False
+        return True
+
+    def added_else(self, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
+        """An `else` the input's `scf.if` lacks: giving the `if` a token
+        result needs one that yields a token. It may hold only what a
+        rewrite may add (waits) and an `scf.yield` of plumbing values, so it
+        does nothing the input's empty `else` would not."""
+        for ob in bb.ops:
+            last = ob is bb.ops[-1]
+            if last and ob.name == "scf.yield" and all(is_plumbing(v.type) for v in ob.operands):
+                continue
+            if not last and is_addable(ob) and all(is_plumbing(r.type) for r in ob.results):
+                self.c.added.append(ob)
+                continue
+            self.fail(
+                f"'{ob.name}' op in the 'else' region the output adds to 'scf.if' is not token plumbing "
+                "(an added 'else' may hold only waits and an 'scf.yield' of tokens)",
+                ob,
+                in_owner,
+            )
+            return False
+        if bb.args or not bb.ops:
+            self.fail("'scf.if' op has an added 'else' region that is not token plumbing", out_owner, in_owner)
+            return False
         return True
 
     def block(self, ba: Block, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
@@ -166,15 +206,35 @@ class _Matcher:
         a rewrite may add it, and only then is the input op taken as dropped
         (if a rewrite may drop it). Preferring "added" over "dropped" keeps a
         user's own wait or await paired with itself when the rewrite puts a
-        new wait in front of it."""
+        new wait in front of it.
+
+        Pure ops (`movable`) may be reordered within their block: their
+        place orders nothing. One out of place pairs with an equal input
+        op (name, attributes, operands through the value map, result types)
+        of the same block, earlier or later; the input's passed over wait
+        for their counterparts, and any left at the end are missing."""
+        ops = ba.ops
         i = 0
+        taken: set[Operation] = set()
+        waiting: list[Operation] = []
         for ob in bb.ops:
             while True:
-                ia = ba.ops[i] if i < len(ba.ops) else None
-                if ia is not None and _compatible(ia, ob):
+                while i < len(ops) and ops[i] in taken:
+                    i += 1
+                ia = ops[i] if i < len(ops) else None
+                move = movable(ob)
+                if ia is not None and _compatible(ia, ob) and (not move or self.same_pure(ia, ob)):
                     if not self.op(ia, ob):
                         return False
                     i += 1
+                    break
+                twin = self.twin(ob, waiting, ops, i, taken) if move else None
+                if twin is not None:
+                    taken.add(twin)
+                    if twin in waiting:
+                        waiting.remove(twin)
+                    if not self.op(twin, ob):
+                        return False
                     break
                 if is_addable(ob):
                     self.c.added.append(ob)
@@ -183,20 +243,88 @@ class _Matcher:
                     self.c.dropped.append(ia)
                     i += 1
                     continue
-                if ia is None:
-                    self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ba.ops[-1] if ba.ops else in_owner)
-                else:
-                    self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
-                return False
-        while i < len(ba.ops) and _droppable(ba.ops[i]):
-            self.c.dropped.append(ba.ops[i])
-            i += 1
-        if i < len(ba.ops):
-            ia = ba.ops[i]
+                if ia is not None and movable(ia):
+                    waiting.append(ia)
+                    i += 1
+                    continue
+                return self.unmatched(ob, ia, ops, waiting, taken, i, in_owner)
+        for ia in ops[i:]:
+            if ia in taken:
+                continue
+            if _droppable(ia):
+                self.c.dropped.append(ia)
+            elif movable(ia):
+                waiting.append(ia)
+            else:
+                waiting.insert(0, ia)
+                break
+        if waiting:
             last = bb.ops[-1] if bb.ops else out_owner
-            self.fail(f"'{ia.name}' op of the input is missing from the output", last, ia)
+            self.fail(f"'{waiting[0].name}' op of the input is missing from the output", last, waiting[0])
             return False
         return True
+
+    def same_pure(self, a: Operation, b: Operation) -> bool:
+        """Is output op `b` the pure input op `a`, its operands the values
+        mapped from `a`'s?"""
+        return (
+            a.name == b.name
+            and a.attributes == b.attributes
+            and same_props(a, b)
+            and len(a.operands) == len(b.operands)
+            and all(self.vmap.get(x) is y for x, y in zip(a.operands, b.operands))
+            and [r.type for r in a.results] == [r.type for r in b.results]
+        )
+
+    def twin(self, ob: Operation, waiting: list[Operation], ops: list[Operation], i: int, taken: set[Operation]) -> Operation | None:
+        """The input op that pure output op `ob` is, found out of place."""
+        for ia in waiting:
+            if self.same_pure(ia, ob):
+                return ia
+        for ia in ops[i:]:
+            if ia not in taken and movable(ia) and self.same_pure(ia, ob):
+                return ia
+        return None
+
+    def unmatched(
+        self, ob: Operation, ia: Operation | None, ops: list[Operation], waiting: list[Operation], taken: set[Operation], i: int, in_owner: Operation
+    ) -> bool:
+        """Report output op `ob`, which is no op of the input."""
+        if movable(ob):
+            # A changed pure op: compared with an input op of its name, for
+            # the precise difference.
+            like = next((x for x in waiting + ops[i:] if x.name == ob.name and x not in taken), None)
+            if like is not None and not self.op(like, ob):
+                return False
+        if ia is None:
+            self.fail(f"'{ob.name}' op has no counterpart in the input", ob, ops[-1] if ops else in_owner)
+        else:
+            self.fail(f"'{ob.name}' op is where the input has '{ia.name}' (added, dropped or reordered)", ob, ia)
+        return False
+
+
+_PURE: dict[str, bool] = {}
+"""Op name -> pure and not a terminator (asked once per op of the output)."""
+
+
+def movable(op: Operation) -> bool:
+    """A pure op a rewrite may put elsewhere in its block: no effects, no
+    regions or successors, not a terminator, and no token in or out (what
+    takes or yields a token is the proof's business, in place)."""
+    pure = _PURE.get(op.name)
+    if pure is None:
+        info = registry.lookup(op.name)
+        pure = _PURE[op.name] = info.pure and not info.terminator
+    if not pure or op.regions or op.successors:
+        return False
+    return not any(v.type.text in _PLUMBING for v in op.operands) and not any(r.type.text in _PLUMBING for r in op.results)
+
+
+def block_name(b: Block) -> str:
+    """`^bbN`, N the block's position in its region (as mlir-opt prints it;
+    labels are renamed by printing, positions are not)."""
+    region = b.parent
+    return f"^bb{region.blocks.index(b)}" if region is not None else "^bb?"
 
 
 def _compatible(a: Operation, b: Operation) -> bool:
@@ -226,147 +354,8 @@ def _droppable(op: Operation) -> bool:
 def match(fin: Operation, fout: Operation) -> Correspondence:
     """Map the ops of output function `fout` onto input function `fin`."""
     m = _Matcher()
-    m.op(fin, fout)
+    if not m.op(fin, fout) and not m.c.mismatches:
+        # Every failing path reports; should one not, the verdict must still
+        # not be `verified` on a correspondence left half made.
+        m.fail(f"'{fout.name}' op is not a rewrite of the input's", fout, fin)
     return m.c
-
-
-# --- well-formedness -------------------------------------------------------
-
-
-def _ancestor_in(op: Operation, block: Block) -> Operation | None:
-    """The ancestor of `op` (or `op`) that sits directly in `block`."""
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.parent is block:
-            return cur
-        cur = cur.parent_op
-    return None
-
-
-def _ancestor_in_region(op: Operation, region: Region) -> Operation | None:
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.parent is not None and cur.parent.parent is region:
-            return cur
-        cur = cur.parent_op
-    return None
-
-
-def _dominators(region: Region) -> dict[Block, set[Block]]:
-    """Block dominators of a multi-block region (iterative data flow)."""
-    blocks = region.blocks
-    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
-    for b in blocks:
-        for s in b.successors():
-            if s in preds:
-                preds[s].append(b)
-    every = set(blocks)
-    dom = {b: set(every) for b in blocks}
-    dom[blocks[0]] = {blocks[0]}
-    changed = True
-    while changed:
-        changed = False
-        for b in blocks[1:]:
-            ps = [dom[p] for p in preds[b]]
-            new = (set.intersection(*ps) if ps else set()) | {b}
-            if new != dom[b]:
-                dom[b] = new
-                changed = True
-    return dom
-
-
-class _Dominance:
-    def __init__(self) -> None:
-        self.index: dict[Operation, int] = {}
-        self.doms: dict[Region, dict[Block, set[Block]]] = {}
-
-    def pos(self, op: Operation) -> int:
-        i = self.index.get(op)
-        if i is None:
-            assert op.parent is not None
-            for k, o in enumerate(op.parent.ops):
-                self.index[o] = k
-            i = self.index[op]
-        return i
-
-    def block_dominates(self, a: Block, b: Block) -> bool:
-        region = a.parent
-        if region is None or len(region.blocks) == 1:
-            return a is b
-        d = self.doms.get(region)
-        if d is None:
-            d = self.doms[region] = _dominators(region)
-        return a in d.get(b, set())
-
-    def dominates(self, v: Value, user: Operation) -> bool:
-        d = v.owner
-        if d.__class__ is Operation and d.parent is user.parent and d.parent is not None:
-            # Defined in the user's own block (the common case): by position.
-            return d is not user and self.pos(d) < self.pos(user)  # type: ignore[arg-type]
-        if isinstance(v.owner, Block):
-            block = v.owner
-            if _ancestor_in(user, block) is not None:
-                return True
-            if block.parent is None:
-                return False
-            anc = _ancestor_in_region(user, block.parent)
-            return anc is not None and anc.parent is not None and self.block_dominates(block, anc.parent)
-        if not isinstance(d, Operation) or d.parent is None:
-            return False
-        anc = _ancestor_in(user, d.parent)
-        if anc is not None:
-            return anc is not d and self.pos(d) < self.pos(anc)
-        region = d.parent.parent
-        if region is None:
-            return False
-        anc = _ancestor_in_region(user, region)
-        return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
-
-
-def _first_undominated(dom: _Dominance, op: Operation) -> int | None:
-    """The index of the first operand of `op` whose definition does not
-    dominate it, if any."""
-    for k, v in enumerate(op.operands):
-        if not dom.dominates(v, op):
-            return k
-    return None
-
-
-def well_formed(func: Operation) -> list[Mismatch]:
-    """Problems that make `func` invalid IR, one per op at most."""
-    problems: list[Mismatch] = []
-    dom = _Dominance()
-
-    def bad(op: Operation, message: str) -> None:
-        problems.append(Mismatch("ill-formed", f"'{op.name}' op {message}", op, None))
-
-    for op in func.nested_ops():
-        k = _first_undominated(dom, op)
-        if k is not None:
-            bad(op, f"operand #{k} does not dominate this use")
-            continue
-        info = registry.lookup(op.name)
-        if info.gpu_async:
-            tokens = [i for i, r in enumerate(op.results) if r.type.is_gpu_token]
-            if len(tokens) > 1 or (tokens and tokens[0] != len(op.results) - 1):
-                bad(op, "must have at most one '!gpu.async.token' result, as its last result")
-            elif any(not d.type.is_gpu_token for d in gpu_deps(op)):
-                bad(op, "has an async dependency that is not a '!gpu.async.token'")
-        elif op.name == "async.await" and op.operands:
-            t = op.operands[0].type
-            expected = [t.async_value_inner] if t.is_async_value else []
-            if [r.type for r in op.results] != expected:
-                bad(op, f"result types do not match the awaited '{t}'")
-        elif op.name == "async.execute" and op.regions and op.regions[0].blocks:
-            deps, operands = execute_segments(op)
-            body = op.regions[0].blocks[0]
-            if any(not d.type.is_async_token for d in deps):
-                bad(op, "has a dependency that is not an '!async.token'")
-            elif [a.type for a in body.args] != [v.type.async_value_inner if v.type.is_async_value else v.type for v in operands]:
-                bad(op, "body argument types do not match its operands")
-            else:
-                y = body.ops[-1] if body.ops else None
-                values = [r.type.async_value_inner for r in op.results if r.type.is_async_value]
-                if y is None or y.name != "async.yield" or [v.type for v in y.operands] != values:
-                    bad(op, "'async.yield' operand types do not match its '!async.value' results")
-    return problems

@@ -245,7 +245,8 @@ class Report:
             for v in f.violations:
                 out.append(render(v.diagnostic(), sources))
         for f in self.functions:
-            line = f"@{f.name}: {f.verdict}"
+            # "(module)": what lies outside the functions (`verifier.module_match`).
+            line = f"{f.name if f.name.startswith('(') else '@' + f.name}: {f.verdict}"
             if f.verdict == VERIFIED:
                 line += f" ({f.proved} obligations proved by Z3, reachability agrees"
                 line += f" on {f.sampled_paths} sampled paths" if f.sampled_paths else ""

@@ -1,0 +1,189 @@
+"""Well-formedness of a rewrite: what makes it invalid IR.
+
+Every use dominated by its definition (MLIR's dominance: within a block by
+position, across blocks of a region by the region's dominator tree, where an
+unreachable block dominates nothing and uses inside unreachable blocks are
+not checked, as MLIR's verifier does), a GPU op's token as its last result,
+and the types of tokens and `!async.value`s consistent. A problem is a
+`Mismatch` of kind `ill-formed`.
+"""
+
+from __future__ import annotations
+
+from spec import registry
+from spec.ir import Block, Operation, Region, Value
+from spec.semantics.events import execute_segments, gpu_deps
+from verifier.correspondence import Mismatch
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    """The ancestor of `op` (or `op`) that sits directly in `block`."""
+    cur: Operation | None = op
+    while cur is not None:
+        if cur.parent is block:
+            return cur
+        cur = cur.parent_op
+    return None
+
+
+def _ancestor_in_region(op: Operation, region: Region) -> Operation | None:
+    cur: Operation | None = op
+    while cur is not None:
+        if cur.parent is not None and cur.parent.parent is region:
+            return cur
+        cur = cur.parent_op
+    return None
+
+
+def _reachable(region: Region) -> set[Block]:
+    """The blocks of `region` reachable from its entry block."""
+    entry = region.blocks[0]
+    seen, stack = {entry}, [entry]
+    while stack:
+        for s in stack.pop().successors():
+            if s not in seen and s.parent is region:
+                seen.add(s)
+                stack.append(s)
+    return seen
+
+
+def _dominators(region: Region) -> dict[Block, set[Block]]:
+    """Block dominators of the reachable blocks of a multi-block region
+    (iterative data flow). Unreachable blocks are left out: as in MLIR, they
+    dominate nothing, and a predecessor that is unreachable does not count
+    (an unreachable block branching into a reachable one must not make the
+    entry's values undominated there)."""
+    reach = _reachable(region)
+    blocks = [b for b in region.blocks if b in reach]
+    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
+    for b in blocks:
+        for s in b.successors():
+            if s in preds:
+                preds[s].append(b)
+    dom = {b: set(blocks) for b in blocks}
+    dom[blocks[0]] = {blocks[0]}
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks[1:]:
+            new = set.intersection(*[dom[p] for p in preds[b]]) | {b}
+            if new != dom[b]:
+                dom[b] = new
+                changed = True
+    return dom
+
+
+class _Dominance:
+    def __init__(self) -> None:
+        self.index: dict[Operation, int] = {}
+        self.doms: dict[Region, dict[Block, set[Block]]] = {}
+
+    def pos(self, op: Operation) -> int:
+        i = self.index.get(op)
+        if i is None:
+            assert op.parent is not None
+            for k, o in enumerate(op.parent.ops):
+                self.index[o] = k
+            i = self.index[op]
+        return i
+
+    def _doms(self, region: Region) -> dict[Block, set[Block]]:
+        d = self.doms.get(region)
+        if d is None:
+            d = self.doms[region] = _dominators(region)
+        return d
+
+    def reachable(self, block: Block) -> bool:
+        """Is `block` reachable from its region's entry?"""
+        region = block.parent
+        if region is None or len(region.blocks) == 1:
+            return True
+        return block in self._doms(region)
+
+    def block_dominates(self, a: Block, b: Block) -> bool:
+        """MLIR's (and LLVM's) definition: a block dominates itself; an
+        unreachable block is dominated by every block and dominates no other."""
+        region = a.parent
+        if a is b:
+            return True
+        if region is None or len(region.blocks) == 1:
+            return False
+        d = self._doms(region)
+        if b not in d:
+            return True
+        return a in d[b]
+
+    def dominates(self, v: Value, user: Operation) -> bool:
+        d = v.owner
+        if d.__class__ is Operation and d.parent is user.parent and d.parent is not None:
+            # Defined in the user's own block (the common case): by position.
+            return d is not user and self.pos(d) < self.pos(user)  # type: ignore[arg-type]
+        if isinstance(v.owner, Block):
+            block = v.owner
+            if _ancestor_in(user, block) is not None:
+                return True
+            if block.parent is None:
+                return False
+            anc = _ancestor_in_region(user, block.parent)
+            return anc is not None and anc.parent is not None and self.block_dominates(block, anc.parent)
+        if not isinstance(d, Operation) or d.parent is None:
+            return False
+        anc = _ancestor_in(user, d.parent)
+        if anc is not None:
+            return anc is not d and self.pos(d) < self.pos(anc)
+        region = d.parent.parent
+        if region is None:
+            return False
+        anc = _ancestor_in_region(user, region)
+        return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
+
+
+def _first_undominated(dom: _Dominance, op: Operation) -> int | None:
+    """The index of the first operand of `op` whose definition does not
+    dominate it, if any."""
+    for k, v in enumerate(op.operands):
+        if not dom.dominates(v, op):
+            return k
+    return None
+
+
+def well_formed(func: Operation) -> list[Mismatch]:
+    """Problems that make `func` invalid IR, one per op at most."""
+    problems: list[Mismatch] = []
+    dom = _Dominance()
+
+    def bad(op: Operation, message: str) -> None:
+        problems.append(Mismatch("ill-formed", f"'{op.name}' op {message}", op, None))
+
+    for op in func.nested_ops():
+        # Uses in an unreachable block are not checked (MLIR's verifier
+        # skips them: nothing there ever runs).
+        k = _first_undominated(dom, op) if op.parent is None or dom.reachable(op.parent) else None
+        if k is not None:
+            bad(op, f"operand #{k} does not dominate this use")
+            continue
+        info = registry.lookup(op.name)
+        if info.gpu_async:
+            tokens = [i for i, r in enumerate(op.results) if r.type.is_gpu_token]
+            if len(tokens) > 1 or (tokens and tokens[0] != len(op.results) - 1):
+                bad(op, "must have at most one '!gpu.async.token' result, as its last result")
+            elif any(not d.type.is_gpu_token for d in gpu_deps(op)):
+                bad(op, "has an async dependency that is not a '!gpu.async.token'")
+        elif op.name == "async.await" and op.operands:
+            t = op.operands[0].type
+            expected = [t.async_value_inner] if t.is_async_value else []
+            if [r.type for r in op.results] != expected:
+                bad(op, f"result types do not match the awaited '{t}'")
+        elif op.name == "async.execute" and op.regions and op.regions[0].blocks:
+            deps, operands = execute_segments(op)
+            body = op.regions[0].blocks[0]
+            if any(not d.type.is_async_token for d in deps):
+                bad(op, "has a dependency that is not an '!async.token'")
+            elif [a.type for a in body.args] != [v.type.async_value_inner if v.type.is_async_value else v.type for v in operands]:
+                bad(op, "body argument types do not match its operands")
+            else:
+                y = body.ops[-1] if body.ops else None
+                values = [r.type.async_value_inner for r in op.results if r.type.is_async_value]
+                if y is None or y.name != "async.yield" or [v.type for v in y.operands] != values:
+                    bad(op, "'async.yield' operand types do not match its '!async.value' results")
+    return problems
