@@ -102,10 +102,29 @@ class EventGraph:
         conditions`): in the graph of one path, every edge made holds."""
         self.edge(a, b)
 
+    def occurrence_of(self, n: int) -> int:
+        """Which execution of its op node `n` belongs to on this path (0 the
+        first): the number of earlier nodes of the same op and kind. Worked
+        out for all nodes on first use (labels are asked for a schedule or
+        a drawing, not while building)."""
+        occ = self.__dict__.get("_occ")
+        if occ is None or len(occ) != len(self.kinds):
+            seen: dict[tuple[int, str], int] = {}
+            occ = []
+            for op, kind in zip(self.ops, self.kinds):
+                key = (id(op), kind)
+                occ.append(seen.get(key, 0))
+                seen[key] = occ[-1] + 1
+            self.__dict__["_occ"] = occ
+        return occ[n]
+
     def label(self, n: int) -> str:
         op = self.ops[n]
         kind = self.kinds[n]
         where = f"{op.name}@{op.loc.line}:{op.loc.col}" if op is not None else "?"
+        k = self.occurrence_of(n) if op is not None else 0
+        # As `spec explore` counts: `#n` for the (n+1)-th execution of the op.
+        where += f"#{k}" if k else ""
         short = {"issue": "i", "start": "s", "finish": "f", "point": "t", "body": "begin", "yield": "yield", "iter-end": "end-iteration"}
         return f"{short.get(kind, kind)}({where})"
 
