@@ -190,9 +190,13 @@ class _Builder:
         return TRUE
 
     def _extern(self, v: Value, table: dict[Value, int]) -> int:
-        # A token the function did not produce (an argument, the result of an
-        # opaque op, a use before its definition): nothing is known about when
-        # it completes, so its node gets no predecessors.
+        # A token bound to nothing the model follows (arguments and call
+        # results are bound to caller work, so what is left is a use the
+        # builder did not see defined, or an await of a value whose GPU token
+        # is not known). Its node has no predecessors, so a wait on it would
+        # order nothing: never silently, the verdict is unknown.
+        owner = v.defining_op or (v.owner.parent_op if isinstance(v.owner, Block) else None) or self.g.func
+        self.unsupported(owner, "a token whose completion the model cannot follow")
         n = self.g.node("extern", v.defining_op, 0)
         table[v] = n
         return n
