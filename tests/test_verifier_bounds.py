@@ -71,3 +71,19 @@ def test_astronomical_path_count_in_json(tmp_path: Path) -> None:
     assert r.returncode == 3, r.stderr
     (fn,) = json.loads(r.stdout)["functions"]
     assert fn["verdict"] == "unknown" and fn["paths"].startswith("about 10^")
+
+
+def test_tools_take_their_own_output_at_the_nesting_limit(tmp_path: Path) -> None:
+    """998 nested `scf.if`s parse; the printed output (with its explicit
+    `module {`) must parse too: levels are counted from the module on both
+    sides."""
+    n = 998
+    f = tmp_path / "deep.mlir"
+    f.write_text("func.func @f(%p: i1) {\n" + "  scf.if %p {\n" * n + "  }\n" * n + "  return\n}\n")
+    once = subprocess.run([sys.executable, "-m", "spec", "print", str(f)], capture_output=True, text=True, timeout=300)
+    assert once.returncode == 0, once.stderr
+    out = tmp_path / "out.mlir"
+    out.write_text(once.stdout)
+    again = subprocess.run([sys.executable, "-m", "spec", "print", str(out)], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr[:500]
+    assert again.stdout == once.stdout

@@ -96,13 +96,19 @@ def verify(top: list[Operation], later: dict[int, VerifyLater]) -> None:
     escapes: set[int] = set()
     work: list[_Visit] = []
     _push_block(work, top, TOP_LEVEL, 1, None)
+    # Levels count from the module: a file's one explicit top-level module
+    # is the implicit one written out (as the printer writes it), so it is
+    # not a level of its own and a printed output parses where its input did.
+    limit = MAX_NESTING + (1 if len(top) == 1 and top[0].name == "builtin.module" else 0)
     while work:
         op, info, parent, depth, iso = work.pop()
         if depth == _EXIT:
             _on_exit(op, info, escapes, later)
             continue
-        if depth > MAX_NESTING:
-            raise DiagnosticError(error(op.loc, f"regions nested deeper than {MAX_NESTING} levels are not supported"))
+        if depth > limit:
+            raise DiagnosticError(
+                error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
+            )
         if later or info.parents or depth == 1 or op.name in _SIGNED:
             _on_entrance(op, info, parent, depth, later)
         if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
