@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from spec.ir import Location, Operation
 from spec.semantics.interp import Thread
-from spec.semantics.outcome import Event, Footprint
+from spec.semantics.outcome import Event, Footprint, Step
 from spec.semantics.processes import GpuProc, HostProc
 from spec.semantics.schedule import Machine
 from spec.semantics.values import AsyncValue, Producer, Token, View, kernel_mix, stable_hash
@@ -50,6 +50,8 @@ from spec.semantics.values import AsyncValue, Producer, Token, View, kernel_mix,
 CALLER_OP = "boundary.caller_work"
 RECEIVER_OP = "boundary.receiver"
 END_OP = "boundary.end"
+CUT_OFF = "run cut off"
+"""In the detail of the fault observed when a run is cut off."""
 
 
 class CallerWork(GpuProc):
@@ -164,6 +166,18 @@ class BoundaryMachine(Machine):
         end = Observer("end", [], _stand_in(END_OP, Location("<end>", 0, 0)), end=True)
         self.procs["end"] = self.live["end"] = end  # type: ignore[assignment]
         self._kernel_seed = kernel_digest(func)
+
+    MAX_RUN_STEPS = 2000
+    """Steps one run may take here (`schedule.MAX_STEPS` is far larger): the
+    judge explores many runs of small programs, and a run this long is a loop
+    that does not end (it is cut off with a fault, `CUT_OFF`)."""
+
+    def step(self, pid: str) -> Step:
+        if len(self.steps) >= self.MAX_RUN_STEPS:
+            st = Step("cut off", pid, 0, {}, ())
+            self._cut_off()
+            return st
+        return super().step(pid)
 
     # -- who may step -------------------------------------------------------------
     def _ready(self, p: HostProc | GpuProc) -> bool:  # type: ignore[override]

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 from spec.diagnostics import DiagnosticError
 from spec.ir import Location, Operation
-from spec.semantics.boundary import BoundaryMachine
+from spec.semantics.boundary import CUT_OFF, BoundaryMachine
 from spec.semantics.interp import check_supported, default_args
 from spec.semantics.outcome import Exploration, Outcome
 from spec.semantics.schedule import explore
@@ -58,8 +58,11 @@ UNDECIDED = "undecided"
 MAX_FLAGS = 3
 """`i1` arguments explored both ways (2**MAX_FLAGS vectors at most)."""
 INDEX_VALUES = (2, 0)
-"""Values given to every integer / `index` argument, one vector each."""
-DEFAULT_BOUND = 3000
+"""Values given to every integer / `index` argument, one vector each (the
+second only for a function with a loop: `scf.for`/`while`/`parallel` or a
+`cf` branch back to its own block)."""
+LOOPS = frozenset({"scf.for", "scf.while", "scf.parallel"})
+DEFAULT_BOUND = 1000
 """Complete schedules per exploration before it is cut off (`undecided`)."""
 
 SKIP_IN_ALIGNMENT = frozenset({"scf.yield"})
@@ -179,7 +182,8 @@ def _vectors(func: Operation) -> list[tuple[str, list]]:
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
     ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
     out = []
-    for n in INDEX_VALUES if ints else (None,):
+    loops = any(op.name in LOOPS or (op.name in ("cf.br", "cf.cond_br") and op.parent in op.successors) for op in func.nested_ops())
+    for n in (INDEX_VALUES if loops else INDEX_VALUES[:1]) if ints else (None,):
         for bits in itertools.product((0, 1), repeat=len(flags)):
             over = {str(i): n for i in ints} if n is not None else {}
             fl = dict(zip(flags, bits))
@@ -242,6 +246,10 @@ def judge(input_func: Operation, output_func: Operation, bound: int = DEFAULT_BO
             op.loc = loc
 
 
+def _cut(ex: Exploration) -> bool:
+    return any(CUT_OFF in o.detail for out in ex.outcomes for _, obs in out.observations for o in obs)
+
+
 def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
     found: list[SemanticViolation] = []
     reason = ""
@@ -250,6 +258,9 @@ def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
         ex_in = explore(fin, args, bound=bound, machine=BoundaryMachine)
         ex_out = explore(fout, args, bound=bound, machine=BoundaryMachine)
         total += ex_in.schedules_explored + ex_out.schedules_explored
+        if _cut(ex_in) or _cut(ex_out):
+            reason = reason or f"a run was cut off after {BoundaryMachine.MAX_RUN_STEPS} steps ({shown})"
+            continue
         new = _compare(ex_in, ex_out, shown)
         if new and ex_in.complete:
             found += new
