@@ -16,7 +16,7 @@ How:
    Otherwise the judgement is `wrong` (kind `interface`).
 2. Locations: output ops are paired with input ops by aligning the two
    pre-order op sequences (`difflib`, on op names; `scf.yield`s are left
-   out as pure plumbing); while the output is explored, each paired op
+   out, `gpu.wait`s and `async.await`s aligned among themselves); while the output is explored, each paired op
    carries its input op's location and every other output op a location in
    the file `<added>`. So an event, a thread, a buffer and an observation
    are named the same on both sides.
@@ -66,6 +66,8 @@ DEFAULT_BOUND = 1000
 """Complete schedules per exploration before it is cut off (`undecided`)."""
 
 SKIP_IN_ALIGNMENT = frozenset({"scf.yield"})
+PLUMBING = frozenset({"gpu.wait", "async.await"})
+"""Ops a rewrite adds, drops or moves: aligned among themselves."""
 
 
 @dataclass(frozen=True)
@@ -154,19 +156,22 @@ def _interface(fin: Operation, fout: Operation) -> list[SemanticViolation]:
 # -- locations --------------------------------------------------------------------
 
 
-def _ops(func: Operation) -> list[Operation]:
-    return [op for op in func.nested_ops() if op.name not in SKIP_IN_ALIGNMENT]
+def _ops(func: Operation, plumbing: bool) -> list[Operation]:
+    return [op for op in func.nested_ops() if op.name not in SKIP_IN_ALIGNMENT and (op.name in PLUMBING) == plumbing]
 
 
 def _relocate(fin: Operation, fout: Operation) -> list[tuple[Operation, Location]]:
     """Give output ops their input partner's location (others `<added>`);
-    returns what to restore."""
-    a, b = _ops(fin), _ops(fout)
-    sm = difflib.SequenceMatcher(None, [o.name for o in a], [o.name for o in b], autojunk=False)
+    returns what to restore. The ops a rewrite adds or moves (`PLUMBING`)
+    are aligned apart from the rest, so they cannot pull the rest out of
+    line."""
     partner: dict[int, Location] = {}
-    for i, j, n in sm.get_matching_blocks():
-        for k in range(n):
-            partner[id(b[j + k])] = a[i + k].loc
+    for plumbing in (False, True):
+        a, b = _ops(fin, plumbing), _ops(fout, plumbing)
+        sm = difflib.SequenceMatcher(None, [o.name for o in a], [o.name for o in b], autojunk=False)
+        for i, j, n in sm.get_matching_blocks():
+            for k in range(n):
+                partner[id(b[j + k])] = a[i + k].loc
     saved = []
     for n, op in enumerate(fout.nested_ops()):
         saved.append((op, op.loc))
