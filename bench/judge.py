@@ -16,6 +16,7 @@ and the first violation's kind.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections import Counter
@@ -27,6 +28,18 @@ from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
 from verifier.boundary_programs import ALL, OPTION_NAMES  # noqa: E402
 from verifier.judge_pairs import SOURCES, Row, evaluate, pairs  # noqa: E402
+
+
+PAIR_SECONDS = 20
+"""A pair judged longer than this is counted as `timeout` (neither answer)."""
+
+
+class _Slow(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Slow
 
 
 def _group(row: Row) -> str:
@@ -43,8 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sources", default=",".join(SOURCES))
     p.add_argument("--bound", type=int, default=None, help="schedules per exploration")
     p.add_argument("--examples", type=int, default=3, help="examples printed per disagreement group")
+    p.add_argument("--time-budget", type=float, default=None, help="seconds; then stop judging (the table covers the pairs judged)")
     args = p.parse_args(argv)
     options = ALL.without(*args.without)
+    signal.signal(signal.SIGALRM, _alarm)
     rows: list[Row] = []
     t0 = time.time()
 
@@ -52,8 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     @settings(max_examples=args.pairs, database=None, deadline=None, suppress_health_check=list(HealthCheck))
     @given(pairs(options, sources=args.sources.split(",")))
     def one(pair) -> None:  # type: ignore[no-untyped-def]
-        rows.append(evaluate(pair, args.bound))
-        if len(rows) % 500 == 0:
+        if args.time_budget is not None and time.time() - t0 > args.time_budget:
+            return
+        signal.alarm(PAIR_SECONDS)
+        try:
+            rows.append(evaluate(pair, args.bound))
+        except _Slow:
+            rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
+        finally:
+            signal.alarm(0)
+        if len(rows) % 100 == 0:
             print(f"... {len(rows)} pairs, {time.time() - t0:.0f} s", file=sys.stderr)
 
     one()

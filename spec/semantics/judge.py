@@ -260,8 +260,8 @@ def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
     reason = ""
     total = 0
     for shown, args in _vectors(fin):
-        ex_in = explore(fin, args, bound=bound, machine=BoundaryMachine)
-        ex_out = explore(fout, args, bound=bound, machine=BoundaryMachine)
+        ex_in = explore(fin, args, bound=bound, machine=BoundaryMachine, max_pruned=4 * bound)
+        ex_out = explore(fout, args, bound=bound, machine=BoundaryMachine, max_pruned=4 * bound)
         total += ex_in.schedules_explored + ex_out.schedules_explored
         if _cut(ex_in) or _cut(ex_out):
             reason = reason or f"a run was cut off after {BoundaryMachine.MAX_RUN_STEPS} steps ({shown})"

@@ -413,9 +413,11 @@ def explore(
     por: bool = True,
     pairs: bool = False,
     machine: MachineFactory = Machine,
+    max_pruned: int | None = None,
 ) -> Exploration:
     """Explore schedules of `func` on `args` (see the module docstring);
-    `machine` makes each run's machine (as for `run`)."""
+    `machine` makes each run's machine (as for `run`); `max_pruned` stops an
+    exhaustive exploration (incomplete) after that many pruned runs."""
     func = function(func)
     _prepare(func)
     if args is None:
@@ -464,7 +466,7 @@ def explore(
             nodes.pop()
         if not nodes:
             break
-        if ex.schedules_explored >= bound:
+        if ex.schedules_explored >= bound or (max_pruned is not None and ex.pruned >= max_pruned):
             ex.complete = False
             break
         node = nodes[-1]
