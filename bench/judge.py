@@ -29,7 +29,6 @@ from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from verifier.boundary_programs import ALL, OPTION_NAMES  # noqa: E402
 from verifier.judge_pairs import SOURCES, Row, evaluate, pairs  # noqa: E402
 
-
 PAIR_SECONDS = 20
 """A pair judged longer than this is counted as `timeout` (neither answer)."""
 
