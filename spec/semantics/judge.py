@@ -32,7 +32,9 @@ How:
    conflicting access) or an out-of-order pair of one thread that the
    input never shows, or an outcome (observations of every thread,
    receivers included, and the final buffers) the input never produces.
-   It is `undecided` where an exploration hit its bound (the input's,
+   It is `undecided` where the input faults (a use after free, an
+   out-of-bounds access: undefined behaviour, after which nothing is
+   compared), where an exploration hit its bound (the input's,
    when something was found; the output's, when nothing was) or a function
    cannot be interpreted, and `ok` only when both explorations were complete
    for every argument vector and nothing was found.
@@ -251,6 +253,10 @@ def judge(input_func: Operation, output_func: Operation, bound: int = DEFAULT_BO
             op.loc = loc
 
 
+def _faults(ex: Exploration) -> bool:
+    return any(o.kind == "fault" for out in ex.outcomes for _, obs in out.observations for o in obs)
+
+
 def _cut(ex: Exploration) -> bool:
     return any(CUT_OFF in o.detail for out in ex.outcomes for _, obs in out.observations for o in obs)
 
@@ -267,6 +273,9 @@ def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
             reason = reason or f"a run was cut off after {BoundaryMachine.MAX_RUN_STEPS} steps ({shown})"
             continue
         new = _compare(ex_in, ex_out, shown)
+        if new and _faults(ex_in):
+            reason = reason or f"the input faults (undefined behaviour: any output is allowed) ({shown})"
+            continue
         if new and ex_in.complete:
             found += new
         elif new or not ex_out.complete:
