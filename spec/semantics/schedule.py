@@ -326,21 +326,27 @@ def _prepare(func: Operation) -> None:
     check_supported(func)
 
 
+MachineFactory = Callable[[Operation, list], Machine]
+"""Makes the `Machine` of one run from the function and its arguments: the
+class itself, or a subclass that models more (`spec.semantics.boundary`)."""
+
+
 def run(
     func: Operation,
     args: list | None = None,
     schedule: list[str] | None = None,
     choose: Callable[[list[str]], str] | None = None,
+    machine: MachineFactory = Machine,
 ) -> Run:
     """One run of `func` (a `func.func`, or a module with one function) on
     `args` (default: `interp.default_args`): follow `schedule` (labels), then
     `choose` among enabled processes (default: program order). The buffers
-    in `args` are copied, never modified."""
+    in `args` are copied, never modified. `machine` makes the run's machine."""
     func = function(func)
     _prepare(func)
     if args is None:
         args = default_args(func)
-    m = Machine(func, _fresh(args))
+    m = machine(func, _fresh(args))
     for i, label in enumerate(schedule or []):
         en = m.enabled()
         pid = next((q for q in en if m.label(q) == label), None)
@@ -364,7 +370,7 @@ def replay(func: Operation, schedule: list[str], args: list | None = None) -> Ou
 # -- exploration ----------------------------------------------------------------
 
 
-def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: bool) -> None:
+def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: bool, machine: MachineFactory = Machine) -> None:
     schedule = tuple(s.label for s in m.steps)
     out = m.outcome()
     ex.outcomes.setdefault(out, schedule)
@@ -374,7 +380,7 @@ def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: boo
             continue
         witness = overlap_schedule(m.steps, g, e)
         try:
-            run(func, _fresh(args), witness)
+            run(func, _fresh(args), witness, machine=machine)
         except ReplayError:
             witness = list(schedule)
         ex.races[key] = Race(site(g), site(e), buf, tuple(witness))
@@ -406,8 +412,12 @@ def explore(
     seed: int = 0,
     por: bool = True,
     pairs: bool = False,
+    machine: MachineFactory = Machine,
+    max_pruned: int | None = None,
 ) -> Exploration:
-    """Explore schedules of `func` on `args` (see the module docstring)."""
+    """Explore schedules of `func` on `args` (see the module docstring);
+    `machine` makes each run's machine (as for `run`); `max_pruned` stops an
+    exhaustive exploration (incomplete) after that many pruned runs."""
     func = function(func)
     _prepare(func)
     if args is None:
@@ -416,14 +426,14 @@ def explore(
     if not exhaustive:
         rng = random.Random(seed)
         for _ in range(schedules):
-            r = run(func, _fresh(args), None, lambda en: en[rng.randrange(len(en))])
+            r = run(func, _fresh(args), None, lambda en: en[rng.randrange(len(en))], machine)
             ex.schedules_explored += 1
-            _record(ex, func, args, r.machine, pairs)
+            _record(ex, func, args, r.machine, pairs, machine)
         ex.complete = False
         return ex
     nodes: list[ExploreNode] = []
     while True:
-        m = Machine(func, _fresh(args))
+        m = machine(func, _fresh(args))
         for node in nodes:
             m.step(node.taken)
         blocked = False
@@ -451,12 +461,12 @@ def explore(
             ex.pruned += 1
         else:
             ex.schedules_explored += 1
-            _record(ex, func, args, m, pairs)
+            _record(ex, func, args, m, pairs, machine)
         while nodes and not nodes[-1].open():
             nodes.pop()
         if not nodes:
             break
-        if ex.schedules_explored >= bound:
+        if ex.schedules_explored >= bound or (max_pruned is not None and ex.pruned >= max_pruned):
             ex.complete = False
             break
         node = nodes[-1]

@@ -1,0 +1,123 @@
+"""The semantic judge against the verifier, over many generated pairs.
+
+    python bench/judge.py --pairs 10000 [--seed S] [--without OPTION ...]
+                          [--sources identity,refimpl,...] [--bound B] [--examples K]
+
+Draws `--pairs` (program, rewrite) pairs with `verifier.judge_pairs.pairs`
+(a seeded Hypothesis run, so the same seed draws the same pairs), checks each
+with `verifier.check` and judges it with `spec.semantics.judge`, and prints
+the table verifier verdict x semantic judgement, then each disagreement
+group's smallest example (input, output, verifier verdict, semantic
+violation). Groups: `verified` but `wrong` (UNSOUND: the requirement is zero),
+then `refuted` but `ok` (allowed, counted), keyed by the rewrite's edits
+and the first violation's kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+
+from verifier.boundary_programs import ALL, OPTION_NAMES  # noqa: E402
+from verifier.judge_pairs import SOURCES, Row, evaluate, pairs  # noqa: E402
+
+PAIR_SECONDS = 20
+"""A pair judged longer than this is counted as `timeout` (neither answer)."""
+
+
+class _Slow(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Slow
+
+
+def _group(row: Row) -> str:
+    kinds = sorted({v.kind for v in row.semantic.violations}) if row.semantic else []
+    edits = "+".join(n for n, _ in row.pair.edits) or "no edit"
+    return f"{row.pair.source} / {edits} / {','.join(kinds) or row.judgement}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--pairs", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--without", nargs="*", default=[], choices=OPTION_NAMES, help="program options switched off")
+    p.add_argument("--sources", default=",".join(SOURCES))
+    p.add_argument("--bound", type=int, default=None, help="schedules per exploration")
+    p.add_argument("--examples", type=int, default=3, help="examples printed per disagreement group")
+    p.add_argument("--time-budget", type=float, default=None, help="seconds; then stop judging (the table covers the pairs judged)")
+    args = p.parse_args(argv)
+    options = ALL.without(*args.without)
+    signal.signal(signal.SIGALRM, _alarm)
+    rows: list[Row] = []
+    t0 = time.time()
+
+    @seed(args.seed)
+    @settings(max_examples=args.pairs, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(pairs(options, sources=args.sources.split(",")))
+    def one(pair) -> None:  # type: ignore[no-untyped-def]
+        if args.time_budget is not None and time.time() - t0 > args.time_budget:
+            return
+        signal.alarm(PAIR_SECONDS)
+        try:
+            rows.append(evaluate(pair, args.bound))
+        except _Slow:
+            rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
+        finally:
+            signal.alarm(0)
+        if len(rows) % 100 == 0:
+            print(f"... {len(rows)} pairs, {time.time() - t0:.0f} s", file=sys.stderr)
+
+    one()
+    table = Counter((r.verdict, r.judgement) for r in rows)
+    verdicts = sorted({v for v, _ in table})
+    judgements = ["ok", "wrong", "undecided", "-"]
+    print(f"{len(rows)} pairs in {time.time() - t0:.0f} s (seed {args.seed}; options without {args.without or 'nothing'})\n")
+    print("| verifier \\ semantics | " + " | ".join(judgements) + " |")
+    print("|---|" + "---|" * len(judgements))
+    for v in verdicts:
+        print(f"| {v} | " + " | ".join(str(table.get((v, j), 0)) for j in judgements) + " |")
+    unsound = [r for r in rows if r.unsound]
+    strict = [r for r in rows if r.verdict == "refuted" and r.judgement == "ok"]
+    print(f"\nverified but semantically wrong (UNSOUND): {len(unsound)}")
+    print(f"refuted but semantically ok (allowed): {len(strict)}")
+    for title, group in (("UNSOUND", unsound), ("refuted-but-ok", strict)):
+        by: dict[str, list[Row]] = {}
+        for r in group:
+            by.setdefault(_group(r), []).append(r)
+        for key, rs in sorted(by.items(), key=lambda kv: -len(kv[1])):
+            rs.sort(key=lambda r: len(r.pair.input_text) + len(r.output))
+            print(f"\n==== {title}: {key} ({len(rs)} pairs) ====")
+            for r in rs[: args.examples if title == "UNSOUND" else 1]:
+                print(f"---- pair: {r.pair.describe()}; verifier: {r.verdict}")
+                print("---- input:\n" + _body(r.pair.input_text))
+                print("---- output:\n" + _body(r.output))
+                print("---- " + r.detail[:1500])
+    return 1 if unsound else 0
+
+
+def _body(text: str) -> str:
+    """The module without the fixed header (kernels and declarations)."""
+    lines = text.splitlines()
+    keep = [ln for ln in lines if not ln.lstrip().startswith(("gpu.module", "gpu.func", "gpu.return", "func.func private"))]
+    out, skip = [], 0
+    for ln in keep:
+        if ln.strip() == "}" and skip < 2 and out and out[-1].strip().startswith("module"):
+            skip += 1
+            continue
+        out.append(ln)
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

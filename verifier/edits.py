@@ -1,0 +1,251 @@
+"""Single random edits of a rewrite, for the semantic judge's pairs.
+
+`verifier.mutants` applies one plausible bug at *every* site it matches;
+the differential of `tests/test_semantic_judge.py` also needs edits at *one*
+chosen site, and edits the mutants do not make: move or duplicate a wait,
+add a dependency, swap tokens in a `return` / `scf.yield` / `iter_args` /
+branch operands, retarget a branch, delete a wait in an `async.execute` body,
+touch a kernel or an attribute. Each edit is `edit(module, pick) -> bool`:
+`pick(n)` chooses one of `n` sites (a Hypothesis draw or a `random.Random`),
+the module is changed in place, and False means the edit has no site here.
+Edits keep SSA dominance where they can (a replacement token is defined
+before the use in the same block, or is an argument of the function or of
+the block); the caller reparses the printed result and drops what does not
+parse.
+
+`EDITS` lists them by name, the mutants of `verifier.mutants` included
+(`mutant:NAME`, every site at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spec import registry, views
+from spec.attributes import GPU_TOKEN, Type, UnitAttr
+from spec.ir import Block, Operation, Value
+from verifier.mutants import MUTANTS
+
+Pick = Callable[[int], int]
+Edit = Callable[[Operation, Pick], bool]
+
+
+def _funcs(module: Operation) -> list[Operation]:
+    return [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+
+
+def _ops(module: Operation, pred: Callable[[Operation], bool]) -> list[Operation]:
+    return [op for f in _funcs(module) for op in f.nested_ops() if pred(op)]
+
+
+def _blocking(op: Operation) -> bool:
+    return op.name == "gpu.wait" and not op.results and bool(op.operands)
+
+
+def _is_token(v: Value) -> bool:
+    return v.type.is_gpu_token or v.type.is_async_token
+
+
+def _choose(items: list, pick: Pick) -> object | None:
+    return items[pick(len(items))] if items else None
+
+
+def _tokens_before(op: Operation, ty: Type) -> list[Value]:
+    """Tokens of type `ty` that dominate `op`: the function's arguments, the
+    arguments of `op`'s block and of its enclosing blocks, and results of
+    ops before it (or before its ancestors) in those blocks."""
+    out: list[Value] = []
+    cur: Operation | None = op
+    while cur is not None and cur.parent is not None:
+        block = cur.parent
+        out += [a for a in block.args if a.type == ty]
+        for o in block.ops:
+            if o is cur:
+                break
+            out += [r for r in o.results if r.type == ty]
+        owner = block.parent_op
+        if owner is None or owner.name == "func.func" or registry.lookup(owner.name).isolated:
+            if owner is not None and owner.name == "func.func":
+                out += [a for a in owner.regions[0].blocks[0].args if a.type == ty and a not in out]
+            break
+        cur = owner
+    return out
+
+
+def drop_wait(module: Operation, pick: Pick) -> bool:
+    op = _choose(_ops(module, _blocking), pick)
+    if not isinstance(op, Operation) or op.parent is None:
+        return False
+    op.parent.ops.remove(op)
+    return True
+
+
+def move_wait(module: Operation, pick: Pick) -> bool:
+    """A blocking wait moves one op down (past a non-terminator)."""
+    cands = []
+    for op in _ops(module, _blocking):
+        b = op.parent
+        assert b is not None
+        i = b.ops.index(op)
+        if i + 1 < len(b.ops) and not registry.lookup(b.ops[i + 1].name).terminator:
+            nxt = b.ops[i + 1]
+            if not any(r in set(op.operands) for r in nxt.results):
+                cands.append(op)
+    op = _choose(cands, pick)
+    if not isinstance(op, Operation) or op.parent is None:
+        return False
+    b = op.parent
+    i = b.ops.index(op)
+    b.ops[i], b.ops[i + 1] = b.ops[i + 1], b.ops[i]
+    return True
+
+
+def duplicate_wait(module: Operation, pick: Pick) -> bool:
+    op = _choose(_ops(module, _blocking), pick)
+    if not isinstance(op, Operation) or op.parent is None:
+        return False
+    b = op.parent
+    dup = views.new_wait(op.loc, list(op.operands), False)
+    b.insert(b.ops.index(op), dup)
+    return True
+
+
+def drop_dependency(module: Operation, pick: Pick) -> bool:
+    cands = [op for op in _ops(module, lambda o: views.is_gpu_async(o)) if views.async_deps(op)]
+    op = _choose(cands, pick)
+    if not isinstance(op, Operation):
+        return False
+    deps = views.async_deps(op)
+    k = pick(len(deps))
+    views.set_async_deps(op, deps[:k] + deps[k + 1 :])
+    return True
+
+
+def add_dependency(module: Operation, pick: Pick) -> bool:
+    cands = [(op, t) for op in _ops(module, lambda o: views.is_gpu_async(o)) for t in _tokens_before(op, GPU_TOKEN) if t not in views.async_deps(op)]
+    c = _choose(cands, pick)
+    if c is None:
+        return False
+    op, t = c  # type: ignore[misc]
+    views.add_async_dep(op, t)
+    return True
+
+
+def _replace_token_operand(module: Operation, pick: Pick, names: tuple[str, ...]) -> bool:
+    """A token operand of one of the ops `names` is replaced by another token
+    of its type that dominates the op."""
+    cands = []
+    for op in _ops(module, lambda o: o.name in names):
+        for k, v in enumerate(op.operands):
+            if _is_token(v):
+                others = [t for t in _tokens_before(op, v.type) if t is not v]
+                if op.name in ("scf.yield", "cf.br", "cf.cond_br", "func.return"):
+                    others += [w for w in op.operands if w.type == v.type and w is not v and w not in others]
+                if others:
+                    cands.append((op, k, others))
+    c = _choose(cands, pick)
+    if c is None:
+        return False
+    op, k, others = c  # type: ignore[misc]
+    op.operands[k] = others[pick(len(others))]
+    return True
+
+
+def swap_return_token(module: Operation, pick: Pick) -> bool:
+    return _replace_token_operand(module, pick, ("func.return",))
+
+
+def swap_yield_token(module: Operation, pick: Pick) -> bool:
+    return _replace_token_operand(module, pick, ("scf.yield", "async.yield"))
+
+
+def swap_iter_arg(module: Operation, pick: Pick) -> bool:
+    return _replace_token_operand(module, pick, ("scf.for",))
+
+
+def swap_block_arg(module: Operation, pick: Pick) -> bool:
+    return _replace_token_operand(module, pick, ("cf.br", "cf.cond_br"))
+
+
+def swap_wait_token(module: Operation, pick: Pick) -> bool:
+    return _replace_token_operand(module, pick, ("gpu.wait", "async.await", "arith.select"))
+
+
+def retarget_branch(module: Operation, pick: Pick) -> bool:
+    """One successor of a `cf.br`/`cf.cond_br` goes to another block of the
+    same region taking the same argument types (not the entry block)."""
+    cands = []
+    for op in _ops(module, lambda o: o.name in ("cf.br", "cf.cond_br")):
+        region = op.parent.parent if op.parent is not None else None
+        if region is None:
+            continue
+        for k, succ in enumerate(op.successors):
+            types = [a.type for a in succ.args]
+            others = [b for b in region.blocks[1:] if b is not succ and [a.type for a in b.args] == types]
+            if others:
+                cands.append((op, k, others))
+    c = _choose(cands, pick)
+    if c is None:
+        return False
+    op, k, others = c  # type: ignore[misc]
+    new: Block = others[pick(len(others))]
+    op.successors[k] = new
+    return True
+
+
+def drop_execute_wait(module: Operation, pick: Pick) -> bool:
+    """A blocking wait inside an `async.execute` body goes."""
+    cands = [op for op in _ops(module, _blocking) if op.parent_op is not None and op.parent_op.name == "async.execute"]
+    op = _choose(cands, pick)
+    if not isinstance(op, Operation) or op.parent is None:
+        return False
+    op.parent.ops.remove(op)
+    return True
+
+
+def touch_kernel(module: Operation, pick: Pick) -> bool:
+    """A `gpu.barrier` is added at the start of a kernel."""
+    kernels = [op for op in module.walk() if op.name == "gpu.func"]
+    k = _choose(kernels, pick)
+    if not isinstance(k, Operation) or not k.regions or not k.regions[0].blocks:
+        return False
+    k.regions[0].blocks[0].insert(0, Operation(name="gpu.barrier", loc=k.loc))
+    return True
+
+
+def touch_attribute(module: Operation, pick: Pick) -> bool:
+    """A unit attribute is added to the module, a function or an op."""
+    ops = [module, *_funcs(module), *_ops(module, lambda o: o.name in ("memref.load", "gpu.launch_func", "func.call"))]
+    op = _choose(ops, pick)
+    if not isinstance(op, Operation):
+        return False
+    op.attributes["judge.touched"] = UnitAttr()
+    return True
+
+
+def _mutant(name: str) -> Edit:
+    def edit(module: Operation, pick: Pick) -> bool:
+        return MUTANTS[name].edit(module) > 0
+
+    edit.__name__ = f"mutant_{name}"
+    return edit
+
+
+EDITS: dict[str, Edit] = {
+    "drop-wait": drop_wait,
+    "move-wait": move_wait,
+    "duplicate-wait": duplicate_wait,
+    "drop-dependency": drop_dependency,
+    "add-dependency": add_dependency,
+    "swap-return-token": swap_return_token,
+    "swap-yield-token": swap_yield_token,
+    "swap-iter-arg": swap_iter_arg,
+    "swap-block-arg": swap_block_arg,
+    "swap-wait-token": swap_wait_token,
+    "retarget-branch": retarget_branch,
+    "drop-execute-wait": drop_execute_wait,
+    "touch-kernel": touch_kernel,
+    "touch-attribute": touch_attribute,
+    **{f"mutant:{name}": _mutant(name) for name in MUTANTS},
+}
+"""Every edit by name, simplest first (what a shrinking draw moves toward)."""

@@ -1,0 +1,137 @@
+"""(program, rewrite) pairs judged twice: by the verifier and by the semantics.
+
+A pair is a generated program (`verifier.boundary_programs`, or
+`verifier.generators` for the rest of the subset), a rewrite of it (the
+identity, the refimpl in `reference` or `mlir19` mode, or `mlir-opt-19
+-gpu-async-region` when installed) and zero to two edits of that rewrite
+(`verifier.edits`). `evaluate` runs `verifier.check` on it and
+`spec.semantics.judge.judge_modules`, and returns both answers in a `Row`.
+
+The requirement (issue 14) is that no row is `verified` by the verifier and
+`wrong` for the semantics (`Row.unsound`); `refuted` where the semantics
+sees nothing wrong is allowed and counted apart.
+
+`pairs(...)` is the Hypothesis strategy. It shrinks as its parts do: the
+program as its generator says, the rewrite source toward the identity (the
+first entry), the edit list toward no edit, each edit toward the first
+entry of `EDITS` and its site toward the first site.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+import verifier
+from spec.diagnostics import DiagnosticError
+from spec.semantics.judge import OK, UNDECIDED, WRONG, Judgement, judge_modules
+from spec.syntax.parser import parse_module
+from spec.syntax.printer import join_outputs, print_op
+from verifier.boundary_programs import ALL, Options, boundary_programs
+from verifier.edits import EDITS
+from verifier.gate import ImplFailed, RefimplImpl
+from verifier.generators import Features, programs
+
+MLIR_OPT = shutil.which("mlir-opt-19")
+SOURCES = ["identity", "refimpl", "refimpl-mlir19", *(["mlir-opt-19"] if MLIR_OPT else [])]
+SMALL_FEATURES = Features(scf=True, cf=True, max_functions=1, max_ops=3, max_depth=1)
+"""`verifier.generators` programs small enough to explore exhaustively."""
+VERIFIER_TIMEOUT_MS = 5000
+
+
+@dataclass(frozen=True)
+class Pair:
+    input_text: str
+    source: str
+    edits: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Each edit by name with the site choices it made (replayable)."""
+
+    def describe(self) -> str:
+        return self.source + "".join(f" + {name}{list(sites)}" for name, sites in self.edits)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rewrite(text: str, source: str) -> str:
+    if source == "identity":
+        return text
+    if source == "refimpl":
+        return RefimplImpl("reference")(text)
+    if source == "refimpl-mlir19":
+        return RefimplImpl("mlir19")(text)
+    assert MLIR_OPT is not None
+    p = subprocess.run([MLIR_OPT, "-gpu-async-region"], input=text, capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise ImplFailed(p.stderr)
+    return p.stdout
+
+
+def output_text(pair: Pair) -> str:
+    """The rewrite of `pair`'s input with its edits applied (raises
+    `ImplFailed` if the rewrite fails, `DiagnosticError` if it does not parse)."""
+    out = _rewrite(pair.input_text, pair.source)
+    if not pair.edits:
+        return out
+    module = parse_module(out, "<rewrite>")
+    for name, sites in pair.edits:
+        it = iter(sites)
+        EDITS[name](module, lambda n: next(it, 0) % n if n else 0)
+    return join_outputs([print_op(module)])
+
+
+@dataclass
+class Row:
+    pair: Pair
+    verdict: str
+    """The verifier's verdict, or `impl-failed` / `unparsable`."""
+    judgement: str
+    """`ok`, `wrong`, `undecided`, or `-` when there was nothing to judge."""
+    output: str = ""
+    detail: str = ""
+    """The semantic violations (or the verifier's message)."""
+    semantic: Judgement | None = None
+
+    @property
+    def unsound(self) -> bool:
+        return self.verdict == "verified" and self.judgement == WRONG
+
+
+def evaluate(pair: Pair, bound: int | None = None) -> Row:
+    try:
+        out = output_text(pair)
+        fin = parse_module(pair.input_text, "in.mlir")
+        fout = parse_module(out, "out.mlir")
+    except ImplFailed as exc:
+        return Row(pair, "impl-failed", "-", detail=str(exc)[:300])
+    except DiagnosticError:
+        return Row(pair, "unparsable", "-")
+    report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS)
+    judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}))
+    verdicts = [j.verdict for j in judgements.values()]
+    judgement = WRONG if WRONG in verdicts else UNDECIDED if UNDECIDED in verdicts else OK
+    worst = next((j for j in judgements.values() if j.verdict == judgement), None)
+    detail = worst.text() if worst is not None else ""
+    return Row(pair, report.verdict, judgement, out, detail, worst)
+
+
+# -- strategies ------------------------------------------------------------------
+
+EDIT_NAMES = list(EDITS)
+
+
+@st.composite
+def pairs(draw, options: Options = ALL, sources: list[str] | None = None, edits: list[str] | None = None, legacy: bool = True) -> Pair:
+    """A `Pair`: the program from `boundary_programs(options)` (or, one time
+    in four when `legacy`, from `verifier.generators` with small features),
+    a rewrite source, and up to two edits with their site choices."""
+    if legacy and draw(st.integers(0, 3)) == 3:
+        text = draw(programs(SMALL_FEATURES)).text
+    else:
+        text = draw(boundary_programs(options))
+    source = draw(st.sampled_from(sources or SOURCES))
+    names = edits if edits is not None else EDIT_NAMES
+    chosen = draw(st.lists(st.sampled_from(names), max_size=2)) if names else []
+    return Pair(text, source, tuple((n, tuple(draw(st.lists(st.integers(0, 30), min_size=3, max_size=3)))) for n in chosen))
