@@ -1,22 +1,40 @@
-"""Repository-wide pytest options (here so `pytest --impl X` and
-`pytest verifier/ --impl X` both work)."""
+"""Repository-wide pytest set-up: the Hypothesis profile of every suite here.
+
+The gate's options (`--impl`, `--expect-output-of`) and fixtures are not
+declared here but in `verifier/pytest_plugin.py`, a plugin registered through
+the `pytest11` entry point so that an installed copy of the gate has them
+too. Naming it in `pytest_plugins` below loads it when entry points are not
+(`PYTEST_DISABLE_PLUGIN_AUTOLOAD`, or a checkout on `PYTHONPATH` that was
+never installed); when the entry point already loaded it, pytest skips it,
+as the entry point has the module's name.
+
+Unlike the plugin, which applies the gate's profiles to the gate's tests
+only (a project that installs the gate keeps its own Hypothesis settings),
+this repository's suites all follow the selected profile: it is registered
+under its name (`ci` replacing Hypothesis' built-in one) and loaded as the
+default, `--hypothesis-profile NAME`, else `HYPOTHESIS_PROFILE`, else `ci`
+under CI and `dev` otherwise.
+"""
 
 from __future__ import annotations
 
 import pytest
 
+pytest_plugins = ["verifier.pytest_plugin"]
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("gpu-async-region")
-    group.addoption(
-        "--impl",
-        default=None,
-        help="implementation under test: a command that gets the input path appended and prints the rewrite "
-        "(default: the refimpl in reference mode)",
-    )
-    group.addoption(
-        "--expect-output-of",
-        default=None,
-        choices=["reference", "mlir19"],
-        help="also require the output to equal the refimpl's in this mode (structurally)",
-    )
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the profiles before Hypothesis' plugin loads the one named by
+    `--hypothesis-profile`; with no option, load the environment's. The
+    plugin is imported here, not at the top, so that when entry points are
+    off it is first imported through `pytest_plugins` (and its asserts
+    rewritten)."""
+    from hypothesis import settings
+
+    from verifier.pytest_plugin import GATE_PROFILES, profile_settings, select_profile
+
+    for name in GATE_PROFILES:
+        settings.register_profile(name, profile_settings(name))
+    if config.getoption("--hypothesis-profile", None) is None:
+        settings.load_profile(select_profile(None))

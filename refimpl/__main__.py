@@ -22,7 +22,7 @@ from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, render
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printer import print_op
-from spec.tool import Source, read_source, run_tool, write_output
+from spec.tool import Source, cli_parser, read_source, run_tool, write_output
 
 
 def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
@@ -44,7 +44,11 @@ def _caret_render(file_text: dict[str, str], loc: object, message: str, length: 
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m refimpl", description="The reference -gpu-async-region pass.")
+    p = cli_parser(
+        "python -m refimpl",
+        "The reference -gpu-async-region pass, used like `mlir-opt -gpu-async-region`.",
+        "python -m refimpl examples/demo.mlir --mode mlir19 -o out.mlir",
+    )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file, or - for stdin (the default)")
     p.add_argument("-gpu-async-region", "--gpu-async-region", action="store_true", help="accepted: it is the only pass")
     p.add_argument("-mode", "--mode", choices=MODES, default="reference", help="reference (default), mlir19 or seed")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from spec.diagnostics import DiagnosticError
-from spec.tool import read_source, report, run_per_module, run_tool, write_output
+from spec.tool import add_subcommand, cli_parser, read_source, report, run_per_module, run_tool, write_output
 
 
 def _print_cmd(args: argparse.Namespace) -> int:
@@ -30,9 +30,16 @@ def _print_cmd(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m spec", description="The MLIR subset: print, run, explore.")
+    parser = cli_parser(
+        "python -m spec", "The MLIR subset: print, run, explore.", "python -m spec print examples/demo.mlir --mlir-print-op-generic"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("print", help="parse and print, like mlir-opt with no pass")
+    p = add_subcommand(
+        sub,
+        "print",
+        "parse and print, like mlir-opt with no pass",
+        "python -m spec print examples/demo.mlir -o printed.mlir",
+    )
     p.add_argument("file", nargs="?", default="-")
     p.add_argument("-o", metavar="OUT", default=None)
     p.add_argument("--mlir-print-op-generic", "-mlir-print-op-generic", action="store_true")

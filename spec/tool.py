@@ -15,6 +15,7 @@ removing any half-written output. The verifier, whose exit 1 means
 
 from __future__ import annotations
 
+import argparse
 import gc
 import io
 import os
@@ -407,3 +408,80 @@ def run_tool(main: Callable[[], int], io_failure: int = 1) -> NoReturn:
         _end_children_and_temporaries()
         os._exit(EXIT_INTERNAL)
     os._exit(result[0])
+
+
+DISTRIBUTION = "gpu-async-region-reference"
+"""The distribution `spec`, `refimpl` and `verifier` ship in (`pyproject.toml`)."""
+
+
+def package_version() -> str:
+    """The installed distribution's version; from a checkout that was never
+    installed, the `pyproject.toml` beside the packages, marked as such;
+    else `unknown`. `--version` must work however the code got here, and
+    must not claim an installed version it cannot find."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        pass
+    import tomllib  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    try:
+        project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    except (OSError, ValueError, KeyError):
+        return "unknown (not installed)"
+    if project.get("name") != DISTRIBUTION:
+        return "unknown (not installed)"
+    return f"{project.get('version', 'unknown')} (source tree, not installed)"
+
+
+def cli_parser(prog: str, description: str, example: str) -> argparse.ArgumentParser:
+    """A tool's argument parser: `--help` ends with a one-line example (kept
+    as written, hence the raw formatter), and `--version` prints
+    `PROG VERSION`. A user's first question is what a call looks like."""
+    p = argparse.ArgumentParser(
+        prog=prog, description=description, epilog=_example(example), formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    _add_version(p, prog)
+    return p
+
+
+def add_subcommand(
+    sub: argparse._SubParsersAction, name: str, help: str, example: str, description: str | None = None
+) -> argparse.ArgumentParser:
+    """A subcommand with its own example and `--version` (the tool's), so
+    `python -m verifier check --help` shows a `check` call and
+    `python -m verifier check --version` works as well."""
+    p = sub.add_parser(
+        name,
+        help=help,
+        description=description or help,
+        epilog=_example(example),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_version(p, p.prog.rsplit(" ", 1)[0])
+    return p
+
+
+def _example(example: str) -> str:
+    return f"example:\n  {example}"
+
+
+class _VersionAction(argparse.Action):
+    """argparse's `version` action, with the version looked up only when
+    asked for: finding the distribution's metadata walks `sys.path`, which
+    every run of a tool would pay for otherwise."""
+
+    def __init__(self, option_strings: list[str], dest: str, prog: str = "", **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
+        self.prog = prog
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: object, values: object, option_string: str | None = None) -> None:
+        sys.stdout.write(f"{self.prog} {package_version()}\n")
+        parser.exit()
+
+
+def _add_version(p: argparse.ArgumentParser, prog: str) -> None:
+    p.add_argument("--version", action=_VersionAction, prog=prog)

@@ -33,6 +33,8 @@ from spec.syntax.forked import Parsed, parse_modules
 from spec.tool import (
     MAX_INPUT_BYTES,
     Source,
+    add_subcommand,
+    cli_parser,
     decode_source,
     read_source,
     run_tool,
@@ -56,11 +58,18 @@ shown when it fails)."""
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m verifier", description="Translation validation of -gpu-async-region rewrites."
+    p = cli_parser(
+        "python -m verifier",
+        "Translation validation of -gpu-async-region rewrites.",
+        'python -m verifier check examples/demo.mlir --impl "mlir-opt-19 -gpu-async-region"',
     )
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("check", help="prove that a rewrite keeps every GPU op and host effect ordered")
+    c = add_subcommand(
+        sub,
+        "check",
+        "prove that a rewrite keeps every GPU op and host effect ordered",
+        "python -m verifier check examples/seed_diamond.mlir --mode seed --dot graph.dot",
+    )
     c.add_argument("input", metavar="INPUT", help="the program before the rewrite (.mlir), or - for stdin")
     src = c.add_mutually_exclusive_group()
     src.add_argument("--after", metavar="OUTPUT", help="the rewritten program (.mlir), or - for stdin")

@@ -1,4 +1,8 @@
-"""The conformance gate: `pytest verifier/ [--impl CMD] [--expect-output-of MODE]`.
+"""The conformance gate: `pytest --pyargs verifier [--impl CMD] [--expect-output-of MODE]`.
+
+(`pytest verifier/ ...` in a checkout.) The options, fixtures and Hypothesis
+profiles come from the `verifier.pytest_plugin` plugin, installed with the
+distribution, so the gate runs from an installed copy in any directory.
 
 Runs the implementation under test (default: the refimpl in reference mode;
 `--impl CMD` gets the input path appended and prints the rewrite) on every
@@ -22,6 +26,7 @@ from hypothesis import event, given
 
 from verifier.gate import FAIL, UNDECIDED, Implementation, judge
 from verifier.generators import STRAIGHT, Features, programs
+from verifier.pytest_plugin import gate_settings
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 
@@ -61,12 +66,14 @@ def _gate(text: str, impl: Implementation, expect: str | None) -> None:
         raise AssertionError(outcome.message(impl))
 
 
+@gate_settings()
 @given(program=programs(STRAIGHT))
 def test_generated_straight_line(program, impl: Implementation, expect_output_of: str | None) -> None:
     """Host code without control flow: GPU ops, user tokens, async.execute."""
     _gate(program.text, impl, expect_output_of)
 
 
+@gate_settings()
 @given(program=programs(Features()))
 def test_generated_programs(program, impl: Implementation, expect_output_of: str | None) -> None:
     """Everything the generator makes: scf, cf, async, several functions."""

@@ -29,18 +29,28 @@ from spec.semantics.interp import default_args
 from spec.semantics.outcome import Exploration
 from spec.semantics.schedule import DEFAULT_BOUND, ReplayError, explore, run
 from spec.syntax.parser import parse_module
-from spec.tool import Source, read_source, report
+from spec.tool import Source, add_subcommand, read_source, report
 
 MAX_FLAGS = 4
 """Unspecified `i1` arguments explored both ways (2**MAX_FLAGS argument vectors at most)."""
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="run functions once (program order or a given schedule) and print the outcome")
+    p = add_subcommand(
+        sub,
+        "run",
+        "run functions once (program order or a given schedule) and print the outcome",
+        "python -m spec run examples/demo.mlir --func demo",
+    )
     _common(p)
     p.add_argument("--schedule", metavar="FILE", help="step labels to follow, one per line")
     p.set_defaults(func=_run_cmd)
-    e = sub.add_parser("explore", help="explore schedules: outcomes, races, out-of-order pairs")
+    e = add_subcommand(
+        sub,
+        "explore",
+        "explore schedules: outcomes, races, out-of-order pairs",
+        "python -m spec explore examples/seed_diamond.mlir --schedules 100 --seed 1",
+    )
     _common(e)
     mode = e.add_mutually_exclusive_group()
     mode.add_argument("--exhaustive", action="store_true", help="all schedules up to partial-order reduction (default)")
