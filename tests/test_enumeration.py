@@ -10,7 +10,19 @@ import pytest
 
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from verifier.enumeration import ALPHABETS, ASYNC, CONTROL, FULL, STRAIGHT, TINY, _walk, brute_force, counts, programs
+from verifier.enumeration import (
+    ALPHABETS,
+    ASYNC,
+    CONTROL,
+    FULL,
+    STRAIGHT,
+    TINY,
+    VALUES,
+    _walk,
+    brute_force,
+    counts,
+    programs,
+)
 
 # The counts the enumerator prints (`python -m verifier.enumeration NAME K`);
 # a change to an alphabet changes them, and the README's figures with them.
@@ -19,12 +31,13 @@ EXPECTED = {
     "straight": [20, 799, 53190],
     "async": [10, 145, 3008],
     "control": [8, 94, 1433],
+    "values": [7, 80, 1386],
     "full": [31, 1865],
 }
 
 # Brute force (naive generation, canonicalised, deduplicated) must give
 # the same number of distinct programs, on the smallest sizes.
-BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (FULL, 2)]
+BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (VALUES, 3), (FULL, 2)]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -115,6 +115,11 @@ ASYNC = Alphabet("async", buffers=1, gpu=("launch", "memset"), host=("store", "c
 CONTROL = Alphabet("control", buffers=1, gpu=("launch", "memset"), host=("store", "call"), execute=True,
                    scf_if=True, scf_for=True, cf=True)  # fmt: skip
 """Control flow around synchronous GPU ops, executes and awaits."""
+VALUES = Alphabet("values", buffers=1, gpu=("memset",), host=("store",), user_tokens=True, waits=True,
+                  execute=True, values=("token", "f32"))  # fmt: skip
+"""`async.execute` value results and awaits around one GPU op and one host
+op, small enough to run to size 4 (where upstream's deferral past an
+awaited value shows)."""
 FULL = Alphabet(
     "full",
     buffers=2,
@@ -132,7 +137,7 @@ FULL = Alphabet(
     return_token=True,
 )
 """Everything this module knows."""
-ALPHABETS = {a.name: a for a in (TINY, STRAIGHT, ASYNC, CONTROL, FULL)}
+ALPHABETS = {a.name: a for a in (TINY, STRAIGHT, ASYNC, CONTROL, VALUES, FULL)}
 
 
 @dataclass(frozen=True)
