@@ -115,3 +115,22 @@ def test_mlir_opt_19_batched() -> None:
     r = cli("--max-size", "2", "--alphabet", "straight", "--impl", "mlir-opt-19 -gpu-async-region", "--jobs", "2")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "| all | 819 | 819 |" in r.stdout
+
+
+def test_readme_smallest_upstream_bugs() -> None:
+    """verifier/README.md, "Every small program": the smallest programs of
+    upstream's two bugs, by id, are refuted in mlir19 mode with the
+    signatures given there, and verified for the reference."""
+    from verifier.enumeration import ALPHABETS, programs
+    from verifier.exhaustive import _RefimplRunner
+
+    cases = {
+        ("control", "4-15150"): "before-end: gpu.launch_func -> func.func (cross-thread)",
+        ("values", "4-25926"): "before-return: gpu.memset -> func.return (cross-thread)",
+    }
+    for (alphabet, pid), sig in cases.items():
+        (p,) = [p for p in programs(ALPHABETS[alphabet], 4) if p.id == pid]
+        (bad,) = _RefimplRunner("mlir19", 10_000).run([p])
+        assert (bad.verdict, bad.signature) == ("refuted", sig)
+        (good,) = _RefimplRunner("reference", 10_000).run([p])
+        assert good.verdict == "verified"
