@@ -126,6 +126,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--dot", metavar="FILE", help="write the output's happens-before graph (DOT), the missing edge highlighted"
     )
+    from verifier import exhaustive
+
+    exhaustive.add_parser(sub)
     return p
 
 
@@ -296,6 +299,10 @@ def _stdin_copy(src: Source) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "exhaustive":
+        from verifier import exhaustive
+
+        return exhaustive.main(args)
     sources: dict[str, str] = {}
     try:
         src_in, module_in, src_out, module_out = _read_and_parse(args, sources)

@@ -1,0 +1,540 @@
+"""`python -m verifier exhaustive`: every small program, rewritten and checked.
+
+Every program of `verifier.enumeration` up to `--max-size` (over one
+`--alphabet`) is rewritten by an implementation and the rewrite checked with
+`verifier.check`, all in-process and in batches, so a small program costs
+milliseconds, not a process:
+
+- the refimpl (`--mode M`, no `--impl`): parsed, `refimpl.rewrite` and the
+  rewritten IR handed to `check` as it is (no printing, no second parse).
+  `refimpl` is imported lazily, in `_RefimplRunner`, never at module level:
+  the verifier treats the refimpl as one implementation among others and
+  keeps importing nothing of it (`check` runs it as a subprocess); this
+  runner is the one place where calling its Python API is worth it;
+- an external command (`--impl CMD`): `--impl-batch` programs (default 100)
+  are joined with `// -----` lines into one file and run as
+  `CMD --split-input-file FILE`, the way mlir-opt takes many modules; the
+  output is split at its `// -----` lines. If that run fails or its output
+  does not split into as many modules, each program of the batch is run on
+  its own (`CMD FILE`), so one failing program is charged to itself only
+  and a tool without `--split-input-file` still works (`--impl-batch 1`
+  skips the attempt).
+
+`--jobs J` runs batches in J worker processes (forked, each in a process
+group of its own, killed on SIGINT/SIGTERM with what they started);
+`--shard I/N` keeps the programs whose running index (over all sizes, in
+enumeration order) is I-1 modulo N, so N shards are disjoint and cover the
+run. `--results FILE` appends one JSON line per program (`id`, `size`,
+`verdict`, `time_s`, and for a program that is not verified its
+`signature`, `text` and `detail`); a run with an existing FILE skips the
+ids already in it, so an interrupted run resumes. The first line records
+the alphabet and the implementation, and a file of another run is refused.
+
+The summary gives programs and verdicts per size with the time spent, and
+the refuted programs grouped into distinct bugs by a signature: the kind
+of the first violation (`obligations.py`'s kinds, `mismatch`, `ill-formed`)
+and the two ops involved, each bug with its smallest program.
+
+Exit codes: 0 every program verified, 1 some refuted (or the
+implementation failed or printed something unparsable), 2 usage, 3 some
+unknown or inconsistent and none refuted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from spec.diagnostics import DiagnosticError, render
+from spec.syntax.parser import parse_module
+from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
+
+BATCH = 64
+"""Programs per unit of work handed to a worker (in-process)."""
+IMPL_BATCH = 100
+"""Default `--impl-batch`: programs per run of an external command."""
+IMPL_TIMEOUT_S = 600.0
+OTHER = ("impl-failed", "unparsable", "inconsistent")
+SPLIT = "// -----"
+
+
+@dataclass
+class Result:
+    """One program's outcome, as written to the results file."""
+
+    id: str
+    size: int
+    verdict: str
+    """`verified`, `refuted`, `unknown`, `inconsistent`, `impl-failed` or `unparsable`."""
+    time_s: float
+    signature: str = ""
+    text: str = ""
+    """The program (only when not verified)."""
+    detail: str = ""
+    """The first violation's message, the reason, or the implementation's error."""
+
+
+def signature(report: object) -> tuple[str, str]:
+    """The bug signature of a refuted report and the first violation's
+    message: `KIND: FIRST-OP -> SECOND-OP` (plus `cross-thread` when an
+    execute or await made the pair)."""
+    for fr in report.functions:  # type: ignore[attr-defined]
+        if fr.verdict == "refuted" and fr.violations:
+            v = fr.violations[0]
+            cross = " (cross-thread)" if v.cross_thread else ""
+            return f"{v.kind}: {v.first.op} -> {v.second.op}{cross}", v.message
+    return "", ""
+
+
+def _judge(pid: str, size: int, text: str, module_in: object, module_out: object, t0: float, timeout_ms: int) -> Result:
+    import verifier
+
+    report = verifier.check(module_in, module_out, timeout_ms=timeout_ms)  # type: ignore[arg-type]
+    verdict = report.verdict
+    sig, msg = signature(report) if verdict == "refuted" else ("", "")
+    if verdict in ("unknown", "inconsistent"):
+        msg = "; ".join(f"@{fr.name}: {fr.reason}" for fr in report.functions if fr.reason)
+    res = Result(pid, size, verdict, time.perf_counter() - t0, sig)
+    if verdict != "verified":
+        res.text, res.detail = text, msg
+    return res
+
+
+def _failed(p: Program, verdict: str, detail: str, t0: float) -> Result:
+    return Result(p.id, p.size, verdict, time.perf_counter() - t0, verdict, p.text, detail[:2000])
+
+
+@dataclass(frozen=True)
+class _RefimplRunner:
+    """The refimpl in `mode`, called in-process (lazy import, see the module docstring)."""
+
+    mode: str
+    timeout_ms: int
+
+    def run(self, batch: list[Program]) -> list[Result]:
+        import refimpl  # noqa: PLC0415 - lazily: the verifier does not depend on the refimpl
+
+        out = []
+        for p in batch:
+            t0 = time.perf_counter()
+            module_in = parse_module(p.text, "<input>")
+            result = refimpl.rewrite(parse_module(p.text, "<input>"), self.mode)
+            if not result.ok:
+                out.append(_failed(p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0))
+                continue
+            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms))
+        return out
+
+    def label(self) -> str:
+        return f"refimpl --mode {self.mode} (in-process)"
+
+
+@dataclass(frozen=True)
+class _CommandRunner:
+    """An external command, batched with `--split-input-file` (see the module docstring)."""
+
+    argv: tuple[str, ...]
+    batch: int
+    timeout_ms: int
+    impl_timeout_s: float = IMPL_TIMEOUT_S
+
+    def _exec(self, args: list[str], text: str) -> tuple[int, str, str]:
+        fd, path = tempfile.mkstemp(suffix=".mlir", prefix="exhaustive-")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            try:
+                proc = subprocess.run(
+                    [*self.argv, *args, path],
+                    capture_output=True,
+                    text=True,
+                    stdin=subprocess.DEVNULL,
+                    timeout=self.impl_timeout_s,
+                )
+            except subprocess.TimeoutExpired:
+                return -1, "", f"timed out after {self.impl_timeout_s:g} s"
+            except OSError as exc:
+                return -1, "", f"cannot run {self.argv[0]}: {exc}"
+        finally:
+            os.unlink(path)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def run(self, batch: list[Program]) -> list[Result]:
+        outs: list[str] | None = None
+        t0 = time.perf_counter()
+        if len(batch) > 1 and self.batch > 1:
+            code, stdout, _ = self._exec(["--split-input-file"], (SPLIT + "\n").join(p.text for p in batch))
+            if code == 0:
+                chunks = split_output(stdout)
+                if len(chunks) == len(batch):
+                    outs = chunks
+        share = (time.perf_counter() - t0) / len(batch)
+        results = []
+        for k, p in enumerate(batch):
+            t1 = time.perf_counter()
+            if outs is not None:
+                out = outs[k]
+            else:
+                code, out, err = self._exec([], p.text)
+                if code != 0:
+                    results.append(_failed(p, "impl-failed", f"exit {code}\n{err}", t1))
+                    continue
+            try:
+                module_out = parse_module(out, "<output>")
+            except DiagnosticError as exc:
+                results.append(_failed(p, "unparsable", "".join(render(d, {"<output>": out}) for d in exc.diagnostics), t1))
+                continue
+            res = _judge(p.id, p.size, p.text, parse_module(p.text, "<input>"), module_out, t1, self.timeout_ms)
+            res.time_s += share if outs is not None else 0.0
+            results.append(res)
+        return results
+
+    def label(self) -> str:
+        return shlex.join(self.argv)
+
+
+def split_output(text: str) -> list[str]:
+    """The modules of a `--split-input-file` output (separated by `// -----` lines)."""
+    chunks, cur = [], []
+    for line in text.splitlines(keepends=True):
+        if line.rstrip() == SPLIT:
+            chunks.append("".join(cur))
+            cur = []
+        else:
+            cur.append(line)
+    chunks.append("".join(cur))
+    return [c for c in chunks if c.strip()] if len(chunks) > 1 else chunks
+
+
+Runner = _RefimplRunner | _CommandRunner
+
+# ---------------------------------------------------------------- selection and workers
+
+
+def select(alphabet: Alphabet, max_size: int, shard: tuple[int, int], done: set[str], min_size: int = 1) -> Iterator[Program]:
+    """The programs of this shard (running index = I-1 mod N), without those in `done`."""
+    i, n = shard
+    for k, p in enumerate(programs_up_to(alphabet, max_size, min_size)):
+        if k % n == i - 1 and p.id not in done:
+            yield p
+
+
+def _batches(items: Iterable[Program], size: int) -> Iterator[list[Program]]:
+    batch: list[Program] = []
+    for p in items:
+        batch.append(p)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+_WORKER_RUNNER: Runner | None = None
+
+
+def _worker_init(runner: Runner) -> None:
+    global _WORKER_RUNNER
+    # A process group of its own, so that the parent's SIGINT/SIGTERM handler
+    # can end it and whatever it started (an --impl command) at once.
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _WORKER_RUNNER = runner
+
+
+def _worker_run(batch: list[Program]) -> list[Result]:
+    assert _WORKER_RUNNER is not None
+    return _WORKER_RUNNER.run(batch)
+
+
+def run(runner: Runner, work: Iterable[Program], jobs: int, chunk: int) -> Iterator[Result]:
+    """Each program's result, in the order batches finish (`jobs` processes;
+    1: in this process)."""
+    batches = _batches(work, chunk)
+    if jobs <= 1:
+        for b in batches:
+            yield from runner.run(b)
+        return
+    import multiprocessing
+
+    from spec.tool import track_group, untrack_group
+
+    ctx = multiprocessing.get_context("fork")
+    pool = ctx.Pool(jobs, initializer=_worker_init, initargs=(runner,))
+    pids = [p.pid for p in pool._pool]  # type: ignore[attr-defined]
+    for pid in pids:
+        track_group(pid)
+    try:
+        for results in pool.imap_unordered(_worker_run, batches):
+            yield from results
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+        for pid in pids:
+            untrack_group(pid)
+
+
+# ---------------------------------------------------------------- results file
+
+
+def _header(alphabet: Alphabet, runner: Runner) -> dict:
+    return {"alphabet": alphabet.name, "impl": runner.label()}
+
+
+def load_results(path: Path, header: dict) -> dict[str, Result]:
+    """The results already in `path` (resuming), keyed by id; a file of
+    another alphabet or implementation is a usage error (ValueError)."""
+    done: dict[str, Result] = {}
+    if not path.exists():
+        return done
+    with path.open() as f:
+        for n, line in enumerate(f):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by an interrupted run: that program runs again
+            if n == 0 and "header" in rec:
+                if rec["header"] != header:
+                    raise ValueError(f"{path} holds results of {rec['header']}, not of {header}")
+                continue
+            if "id" in rec:
+                done[rec["id"]] = Result(**{k: rec.get(k, "") for k in Result.__dataclass_fields__})
+    return done
+
+
+# ---------------------------------------------------------------- summary
+
+
+@dataclass
+class Summary:
+    """Verdicts per size and bugs by signature."""
+
+    rows: dict[int, dict[str, float]]
+    bugs: dict[str, list[Result]]
+    """Refuted (also inconsistent, unparsable) programs by signature, smallest first."""
+    wall_s: float
+    verdicts: set[str]
+    failures: dict[str, list[Result]]
+    """Programs the implementation declined (`impl-failed`), by its first
+    diagnostic without the location: inputs it rejects, not orderings lost."""
+
+    @classmethod
+    def of(cls, results: Iterable[Result], wall_s: float) -> Summary:
+        rows: dict[int, dict[str, float]] = {}
+        bugs: dict[str, list[Result]] = {}
+        failures: dict[str, list[Result]] = {}
+        verdicts: set[str] = set()
+        for r in results:
+            verdicts.add(r.verdict)
+            row = rows.setdefault(r.size, {"programs": 0, "verified": 0, "refuted": 0, "unknown": 0, "other": 0, "time_s": 0.0})
+            row["programs"] += 1
+            row[r.verdict if r.verdict in ("verified", "refuted", "unknown") else "other"] += 1
+            row["time_s"] += r.time_s
+            if r.verdict == "impl-failed":
+                failures.setdefault(_first_message(r.detail), []).append(r)
+            elif r.verdict != "verified" and r.verdict != "unknown":
+                bugs.setdefault(r.signature or r.verdict, []).append(r)
+        return cls(dict(sorted(rows.items())), _smallest_first(bugs), wall_s, verdicts, _smallest_first(failures))
+
+    def totals(self) -> dict[str, float]:
+        tot: dict[str, float] = {}
+        for row in self.rows.values():
+            for k, v in row.items():
+                tot[k] = tot.get(k, 0) + v
+        return tot
+
+    def exit_code(self) -> int:
+        if self.verdicts & {"refuted", "impl-failed", "unparsable"}:
+            return 1
+        return 3 if self.verdicts & {"unknown", "inconsistent"} else 0
+
+    def text(self, title: str) -> str:
+        out = [title, "", "| size | programs | verified | refuted | unknown | other | time (s, summed) |", "|---|---|---|---|---|---|---|"]
+        for n, row in [*self.rows.items(), ("all", self.totals())]:
+            out.append(
+                f"| {n} | {int(row.get('programs', 0))} | {int(row.get('verified', 0))} | {int(row.get('refuted', 0))} "
+                f"| {int(row.get('unknown', 0))} | {int(row.get('other', 0))} | {row.get('time_s', 0.0):.1f} |"
+            )
+        out.append(f"\nwall time: {self.wall_s:.1f} s")
+        if self.bugs:
+            out.append(f"\n{len(self.bugs)} distinct bug(s) (signature: kind of the first violation: ops):")
+            for sig, rs in self.bugs.items():
+                first = rs[0]
+                out.append(f"\n- {sig}: {len(rs)} program(s); smallest {first.id} (size {first.size}): {first.detail.splitlines()[0] if first.detail else ''}")
+                out.append(_body(first.text))
+        if self.failures:
+            out.append(f"\n{len(self.failures)} kind(s) of input the implementation declined (impl-failed):")
+            for msg, rs in self.failures.items():
+                out.append(f"- {msg}: {len(rs)} program(s); smallest {rs[0].id} (size {rs[0].size})")
+        return "\n".join(out) + "\n"
+
+    def to_json(self, header: dict) -> dict:
+        return {
+            **header,
+            "sizes": {str(n): row for n, row in self.rows.items()},
+            "totals": self.totals(),
+            "wall_s": round(self.wall_s, 3),
+            "bugs": [
+                {"signature": sig, "programs": len(rs), "smallest": asdict(rs[0])} for sig, rs in self.bugs.items()
+            ],
+            "failures": [
+                {"message": msg, "programs": len(rs), "smallest": asdict(rs[0])} for msg, rs in self.failures.items()
+            ],
+        }
+
+
+def _smallest_first(groups: dict[str, list[Result]]) -> dict[str, list[Result]]:
+    for rs in groups.values():
+        rs.sort(key=_order)
+    return dict(sorted(groups.items(), key=lambda kv: (_order(kv[1][0]), kv[0])))
+
+
+def _first_message(detail: str) -> str:
+    """An implementation's first error line without its location (`FILE:L:C: error: `)."""
+    for line in detail.splitlines():
+        if "error:" in line:
+            return line.split("error:", 1)[1].strip()
+    return (detail.splitlines() or ["(no message)"])[0][:200]
+
+
+def _order(r: Result) -> tuple[int, int]:
+    return (r.size, int(r.id.split("-")[1]))
+
+
+def _body(text: str) -> str:
+    """The function of a program's module text, indented for the summary."""
+    lines = text.splitlines()
+    start = next((k for k, line in enumerate(lines) if line.startswith("  func.func @f")), 0)
+    return "\n".join("      " + line[2:] for line in lines[start:-1])
+
+
+# ---------------------------------------------------------------- command line
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """The `exhaustive` subcommand's arguments."""
+    e = sub.add_parser("exhaustive", help="rewrite and check every program up to a size")
+    e.add_argument("--max-size", type=int, required=True, metavar="K", help="programs of 1..K ops (nested ones included)")
+    e.add_argument("--min-size", type=int, default=1, metavar="K", help="skip programs smaller than this (default 1)")
+    e.add_argument("--alphabet", choices=sorted(ALPHABETS), default="full", help="which ops programs are made of (default full)")
+    e.add_argument("--impl", metavar="CMD", help="external implementation (input path appended; batched with --split-input-file)")
+    e.add_argument("--mode", choices=["reference", "mlir19", "seed"], default="reference", help="refimpl mode without --impl")
+    e.add_argument("--impl-batch", type=int, default=IMPL_BATCH, metavar="N", help=f"programs per run of --impl (default {IMPL_BATCH}; 1: one run each)")
+    e.add_argument("--shard", default="1/1", metavar="I/N", help="run only shard I of N (running index I-1 mod N)")
+    e.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
+    e.add_argument("--format", choices=["text", "json"], default="text")
+    e.add_argument("--results", metavar="FILE", help="JSON lines, one per program; an existing FILE is resumed")
+    e.add_argument("--timeout-ms", type=int, default=10_000, help="Z3 timeout per query (default 10000)")
+    e.add_argument("--count-only", action="store_true", help="print the number of programs per size and stop")
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`I/N` with 1 <= I <= N (ValueError otherwise)."""
+    i, _, n = text.partition("/")
+    shard = int(i), int(n)
+    if not 1 <= shard[0] <= shard[1]:
+        raise ValueError
+    return shard
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the `exhaustive` subcommand (see the module docstring)."""
+    try:
+        shard = parse_shard(args.shard)
+    except ValueError:
+        sys.stderr.write(f"error: --shard must be I/N with 1 <= I <= N, not {args.shard!r}\n")
+        return 2
+    if args.max_size < 1 or args.jobs < 1 or args.impl_batch < 1 or args.timeout_ms <= 0:
+        sys.stderr.write("error: --max-size, --jobs and --impl-batch must be >= 1, --timeout-ms > 0\n")
+        return 2
+    alphabet = ALPHABETS[args.alphabet]
+    if args.count_only:
+        for n, c in counts(alphabet, args.max_size).items():
+            if n >= args.min_size:
+                sys.stdout.write(f"size {n}: {c}\n")
+        return 0
+    runner: Runner
+    if args.impl:
+        try:
+            argv = tuple(shlex.split(args.impl))
+        except ValueError as exc:
+            sys.stderr.write(f"error: --impl: cannot split the command: {exc}\n")
+            return 2
+        if not argv:
+            sys.stderr.write("error: --impl: empty command\n")
+            return 2
+        runner = _CommandRunner(argv, args.impl_batch, args.timeout_ms)
+    else:
+        runner = _RefimplRunner(args.mode, args.timeout_ms)
+    header = _header(alphabet, runner)
+    results_path = Path(args.results) if args.results else None
+    done: dict[str, Result] = {}
+    if results_path is not None:
+        try:
+            done = load_results(results_path, header)
+        except (ValueError, OSError) as exc:
+            sys.stderr.write(f"error: --results: {exc}\n")
+            return 2
+    t0 = time.perf_counter()
+    total = None
+    if sys.stderr.isatty():
+        total = sum(c for n, c in counts(alphabet, args.max_size).items() if n >= args.min_size)
+    # Only this shard's earlier results count; the rest of the file stays as it is.
+    mine: list[Result] = []
+    if done:
+        wanted = {p.id for p in select(alphabet, args.max_size, shard, set(), args.min_size)}
+        mine = [r for r in done.values() if r.id in wanted]
+    chunk = args.impl_batch if args.impl else BATCH
+    if args.jobs > 1:
+        # Small runs still spread over every worker.
+        size = sum(c for n, c in counts(alphabet, args.max_size).items() if n >= args.min_size) // shard[1]
+        chunk = max(1, min(chunk, size // (args.jobs * 4)))
+    out = None
+    if results_path is not None:
+        new_file = not results_path.exists() or results_path.stat().st_size == 0
+        out = results_path.open("a")
+        if new_file:
+            out.write(json.dumps({"header": header}) + "\n")
+    try:
+        work = select(alphabet, args.max_size, shard, set(done), args.min_size)
+        for r in run(runner, work, args.jobs, chunk):
+            mine.append(r)
+            if out is not None:
+                out.write(json.dumps(asdict(r)) + "\n")
+                out.flush()
+            if total is not None:
+                _progress(mine, total // shard[1], t0)
+    finally:
+        if out is not None:
+            out.close()
+    if total is not None:
+        sys.stderr.write("\n")
+    summary = Summary.of(mine, time.perf_counter() - t0)
+    title = f"{runner.label()} on every program of 1..{args.max_size} ops, {alphabet.describe()}, shard {shard[0]}/{shard[1]}"
+    if args.format == "json":
+        sys.stdout.write(json.dumps(summary.to_json({**header, "max_size": args.max_size, "shard": list(shard)}), indent=2) + "\n")
+    else:
+        sys.stdout.write(summary.text(title))
+    return summary.exit_code()
+
+
+def _progress(results: list[Result], total: int, t0: float) -> None:
+    done = len(results)
+    bad = sum(1 for r in results if r.verdict != "verified")
+    rate = done / max(time.perf_counter() - t0, 1e-9)
+    sys.stderr.write(f"\r{done}/{total} programs, {bad} not verified, {rate:.0f}/s ")
+    sys.stderr.flush()
