@@ -242,14 +242,14 @@ def _ours(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     path.write_text(text)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = spec_main(["print", str(path)])
+        code = spec_main(["print", "--allow-unregistered-dialect", str(path)])
     return subprocess.CompletedProcess(["python", "-m", "spec", "print", str(path)], code, out.getvalue(), err.getvalue())
 
 
 def test_cli_exit_code_and_location(tmp_path: Path) -> None:
     path = tmp_path / "in.mlir"
     path.write_text(CASES["func.call-callee-props"])
-    proc = subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    proc = subprocess.run([sys.executable, "-m", "spec", "print", "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert proc.returncode == 1 and proc.stdout == ""
     assert _first_error(proc.stderr, path) == (
         'FILE:8:3: error: invalid properties {callee = @g::@h} for op func.call: Invalid attribute `callee` in property conversion: @g::@h'

@@ -30,6 +30,7 @@ from spec.syntax.build_base import (  # noqa: F401
     CMPF_PREDICATES,
     CMPI_PREDICATES,
     K_DYNAMIC,
+    POLICY,
     SPLIT_MARKER,
     BuilderBase,
     TokenError,
@@ -195,8 +196,25 @@ def load_parser() -> None:
     _lark()
 
 
-def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Operation]:
-    """Parse top-level ops, resolving names; raises `DiagnosticError`."""
+def allow_unregistered_dialects(allow: bool = True) -> None:
+    """`-allow-unregistered-dialect` for every later parse in this process
+    (and in the children it forks): ops, types and attributes of dialects
+    mlir-opt-19 does not register are then opaque, not errors."""
+    POLICY.allow_unregistered = allow
+
+
+def parse_ops(
+    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None
+) -> list[Operation]:
+    """Parse top-level ops, resolving names; raises `DiagnosticError`.
+    `allow_unregistered` overrides the process's policy for this parse."""
+    if allow_unregistered is not None and allow_unregistered != POLICY.allow_unregistered:
+        saved = POLICY.allow_unregistered
+        POLICY.allow_unregistered = allow_unregistered
+        try:
+            return parse_ops(text, file, line_offset)
+        finally:
+            POLICY.allow_unregistered = saved
     parser, builder = _lark()
     builder.file = file
     builder.line_offset = line_offset
@@ -222,10 +240,12 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
     return ops
 
 
-def parse_module(text: str, file: str = "<stdin>", line_offset: int = 0) -> Operation:
+def parse_module(
+    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None
+) -> Operation:
     """Parse one module: a lone top-level `module` is the module itself;
     anything else is wrapped in an implicit `module { ... }`, as mlir-opt does."""
-    ops = parse_ops(text, file, line_offset)
+    ops = parse_ops(text, file, line_offset, allow_unregistered)
     if len(ops) == 1 and ops[0].name == "builtin.module" and not ops[0].results:
         ops[0].parent = None
         return ops[0]
