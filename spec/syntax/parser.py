@@ -61,7 +61,7 @@ _KEYWORD_FIRST = set(
 """Rules whose first child is the op keyword: it is the op's location and is
 dropped from the children the callback sees."""
 _NAME_FIRST = set(
-    "module_op call_op return_op gpu_dim_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split()
+    "module_op call_op return_op gpu_dim_op gpu_library_op gpu_library0_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split()
 )
 """Rules whose first child is a token naming the op: kept, and the location."""
 
@@ -73,6 +73,7 @@ _KEYWORD_RULES = {
     "return_kw": "RETURN_KW",
     "attribution_kw": "ATTRIBUTION_KW",
     "gpu_dim_kw": "GPU_DIM_KW",
+    "gpu_library_kw": "GPU_LIBRARY_KW",
     "dim": "DIM",
     "launch_kw": "LAUNCH_KW",
     "arith_binary": "ARITH_BINARY",
