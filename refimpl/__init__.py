@@ -78,7 +78,7 @@ def _run(module: Operation, mode: str, result: RewriteResult) -> None:
                 leaked = thread.thread_tokens(func, mode)
                 uses = defer.defer_waits(func, mode)
                 single_use.single_token_uses(func, uses, mode)
-                if leaked:
+                if leaked or (mode == "mlir19" and ir_verify.segment_mismatch(func) is not None):
                     # The output is likely invalid: mlir-opt's verifier
                     # reports it after the pass (on the first function).
                     diag = ir_verify.first_error(func)

@@ -20,7 +20,7 @@ import sys
 from refimpl import MODES, rewrite
 from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, render
-from spec.syntax.parser import parse_module, split_input
+from spec.syntax.parser import allow_unregistered_dialects, parse_module, split_input
 from spec.syntax.printer import print_op
 from spec.tool import Source, cli_parser, read_source, run_tool, write_output
 
@@ -56,12 +56,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-split-input-file", "--split-input-file", action="store_true")
     p.add_argument("-verify-diagnostics", "--verify-diagnostics", action="store_true")
     p.add_argument("-mlir-print-op-generic", "--mlir-print-op-generic", action="store_true")
-    p.add_argument("-allow-unregistered-dialect", "--allow-unregistered-dialect", action="store_true", help="accepted: unregistered ops are always allowed")
+    p.add_argument("-allow-unregistered-dialect", "--allow-unregistered-dialect", action="store_true", help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    allow_unregistered_dialects(args.allow_unregistered_dialect)
     try:
         src: Source = read_source(args.file)
     except DiagnosticError as exc:

@@ -33,8 +33,26 @@ from spec.ir import Block, Operation, Region, Value
 
 def first_error(func: Operation) -> Diagnostic | None:
     """The diagnostic mlir-opt-19's verifier reports for `func` after the
-    pass, or None when `func` is valid (as far as the pass can break it)."""
-    return _Verifier().op_and_dominance(func)
+    pass, or None when `func` is valid (as far as the pass can break it).
+    An op's own invariants are checked as the verifier enters it, before
+    the dominance of anything around it."""
+    return segment_mismatch(func) or _Verifier().op_and_dominance(func)
+
+
+def segment_mismatch(func: Operation) -> Diagnostic | None:
+    """The first op (in walk order) whose `resultSegmentSizes` does not add
+    up to its results: upstream's pass gives `gpu.spmm_buffer_size` a token
+    result without growing the sizes (the registry's `result_segments`)."""
+    for op in func.walk():
+        if not registry.lookup(op.name).result_segments:
+            continue
+        sizes = op.properties.get("resultSegmentSizes")
+        total = sum(getattr(sizes, "values", ()))
+        if sizes is not None and total != len(op.results):
+            return _op_diag(
+                op, f"result count ({len(op.results)}) does not match with the total size ({total}) specified in attribute 'resultSegmentSizes'"
+            )
+    return None
 
 
 def _isolated(op: Operation) -> bool:

@@ -74,14 +74,14 @@ def thread_tokens(func: Operation, mode: str = "reference") -> bool:
         if mode != "mlir19":
             carried = None
         leaked = leaked or carried is not None
-        carried = thread_block(block, carried)
+        carried = thread_block(block, carried, mode)
         if carried is not None and mode != "mlir19":
             # A block without a terminator ended with its chain open.
             block.append(views.new_wait(block.ops[-1].loc, [carried], is_async=False))
     return leaked
 
 
-def thread_block(block: Block, current: Value | None = None) -> Value | None:
+def thread_block(block: Block, current: Value | None = None, mode: str = "reference") -> Value | None:
     """Thread one block's chain (see `thread_tokens`), starting from
     `current`; returns the token still current at the block's end (None
     unless the block has no terminator). The block's op list is rebuilt in
@@ -107,7 +107,7 @@ def thread_block(block: Block, current: Value | None = None) -> Value | None:
                 current = start.results[0]
             views.add_async_dep(op, current)
             token = views.async_token(op)
-            current = token if token is not None else views.make_async(op)
+            current = token if token is not None else views.make_async(op, keep_result_segments=mode == "mlir19")
         elif current is not None and (effects.may_be_terminator(op) or not effects.is_memory_effect_free(op)):
             out.append(views.new_wait(op.loc, [current], is_async=False))
             current = None

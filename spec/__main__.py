@@ -1,6 +1,7 @@
 """`python -m spec`: the language on the command line.
 
     python -m spec print [FILE|-] [-o OUT] [--mlir-print-op-generic] [--split-input-file]
+                         [--allow-unregistered-dialect]
 
 parses and prints like `mlir-opt FILE` with no pass. Exit 0 on success, 1 with
 MLIR diagnostics on stderr (and nothing on stdout) on failure or when the
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 
 from spec.diagnostics import DiagnosticError
+from spec.syntax.parser import allow_unregistered_dialects
 from spec.tool import add_subcommand, cli_parser, read_source, report, run_per_module, run_tool, write_output
 
 
@@ -44,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-o", metavar="OUT", default=None)
     p.add_argument("--mlir-print-op-generic", "-mlir-print-op-generic", action="store_true")
     p.add_argument("--split-input-file", "-split-input-file", action="store_true")
+    p.add_argument("--allow-unregistered-dialect", "-allow-unregistered-dialect", action="store_true", help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors")
     p.set_defaults(func=_print_cmd)
     try:
         from spec.semantics import cli as semantics_cli  # noqa: PLC0415
@@ -52,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     if semantics_cli is not None:
         semantics_cli.add_commands(sub)
     args = parser.parse_args(argv)
+    allow_unregistered_dialects(args.allow_unregistered_dialect)
     # An unexpected exception is `run_tool`'s: `error: internal error: ...`, exit 2.
     return args.func(args)
 

@@ -22,6 +22,46 @@ READ, WRITE, ALLOC, FREE = "read", "write", "alloc", "free"
 
 
 @dataclass(frozen=True)
+class LibraryForm:
+    """The custom form shared by the GPU library ops (the sparse ops):
+
+        NAME async-deps [{ LEAD}] operand[{ MODE}], ... attr-dict [: TYPES] [into TYPE]
+
+    Operand kinds: `index`, `memref`, a handle (`spmat`, `dntensor`,
+    `spgemm`), and at most one variadic group (`index*`, `memref*`) that
+    takes the operands the fixed ones leave. What follows `:` and `into`
+    (`colon`, `into`): `memrefs` (the types of the memref operands, in
+    order), `dims` (the variadic index operands' types), `results` (the
+    variadic index results' types), `compute` (the `computeType` property),
+    `memref` (the one memref operand's type)."""
+
+    operands: tuple[str, ...]
+    results: tuple[tuple[str, str], ...] = ()
+    """(name, kind) of the results before the token; the names are those
+    mlir-opt-19 gives the values (`%spmat`, `%bufferSz`)."""
+    lead: str = ""
+    """Enum property written `{ X}` right after the deps (always printed)."""
+    lead_enum: str = ""
+    """Its MLIR enum mnemonic (`#gpu<ENUM X>`)."""
+    modes: tuple[int, ...] = ()
+    """Positions of the operands that take `{ MODE}` (`modeA`, `modeB` in
+    order; printed only when not `NON_TRANSPOSE`)."""
+    colon: str = ""
+    into: str = ""
+    order: tuple[int, ...] = ()
+    """Where each written operand sits among the op's operands after the
+    deps, when that differs (`desc` is written fourth but is the first)."""
+
+
+HANDLE_TYPES = {
+    "spmat": "!gpu.sparse.spmat_handle",
+    "dntensor": "!gpu.sparse.dntensor_handle",
+    "spgemm": "!gpu.sparse.spgemmop_handle",
+}
+"""The `!gpu.sparse.*` handle types of `LibraryForm` operand kinds."""
+
+
+@dataclass(frozen=True)
 class OpInfo:
     name: str
     effects: frozenset[str] | None = frozenset()
@@ -61,6 +101,10 @@ class OpInfo:
     isolated: bool = False
     """MLIR's `IsolatedFromAbove`: no op in its regions uses a value defined
     outside them."""
+    library_form: LibraryForm | None = None
+    """The GPU library ops' shared custom form (see `LibraryForm`)."""
+    result_segments: bool = False
+    """Has `resultSegmentSizes` (variadic results, then the optional token)."""
 
     @property
     def pure(self) -> bool:
@@ -118,6 +162,52 @@ _op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
 _op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, properties={"hostShared"}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
 _op("gpu.wait", effects=None, gpu_async=True, fixed_trailing=0)
+
+# gpu: the sparse library ops (cuSPARSE / cuSPARSELt calls), all GPU async.
+# MLIR 19 declares no memory effects for them (effects None): they read and
+# write memory only through the handles, which alias their memrefs.
+_MODES = {"modeA": OpaqueAttr("#gpu<mat_transpose_mode NON_TRANSPOSE>"), "modeB": OpaqueAttr("#gpu<mat_transpose_mode NON_TRANSPOSE>")}
+_IDX3 = ("index", "index", "index")
+
+
+def _library(name: str, form: LibraryForm, segments: tuple[str, ...] = (), props: frozenset[str] = frozenset(), **kw: object) -> None:
+    fixed = sum(1 for k in form.operands if not k.endswith("*"))
+    layout: dict[str, object] = {"segments": segments, "deps_segment": 0} if segments else {"fixed_trailing": fixed}
+    if form.modes:
+        kw["default_properties"] = {k: _MODES[k] for k in list(_MODES)[: len(form.modes)]}
+    if form.lead:
+        props = props | {form.lead}
+    if "compute" in (form.colon, form.into):
+        props = props | {"computeType"}
+    if kw.get("result_segments"):
+        props = props | {"resultSegmentSizes"}
+    _op(name, effects=None, gpu_async=True, library_form=form, properties=props, **layout, **kw)  # type: ignore[arg-type]
+
+
+_library("gpu.create_dn_tensor", LibraryForm(("memref", "index*"), (("dnTensor", "dntensor"),), colon="dims", into="memref"), segments=("asyncDependencies", "memref", "dims"))
+_library("gpu.destroy_dn_tensor", LibraryForm(("dntensor",)))
+_library("gpu.create_coo", LibraryForm((*_IDX3, "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
+_library("gpu.create_coo_aos", LibraryForm((*_IDX3, "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
+_library("gpu.create_csr", LibraryForm((*_IDX3, "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
+_library("gpu.create_csc", LibraryForm((*_IDX3, "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
+_library("gpu.create_bsr", LibraryForm((*_IDX3, "index", "index", "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
+_library("gpu.create_2to4_spmat", LibraryForm(("index", "index", "memref"), (("spMat", "spmat"),), lead="pruneFlag", lead_enum="prune_2to4_spmat_flag", colon="memrefs"))
+_library("gpu.destroy_sp_mat", LibraryForm(("spmat",)))
+_library("gpu.spmv_buffer_size", LibraryForm(("spmat", "dntensor", "dntensor"), (("bufferSz", "index"),), modes=(0,), into="compute"))
+_library("gpu.spmv", LibraryForm(("spmat", "dntensor", "dntensor", "memref"), modes=(0,), colon="memrefs", into="compute"))
+_library("gpu.spmm_buffer_size", LibraryForm(("spmat", "dntensor", "dntensor"), (("bufferSzs", "index*"),), modes=(0, 1), colon="results", into="compute"), result_segments=True)
+_library("gpu.spmm", LibraryForm(("spmat", "dntensor", "dntensor", "memref*"), modes=(0, 1), colon="memrefs", into="compute"), segments=("asyncDependencies", "spmatA", "dnmatB", "dnmatC", "buffers"))
+_library("gpu.sddmm_buffer_size", LibraryForm(("dntensor", "dntensor", "spmat"), (("bufferSz", "index"),), modes=(0, 1), into="compute"))
+_library("gpu.sddmm", LibraryForm(("dntensor", "dntensor", "spmat", "memref"), modes=(0, 1), colon="memrefs", into="compute"))
+_library("gpu.spgemm_create_descr", LibraryForm((), (("desc", "spgemm"),)))
+_library("gpu.spgemm_destroy_descr", LibraryForm(("spgemm",)))
+_library(
+    "gpu.spgemm_work_estimation_or_compute",
+    LibraryForm(("spmat", "spmat", "spmat", "spgemm", "index", "memref"), (("bufferSzNew", "index"),), lead="kind", lead_enum="spgemm_work_estimation_or_compute_kind", modes=(0, 1), colon="compute", into="memref", order=(1, 2, 3, 0, 4, 5)),
+)
+_library("gpu.spgemm_copy", LibraryForm(("spmat", "spmat", "spmat", "spgemm"), modes=(0, 1), colon="compute", order=(1, 2, 3, 0)))
+_library("gpu.spmat_get_size", LibraryForm(("spmat",), (("rows", "index"), ("cols", "index"), ("nnz", "index"))))
+_library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memref"), colon="memrefs"))
 
 # arith: all pure
 for _n in "addi subi muli shli".split():
@@ -242,6 +332,25 @@ mlir-opt-19 when it is installed.
 
 Dialects not listed here (`builtin`, `test`, ...) are not known in full, so
 their unknown names are let through as opaque ops."""
+
+
+REGISTERED_DIALECTS: frozenset[str] = frozenset(
+    "acc affine amdgpu amx arith arm_neon arm_sme arm_sve async bufferization builtin cf complex dlti "
+    "emitc func gpu index irdl linalg llvm math memref mesh ml_program mpi nvgpu nvvm omp pdl "
+    "pdl_interp polynomial ptr quant rocdl scf shape sparse_tensor spirv tensor test test_dyn tosa "
+    "transform ub vector x86vector xegpu".split()
+)
+"""The dialects mlir-opt-19 registers (its note under "Dialect `x' not found
+for custom op"). An op, type or attribute of any other dialect is rejected
+unless `-allow-unregistered-dialect` is given; an unknown op of one of these
+that is not in `COMPLETE_DIALECTS` (`vector.print`, `memref.atomic_rmw` in
+the generic form, `test.*`) parses as an opaque op with unknown effects."""
+
+
+def registered_dialect(name: str) -> bool:
+    """Whether the dialect of op name `name` (the part before the first
+    dot; the whole name if it has none) is one mlir-opt-19 registers."""
+    return name.split(".", 1)[0] in REGISTERED_DIALECTS
 
 
 def unregistered_in_dialect(name: str) -> str | None:

@@ -78,7 +78,7 @@ def async_token(op: Operation) -> Value | None:
     return None
 
 
-def make_async(op: Operation, first: bool = False) -> Value:
+def make_async(op: Operation, first: bool = False, keep_result_segments: bool = False) -> Value:
     """Give `op` a token result in place: appended after its results
     (upstream), or in front of them (`first`, the 2020 seed). Editing the op
     in place is equivalent to MLIR's clone-and-replace-all-uses, since every
@@ -89,7 +89,13 @@ def make_async(op: Operation, first: bool = False) -> Value:
         for i, r in enumerate(op.results):
             r.index = i
         return token
-    return op.add_result(GPU_TOKEN)
+    token = op.add_result(GPU_TOKEN)
+    sizes = op.properties.get("resultSegmentSizes")
+    if registry.lookup(op.name).result_segments and isinstance(sizes, DenseArrayAttr) and not keep_result_segments:
+        # The token is the last result segment. Upstream's clone keeps the
+        # old sizes (`keep_result_segments`), which its verifier rejects.
+        op.properties["resultSegmentSizes"] = DenseArrayAttr(sizes.element, (*sizes.values[:-1], sizes.values[-1] + 1))
+    return token
 
 
 def new_wait(loc: object, deps: list[Value], is_async: bool) -> Operation:

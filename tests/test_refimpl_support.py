@@ -24,7 +24,8 @@ def chunks_of(path: Path) -> list[str]:
 def ours(text: str, name: str, mode: str) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of `python -m refimpl --mode MODE` on text."""
     try:
-        module = parse_module(text, name)
+        # `theirs` runs mlir-opt with --allow-unregistered-dialect.
+        module = parse_module(text, name, allow_unregistered=True)
     except DiagnosticError as exc:
         return 1, "", render_all(exc.diagnostics, {name: text})
     result = rewrite(module, mode)

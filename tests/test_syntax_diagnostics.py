@@ -23,6 +23,10 @@ from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printer import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
+# Some inputs use ops of unregistered dialects; mlir-opt-19 reads them with
+# --allow-unregistered-dialect, and so do we.
+pytestmark = pytest.mark.usefixtures("unregistered_allowed")
+
 REPO = Path(__file__).resolve().parent.parent
 
 

@@ -34,6 +34,10 @@ from spec.syntax.parser import parse_module
 from spec.syntax.printer import join_outputs, print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
+# The inputs use ops of unregistered dialects; mlir-opt-19 reads them with
+# --allow-unregistered-dialect, and so do we.
+pytestmark = pytest.mark.usefixtures("unregistered_allowed")
+
 REPO = Path(__file__).resolve().parent.parent
 
 _BODY = " {\n  gpu.func @f() kernel {\n    gpu.return\n  }\n}\n"
@@ -437,7 +441,7 @@ def _ours(text: str, tmp_path: Path) -> tuple[int, str, str]:
     path.write_text(text)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = spec_main(["print", str(path)])
+        code = spec_main(["print", "--allow-unregistered-dialect", str(path)])
     first = next((ln for ln in err.getvalue().splitlines() if ": error: " in ln), "")
     assert "Traceback" not in err.getvalue()
     return code, out.getvalue(), first.replace(str(path) + ":", "")
@@ -484,7 +488,7 @@ def test_syntax_cases_pinned_from_mlir_opt_19(case: str, tmp_path: Path) -> None
 def test_cli_process_reports_without_traceback(tmp_path: Path) -> None:
     path = tmp_path / "in.mlir"
     path.write_text("gpu.module @k [\n")
-    proc = subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    proc = subprocess.run([sys.executable, "-m", "spec", "print", "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert proc.returncode == 1 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: ", proc.stderr)
 

@@ -30,6 +30,7 @@ from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
 from spec.semantics.events import DEFAULT_UNROLL
 from spec.syntax.forked import Parsed, parse_modules
+from spec.syntax.parser import allow_unregistered_dialects
 from spec.tool import (
     MAX_INPUT_BYTES,
     Source,
@@ -88,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"the implementation (--impl or the refimpl) is killed, with all its children, after this (default {IMPL_TIMEOUT_S})",
     )
     c.add_argument("--func", metavar="NAME", help="check only this function")
+    c.add_argument(
+        "--allow-unregistered-dialect",
+        "-allow-unregistered-dialect",
+        action="store_true",
+        help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors (passed on to the refimpl run by --mode)",
+    )
     c.add_argument(
         "--timeout-ms",
         type=int,
@@ -266,6 +273,8 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         label = "<impl output>"
     else:
         cmd = [sys.executable, "-m", "refimpl", "--mode", args.mode]
+        if args.allow_unregistered_dialect:
+            cmd.append("--allow-unregistered-dialect")
         label = f"<refimpl --mode {args.mode} output>"
     stdin_copy = _stdin_copy(src_in) if args.input == "-" else None
     try:
@@ -299,6 +308,7 @@ def _stdin_copy(src: Source) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    allow_unregistered_dialects(getattr(args, "allow_unregistered_dialect", False))
     if args.command == "exhaustive":
         from verifier import exhaustive
 

@@ -25,6 +25,7 @@ from spec.attributes import GPU_TOKEN, Type, async_value_of
 from spec.ir import Block, Location, Operation, Region, Value
 
 SEGMENTS = "operandSegmentSizes"
+RESULT_SEGMENTS = "resultSegmentSizes"
 
 
 _PLUMBING = frozenset({GPU_TOKEN.text, async_value_of(GPU_TOKEN).text})
@@ -94,6 +95,13 @@ def same_props(a: Operation, b: Operation) -> bool:
     if SEGMENTS in pa or SEGMENTS in pb:
         pa = {k: v for k, v in pa.items() if k != SEGMENTS}
         pb = {k: v for k, v in pb.items() if k != SEGMENTS}
+    if RESULT_SEGMENTS in pa or RESULT_SEGMENTS in pb:
+        # The last result segment is the optional token the rewrite adds.
+        ra, rb = pa.get(RESULT_SEGMENTS), pb.get(RESULT_SEGMENTS)
+        if getattr(ra, "values", (None,))[:-1] != getattr(rb, "values", (None,))[:-1]:
+            return False
+        pa = {k: v for k, v in pa.items() if k != RESULT_SEGMENTS}
+        pb = {k: v for k, v in pb.items() if k != RESULT_SEGMENTS}
     return registry.without_defaults(a.name, pa) == registry.without_defaults(b.name, pb)
 
 

@@ -64,6 +64,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", default="-")
     p.add_argument("--func", dest="function", metavar="NAME", help="only this function (default: every function with a body)")
+    p.add_argument("--allow-unregistered-dialect", "-allow-unregistered-dialect", action="store_true", help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors")
     p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE", help="an argument value (index, integer, float, true/false)")
 
 
@@ -105,7 +106,7 @@ def _name(func: Operation) -> str:
 
 def _load(args: argparse.Namespace) -> tuple[Source, list[Operation], dict[str, object]]:
     src = read_source(args.file)
-    module = parse_module(src.text, src.name)
+    module = parse_module(src.text, src.name, allow_unregistered=args.allow_unregistered_dialect)
     return src, _functions(module, src, args.function), _overrides(src, args.arg)
 
 

@@ -111,12 +111,88 @@ it): any other `!gpu.x` or `!async.x` is an error there, not an opaque type."""
 _DIALECT_TYPE = re.compile(r"!(gpu|async)\.([A-Za-z_][\w$.]*)")
 
 
+class DialectPolicy:
+    """MLIRContext's `allowUnregisteredDialects`, for the whole process: the
+    CLIs set it from `-allow-unregistered-dialect` before they parse (forked
+    parsers inherit it); `parse_ops` can override it for one parse."""
+
+    allow_unregistered: bool = False
+
+
+POLICY = DialectPolicy()
+
+_UNREGISTERED_HINT = (
+    "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() "
+    "on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"
+)
+_DIALECT_REF = re.compile(r"([!#])([A-Za-z_][\w$]*)([.<])")
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def _angle_end(text: str, start: int) -> int:
+    """The index past the `>` closing the `<` at `start` (`->` is no close)."""
+    depth = 0
+    i = start
+    while i < len(text):
+        c = text[i]
+        if c == "<":
+            depth += 1
+        elif c == ">" and text[i - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def unregistered_dialect_use(text: str) -> tuple[int, str] | None:
+    """The first type or attribute of a dialect mlir-opt-19 does not register
+    in the text of a type or attribute token: (offset it points at,
+    mlir-opt-19's message). It prints the offender in its opaque form
+    (`!"foo"<"t">`) and points at the body after the dot, or at the sigil for
+    `!foo<...>`. A dotless `!x`/`#x` is an alias, never a dialect."""
+    scan = _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+    for m in _DIALECT_REF.finditer(scan):
+        sigil, dialect, sep = m.groups()
+        if dialect in registry.REGISTERED_DIALECTS:
+            continue
+        if sep == ".":
+            start = m.end()
+            end = start
+            while end < len(text) and (text[end].isalnum() or text[end] in "_$."):
+                end += 1
+            if end < len(text) and text[end] == "<":
+                end = _angle_end(text, end)
+            offset, body = start, text[start:end]
+        else:
+            offset, body = m.start(), text[m.end() : _angle_end(text, m.end() - 1) - 1]
+        printed = f'{sigil}"{dialect}"<"{body}">'
+        if sigil == "!":
+            return offset, f"`{printed}` type {_UNREGISTERED_HINT}"
+        return offset, f"{printed} : 'none' attribute {_UNREGISTERED_HINT}"
+    return None
+
+
+def check_dialects(tok: Any) -> None:
+    """Reject a type or attribute token of an unregistered dialect, unless
+    the policy allows them (as mlir-opt-19 does while parsing)."""
+    if POLICY.allow_unregistered:
+        return
+    text = str(tok)
+    if "!" in text or "#" in text:
+        found = unregistered_dialect_use(text)
+        if found is not None:
+            raise TokenError(tok, *found)
+
+
 def _type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
     t = _type_of_text(str(tok))
     if isinstance(t, tuple):
         raise TokenError(tok, *t)
+    check_dialects(tok)
     return t
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from spec import registry, views
 from spec.attributes import ArrayAttr, Attr, FunctionType, IntegerAttr, StringAttr, UnitAttr, quote_symbol
 from spec.ir import Operation, Value
 from spec.syntax.custom_registry import custom_printer, return_like, segments
@@ -213,3 +214,53 @@ def _gpu_launch(p: Printer, op: Operation) -> str:
         text += f" dynamic_shared_memory_size {p.value(dsm[0])}"
     text += " " + p.region(op.regions[0], False, True)
     return text + p.attr_dict(op.attributes, ("workgroup_attributions",))
+
+
+def _library_form(p: Printer, op: Operation) -> str:
+    """The GPU library (sparse) ops, printed from the registry's `LibraryForm`
+    with mlir-opt-19's spacing (`{ X}` with a blank inside, no blank before
+    it; two blanks after the name of a synchronous op without deps)."""
+    info = registry.lookup(op.name)
+    form = info.library_form
+    assert form is not None
+    n_deps = len(views.async_deps(op))
+    deps, rest = op.operands[:n_deps], op.operands[n_deps:]
+    if form.order:
+        rest = [rest[at] for at in form.order]
+    text = f"{op.name} {_async_deps(p, _is_async(op), deps)}"
+    if form.lead:
+        text += "{ " + str(op.properties[form.lead]).rstrip(">").rsplit(" ", 1)[1] + "}"
+    words = []
+    for i, v in enumerate(rest):
+        word = p.value(v)
+        if i in form.modes:
+            mode = str(op.properties.get(("modeA", "modeB")[form.modes.index(i)], "")).rstrip(">").rsplit(" ", 1)[-1]
+            if mode and mode != "NON_TRANSPOSE":
+                word += "{ " + mode + "}"
+        words.append(word)
+    if words:
+        text += " " + ", ".join(words)
+    text += p.attr_dict(op.attributes)
+    memrefs = [v.type for v in rest if v.type.text.startswith("memref")]
+    n_fixed_results = sum(1 for _, k in form.results if not k.endswith("*"))
+    token = 1 if _is_async(op) else 0
+    for sep, part in ((" : ", form.colon), (" into ", form.into)):
+        if not part:
+            continue
+        if part == "memrefs":
+            shown = [str(t) for t in memrefs]
+        elif part == "memref":
+            shown = [str(memrefs[0])]
+        elif part == "dims":
+            shown = [str(v.type) for v in rest[1:]]
+        elif part == "results":
+            shown = [str(r.type) for r in op.results[: len(op.results) - token - n_fixed_results]]
+        else:
+            shown = [str(op.properties["computeType"].type)]  # type: ignore[attr-defined]
+        text += sep + ", ".join(shown)
+    return text
+
+
+for _name in registry.known_ops():
+    if registry.lookup(_name).library_form is not None:
+        custom_printer(_name)(_library_form)

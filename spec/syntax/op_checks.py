@@ -156,6 +156,7 @@ OFFLOADING_HANDLER = AttrKind(
     "any attribute with the `OffloadingTranslationAttrTrait` trait.", lambda a: True, is_offloading_handler
 )
 SEGMENTS = AttrKind("", _dense_of("i32"))
+MAT_TRANSPOSE_MODE = AttrKind("transpose mode of matrix", _opaque(r"#gpu<mat_transpose_mode \w+>"))
 """`operandSegmentSizes`: no ODS constraint; its conversion has its own wording."""
 
 
@@ -177,6 +178,22 @@ _SYMBOL_OP = {"sym_name": _req(STRING), "sym_visibility": _opt(STRING)}
 _FUNCTION_ATTRS = {"arg_attrs": _opt(DICT_ARRAY), "res_attrs": _opt(DICT_ARRAY)}
 _GPU_DIM_OP = {"dimension": _req(GPU_DIM), "upper_bound": _opt(INDEX)}
 _SEGMENTED = {"operandSegmentSizes": _opt(SEGMENTS)}
+
+def _library_inherent(name: str) -> dict[str, Inherent]:
+    """The properties of a GPU library (sparse) op, from its registry entry."""
+    form = registry.lookup(name).library_form
+    assert form is not None
+    out: dict[str, Inherent] = {k: _opt(MAT_TRANSPOSE_MODE) for k in ("modeA", "modeB")[: len(form.modes)]}
+    if form.lead:
+        out[form.lead] = _req(AttrKind(f"{form.lead_enum} enum", _opaque(rf"#gpu<{form.lead_enum} \w+>")))
+    if "compute" in (form.colon, form.into):
+        out["computeType"] = _req(AttrKind("any type attribute", _is(TypeAttr)))
+    if registry.lookup(name).segments:
+        out.update(_SEGMENTED)
+    if registry.lookup(name).result_segments:
+        out["resultSegmentSizes"] = _opt(SEGMENTS)
+    return out
+
 
 INHERENT: dict[str, dict[str, Inherent]] = {
     "builtin.module": {"sym_name": _opt(STRING), "sym_visibility": _opt(STRING)},
@@ -212,6 +229,7 @@ INHERENT: dict[str, dict[str, Inherent]] = {
     "cf.cond_br": _SEGMENTED,
     "cf.assert": {"msg": _req(STRING)},
     "async.execute": _SEGMENTED,
+    **{name: _library_inherent(name) for name in registry.known_ops() if registry.lookup(name).library_form is not None},
 }
 """Inherent attributes of each known op in mlir-opt-19. A known op not listed
 has none."""
@@ -266,6 +284,8 @@ def _convert(name: str, key: str, value: Attr, n_segments: int) -> str | None:
         if not kind.stored(value):
             return "expected DenseI32ArrayAttr for key `value`"
         count = len(value.values)  # type: ignore[attr-defined]
+        if key == "resultSegmentSizes":
+            n_segments = 2  # the variadic results, then the optional token
         return None if count == n_segments else f"size mismatch in attribute conversion: {count} vs {n_segments}"
     return None if kind.stored(value) else f"Invalid attribute `{key}` in property conversion: {value}"
 

@@ -30,6 +30,7 @@ from spec.syntax.build_base import (  # noqa: F401
     CMPF_PREDICATES,
     CMPI_PREDICATES,
     K_DYNAMIC,
+    POLICY,
     SPLIT_MARKER,
     BuilderBase,
     TokenError,
@@ -60,7 +61,7 @@ _KEYWORD_FIRST = set(
 """Rules whose first child is the op keyword: it is the op's location and is
 dropped from the children the callback sees."""
 _NAME_FIRST = set(
-    "module_op call_op return_op gpu_dim_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split()
+    "module_op call_op return_op gpu_dim_op gpu_library_op gpu_library0_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split()
 )
 """Rules whose first child is a token naming the op: kept, and the location."""
 
@@ -72,6 +73,7 @@ _KEYWORD_RULES = {
     "return_kw": "RETURN_KW",
     "attribution_kw": "ATTRIBUTION_KW",
     "gpu_dim_kw": "GPU_DIM_KW",
+    "gpu_library_kw": "GPU_LIBRARY_KW",
     "dim": "DIM",
     "launch_kw": "LAUNCH_KW",
     "arith_binary": "ARITH_BINARY",
@@ -195,8 +197,25 @@ def load_parser() -> None:
     _lark()
 
 
-def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Operation]:
-    """Parse top-level ops, resolving names; raises `DiagnosticError`."""
+def allow_unregistered_dialects(allow: bool = True) -> None:
+    """`-allow-unregistered-dialect` for every later parse in this process
+    (and in the children it forks): ops, types and attributes of dialects
+    mlir-opt-19 does not register are then opaque, not errors."""
+    POLICY.allow_unregistered = allow
+
+
+def parse_ops(
+    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None
+) -> list[Operation]:
+    """Parse top-level ops, resolving names; raises `DiagnosticError`.
+    `allow_unregistered` overrides the process's policy for this parse."""
+    if allow_unregistered is not None and allow_unregistered != POLICY.allow_unregistered:
+        saved = POLICY.allow_unregistered
+        POLICY.allow_unregistered = allow_unregistered
+        try:
+            return parse_ops(text, file, line_offset)
+        finally:
+            POLICY.allow_unregistered = saved
     parser, builder = _lark()
     builder.file = file
     builder.line_offset = line_offset
@@ -222,10 +241,12 @@ def parse_ops(text: str, file: str = "<stdin>", line_offset: int = 0) -> list[Op
     return ops
 
 
-def parse_module(text: str, file: str = "<stdin>", line_offset: int = 0) -> Operation:
+def parse_module(
+    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None
+) -> Operation:
     """Parse one module: a lone top-level `module` is the module itself;
     anything else is wrapped in an implicit `module { ... }`, as mlir-opt does."""
-    ops = parse_ops(text, file, line_offset)
+    ops = parse_ops(text, file, line_offset, allow_unregistered)
     if len(ops) == 1 and ops[0].name == "builtin.module" and not ops[0].results:
         ops[0].parent = None
         return ops[0]

@@ -159,6 +159,22 @@ def result_name_hints(op: Operation) -> list[tuple[int, str]]:
     }
     if name in simple:
         return [(0, simple[name])]
+    form = registry.lookup(name).library_form
+    if form is not None:
+        # Results are named after the op's ODS results, unless the token is
+        # the only one.
+        if not op.results or not form.results or (len(op.results) == 1 and op.results[0].type.is_gpu_token):
+            return []
+        hints = [(0, form.results[0][0])]
+        n_var = len(op.results) - len(form.results) - (1 if op.results[-1].type.is_gpu_token else 0) + 1
+        at = 0
+        for k, (rname, kind) in enumerate(form.results):
+            if k:
+                hints.append((at, rname))
+            at += n_var if kind.endswith("*") else 1
+        if op.results[-1].type.is_gpu_token:
+            hints.append((len(op.results) - 1, "asyncToken"))
+        return hints
     if name == "gpu.alloc":
         hints = [(0, "memref")]
         if len(op.results) > 1:

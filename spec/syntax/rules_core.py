@@ -35,6 +35,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Block, Location, Operation, Region
 from spec.syntax.build_base import (
+    POLICY,
     BuilderBase,
     _Partial,
     _symbol_name,
@@ -42,6 +43,7 @@ from spec.syntax.build_base import (
     _type,
     _unescape,
     _Use,
+    check_dialects,
     raw_rule,
 )
 from spec.syntax.gpu_targets import gpu_attr_token_text
@@ -293,6 +295,7 @@ class CoreRules(BuilderBase):
         return DenseArrayAttr(t, values)
 
     def opaque_attr(self, meta: Any, items: list) -> OpaqueAttr:
+        check_dialects(items[0])
         raw = str(items[0])
         text = gpu_attr_token_text(items[0]) or canonical_type_text(raw)
         flags = re.fullmatch(r"#arith\.(overflow|fastmath)<([\w\s,]*)>", raw)
@@ -311,6 +314,23 @@ class CoreRules(BuilderBase):
         raise DiagnosticError(error(self.tok_loc(items[0]), unknown_op_message(str(items[0]))))
 
     # -- generic form -------------------------------------------------------------
+    @raw_rule
+    def generic_name(self, items: list) -> Token:
+        """The quoted op name, checked for its dialect when the `(` after it
+        is read (mlir-opt-19 points there)."""
+        tok: Token = items[0]
+        name = _unescape(str(tok))
+        if not POLICY.allow_unregistered and not registry.registered_dialect(name):
+            loc = Location(self.file, tok.line + self.line_offset, tok.column + len(str(tok)))
+            raise DiagnosticError(
+                error(
+                    loc,
+                    "operation being parsed with an unregistered dialect. If this is intended, "
+                    "please use -allow-unregistered-dialect with the MLIR tool used",
+                )
+            )
+        return tok
+
     def generic_op(self, meta: Any, items: list) -> _Partial:
         name = _unescape(str(items[0]))
         if not re.fullmatch(r"[A-Za-z_][\w$.]*\.[\w$.]+|[A-Za-z_][\w$.]*", name):

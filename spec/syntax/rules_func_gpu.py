@@ -6,6 +6,7 @@ from typing import Any
 
 from lark import Token
 
+from spec import registry
 from spec.attributes import (
     GPU_TOKEN,
     I64,
@@ -24,6 +25,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Block, Region, Value
+from spec.registry import HANDLE_TYPES
 from spec.syntax.build_base import (
     BuilderBase,
     _Partial,
@@ -292,6 +294,98 @@ class FuncGpuRules(BuilderBase):
         attrs = items[1] if len(items) > 1 else None
         return self._async_kw(is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs))
 
+    # -- the GPU library (sparse) ops: one rule, read by the registry's LibraryForm
+    def library_operand(self, meta: Any, items: list) -> tuple:
+        return ("operand", items[0], items[1] if len(items) > 1 else None)
+
+    def gpu_library0_op(self, meta: Any, items: list) -> _Partial:
+        return self._library_op(meta, items)
+
+    def gpu_library_op(self, meta: Any, items: list) -> _Partial:
+        return self._library_op(meta, items)
+
+    def _library_op(self, meta: Any, items: list) -> _Partial:
+        name = str(items[0])
+        info = registry.lookup(name)
+        form = info.library_form
+        assert form is not None
+        is_async, deps = items[1]
+        lead: dict[str, Attr] | None = None
+        written: list[tuple] = []
+        colon: list[Type] = []
+        into: Type | None = None
+        for it in items[2:]:
+            if isinstance(it, dict):
+                lead = it
+            elif isinstance(it, tuple):
+                written.append(it)
+            elif isinstance(it, list):
+                colon = it
+            elif it is not None:
+                into = _type(it)  # type: ignore[assignment]
+        props: dict[str, Attr] = {}
+        attrs: dict[str, Attr] | None = None
+        if form.lead:
+            props[form.lead] = OpaqueAttr(f"#gpu<{form.lead_enum} {_enum_word(lead, meta)}>")
+        elif lead is not None:
+            if written:
+                raise DiagnosticError(error(self.loc(meta), "expected SSA operand"))
+            attrs = lead
+        if written and written[-1][2] is not None and len(written) - 1 not in form.modes:
+            attrs = written[-1][2]
+            written[-1] = (*written[-1][:2], None)
+        for k, pos in enumerate(form.modes):
+            mode = written[pos][2] if pos < len(written) else None
+            word = _enum_word(mode, meta) if mode is not None else "NON_TRANSPOSE"
+            props[("modeA", "modeB")[k]] = OpaqueAttr(f"#gpu<mat_transpose_mode {word}>")
+        if any(w[2] is not None for i, w in enumerate(written) if i not in form.modes):
+            raise DiagnosticError(error(self.loc(meta), "expected ':'"))
+        fixed = [k for k in form.operands if not k.endswith("*")]
+        n_var = len(written) - len(fixed)
+        if n_var < 0 or (n_var and len(fixed) == len(form.operands)):
+            raise DiagnosticError(error(self.loc(meta), f"'{name}' op has {len(written)} operands"))
+        kinds = [kk for k in form.operands for kk in ([k.rstrip("*")] * (n_var if k.endswith("*") else 1))]
+        sizes = [n_var if k.endswith("*") else 1 for k in form.operands]
+        types: dict[int, Type] = {}
+        memrefs = [i for i, k in enumerate(kinds) if k == "memref"]
+        var_results: list[Type] = []
+        for part, given in ((form.colon, colon), (form.into, [into] if into is not None else [])):
+            if part == "memrefs":
+                types.update(zip(memrefs, given))
+            elif part == "memref":
+                types[memrefs[0]] = given[0]
+            elif part == "dims":
+                types.update(zip([i for i, k in enumerate(kinds) if k == "index"][len(fixed) - 1 :], given))
+            elif part == "results":
+                var_results = list(given)
+            elif part == "compute":
+                props["computeType"] = TypeAttr(given[0])
+        uses = []
+        for i, (kind, w) in enumerate(zip(kinds, written)):
+            t = types.get(i) or (INDEX if kind == "index" else Type(HANDLE_TYPES[kind]) if kind in HANDLE_TYPES else None)
+            if t is None:
+                raise DiagnosticError(error(self.loc(meta), f"'{name}' op: no type for operand {i}"))
+            uses.append(self.typed(w[1], t))
+        results: list[Type] = []
+        for _rname, kind in form.results:
+            if kind == "index*":
+                results.extend(var_results)
+            else:
+                results.append(INDEX if kind == "index" else Type(HANDLE_TYPES[kind]))
+        if is_async:
+            results.append(GPU_TOKEN)
+        if form.order:
+            placed: list[_Use] = list(uses)
+            for written_at, at in enumerate(form.order):
+                placed[at] = uses[written_at]
+            uses = placed
+        if info.segments:
+            props["operandSegmentSizes"] = _segments(len(deps), *sizes)
+        if info.result_segments:
+            props["resultSegmentSizes"] = _segments(len(var_results), 1 if is_async else 0)
+        props, attrs = self.split_attrs(name, attrs, props)
+        return self._async_kw(is_async, self.op(name, meta, [*deps, *uses], results, properties=props, attributes=attrs))
+
     def launch_ids(self, meta: Any, items: list) -> tuple:
         ids = items[1:4]
         sizes = [(items[i], self.typed(items[i + 1], INDEX)) for i in (4, 6, 8)]
@@ -324,3 +418,13 @@ class FuncGpuRules(BuilderBase):
         attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
         return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))
 
+
+
+
+def _enum_word(written: dict[str, Attr] | None, meta: Any) -> str:
+    """The one keyword of a `{ X}` enum (read as an attr-dict `{X}`); a
+    failure becomes the builder's located diagnostic."""
+    del meta
+    if not written or len(written) != 1 or not isinstance(next(iter(written.values())), UnitAttr):
+        raise ValueError("expected an enum keyword in '{...}'")
+    return next(iter(written))

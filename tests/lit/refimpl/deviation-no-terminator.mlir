@@ -5,8 +5,8 @@
 // output fails MLIR's verifier (mlir19 reproduces the error byte for byte;
 // tests/test_refimpl_mlir19.py compares every chunk with mlir-opt-19). The
 // reference closes the chain with a gpu.wait at the end of such a block.
-// RUN: %python -m refimpl --split-input-file %s | filecheck %s --check-prefix=REF
-// RUN: not %python -m refimpl --mode mlir19 --split-input-file %s 2>&1 | filecheck %s --check-prefix=M19
+// RUN: %python -m refimpl --allow-unregistered-dialect --split-input-file %s | filecheck %s --check-prefix=REF
+// RUN: not %python -m refimpl --allow-unregistered-dialect --mode mlir19 --split-input-file %s 2>&1 | filecheck %s --check-prefix=M19
 
 // The leak reaches the op holding the block: a wait before it uses a token
 // defined inside its region.
