@@ -41,6 +41,9 @@ SOURCES = ["identity", "refimpl", "refimpl-mlir19", *(["mlir-opt-19"] if MLIR_OP
 SMALL_FEATURES = Features(scf=True, cf=True, max_functions=1, max_ops=3, max_depth=1)
 """`verifier.generators` programs small enough to explore exhaustively."""
 VERIFIER_TIMEOUT_MS = 5000
+VERIFIER_BUDGET_S = 20.0
+"""The verifier's whole-run budget per pair: a pair over it is `unknown`
+(counted, never `verified`), so one hard pair cannot stall a long run."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def evaluate(pair: Pair, bound: int | None = None) -> Row:
         return Row(pair, "impl-failed", "-", detail=str(exc)[:300])
     except DiagnosticError:
         return Row(pair, "unparsable", "-")
-    report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS)
+    report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S)
     judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}))
     verdicts = [j.verdict for j in judgements.values()]
     judgement = WRONG if WRONG in verdicts else UNDECIDED if UNDECIDED in verdicts else OK
