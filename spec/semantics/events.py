@@ -478,7 +478,7 @@ class _Builder:
                 # synchronisations: each has work of its own behind it.
                 self.inner[v] = self.caller_work(op, role + ".gpu", after)
         elif t.text == "!async.group":
-            self.groups[v] = [(TRUE, self.caller_work(op, role, after))]
+            self.groups[v] = [(self.here(), self.caller_work(op, role, after))]
 
     def incoming(self, func: Operation) -> None:
         """Rule 9: every token argument stands for the caller's work."""
