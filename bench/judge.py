@@ -55,11 +55,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sources", default=",".join(SOURCES))
     p.add_argument("--bound", type=int, default=None, help="schedules per exploration")
     p.add_argument("--examples", type=int, default=3, help="examples printed per disagreement group")
+    p.add_argument("--show-undecided", type=int, default=0, help="inputs printed per undecided reason")
     p.add_argument("--time-budget", type=float, default=None, help="seconds; then stop judging (the table covers the pairs judged)")
     args = p.parse_args(argv)
     options = ALL.without(*args.without)
     signal.signal(signal.SIGALRM, _alarm)
     rows: list[Row] = []
+    cpu: list[tuple[float, int]] = []
     t0 = time.time()
 
     @seed(args.seed)
@@ -68,13 +70,17 @@ def main(argv: list[str] | None = None) -> int:
     def one(pair) -> None:  # type: ignore[no-untyped-def]
         if args.time_budget is not None and time.time() - t0 > args.time_budget:
             return
-        signal.alarm(PAIR_SECONDS)
+        # The timer re-fires every second after the first: an alarm that lands
+        # in a gc callback is swallowed there (unraisable), the next is not.
+        signal.setitimer(signal.ITIMER_REAL, PAIR_SECONDS, 1.0)
+        started = time.process_time()
         try:
             rows.append(evaluate(pair, args.bound))
         except _Slow:
             rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
         finally:
-            signal.alarm(0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        cpu.append((time.process_time() - started, len(rows) - 1))
         if len(rows) % 100 == 0:
             print(f"... {len(rows)} pairs, {time.time() - t0:.0f} s", file=sys.stderr)
 
@@ -87,6 +93,21 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|" + "---|" * len(judgements))
     for v in verdicts:
         print(f"| {v} | " + " | ".join(str(table.get((v, j), 0)) for j in judgements) + " |")
+    import re
+
+    def reason(r: Row) -> str:
+        return re.sub(r"\(.*|\d+", "", r.semantic.reason if r.semantic else "").strip()
+
+    undecided = [r for r in rows if r.semantic and r.judgement == "undecided"]
+    why = Counter(reason(r) for r in undecided)
+    if why:
+        print("\nundecided, by reason: " + "; ".join(f"{n} {k}" for k, n in why.most_common()))
+    for k in why if args.show_undecided else ():
+        for r in sorted((r for r in undecided if reason(r) == k), key=lambda r: len(r.pair.input_text))[: args.show_undecided]:
+            print(f"---- undecided ({r.semantic.reason if r.semantic else ''}): {r.pair.describe()}\n{_body(r.pair.input_text)}")
+    cpu.sort()
+    if cpu:
+        print(f"\nCPU seconds per pair: median {cpu[len(cpu) // 2][0]:.2f}, 99th percentile {cpu[len(cpu) * 99 // 100][0]:.2f}, max {cpu[-1][0]:.2f} ({rows[cpu[-1][1]].pair.describe()})")
     unsound = [r for r in rows if r.unsound]
     strict = [r for r in rows if r.verdict == "refuted" and r.judgement == "ok"]
     print(f"\nverified but semantically wrong (UNSOUND): {len(unsound)}")

@@ -172,6 +172,10 @@ class BoundaryMachine(Machine):
     judge explores many runs of small programs, and a run this long is a loop
     that does not end (it is cut off with a fault, `CUT_OFF`)."""
 
+    def was_cut_off(self) -> bool:
+        """Whether this run was cut off as endless (after `MAX_RUN_STEPS`)."""
+        return len(self.steps) >= self.MAX_RUN_STEPS
+
     def step(self, pid: str) -> Step:
         if len(self.steps) >= self.MAX_RUN_STEPS:
             st = Step("cut off", pid, 0, {}, ())

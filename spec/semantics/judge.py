@@ -66,6 +66,11 @@ second only for a function with a loop: `scf.for`/`while`/`parallel` or a
 LOOPS = frozenset({"scf.for", "scf.while", "scf.parallel"})
 DEFAULT_BOUND = 1000
 """Complete schedules per exploration before it is cut off (`undecided`)."""
+STEP_BUDGET = 300_000
+"""Machine steps (replayed prefixes included) for one judgement, every
+argument vector and both sides, before it is cut off (`undecided`): the
+schedule bound alone lets one exploration of a deep program, with its
+sleep-set-pruned runs, take minutes. A step costs about 50 us here."""
 
 SKIP_IN_ALIGNMENT = frozenset({"scf.yield"})
 PLUMBING = frozenset({"gpu.wait", "async.await"})
@@ -264,10 +269,16 @@ def _cut(ex: Exploration) -> bool:
 def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
     found: list[SemanticViolation] = []
     reason = ""
-    total = 0
+    total = spent = 0
     for shown, args in _vectors(fin):
-        ex_in = explore(fin, args, bound=bound, machine=BoundaryMachine, max_pruned=4 * bound)
-        ex_out = explore(fout, args, bound=bound, machine=BoundaryMachine, max_pruned=4 * bound)
+        left = STEP_BUDGET - spent
+        if left <= 0:
+            reason = reason or f"step budget of {STEP_BUDGET} spent before {shown}"
+            break
+        budget = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
+        ex_in = explore(fin, args, max_steps=left, **budget)
+        ex_out = explore(fout, args, max_steps=max(left - ex_in.steps, 1), **budget)
+        spent += ex_in.steps + ex_out.steps
         total += ex_in.schedules_explored + ex_out.schedules_explored
         if _cut(ex_in) or _cut(ex_out):
             reason = reason or f"a run was cut off after {BoundaryMachine.MAX_RUN_STEPS} steps ({shown})"
@@ -279,7 +290,7 @@ def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
         if new and ex_in.complete:
             found += new
         elif new or not ex_out.complete:
-            reason = reason or f"exploration bound of {bound} schedules reached ({'input' if not ex_in.complete else 'output'}, {shown})"
+            reason = reason or f"exploration bound ({bound} schedules, or {STEP_BUDGET} steps in all) reached ({'input' if not ex_in.complete else 'output'}, {shown})"
     if found:
         return Judgement(WRONG, found, schedules=total)
     if reason:

@@ -164,6 +164,8 @@ class Exploration:
     schedules_explored: int = 0
     pruned: int = 0
     """Runs abandoned by the sleep sets (equivalent to one already explored)."""
+    steps: int = 0
+    """Machine steps taken in all, replayed prefixes included."""
     complete: bool = True
     """False when a bound stopped an exhaustive exploration early."""
 

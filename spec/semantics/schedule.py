@@ -370,7 +370,7 @@ def replay(func: Operation, schedule: list[str], args: list | None = None) -> Ou
 # -- exploration ----------------------------------------------------------------
 
 
-def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: bool, machine: MachineFactory = Machine) -> None:
+def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: bool, machine: MachineFactory = Machine, witnesses: bool = True) -> None:
     schedule = tuple(s.label for s in m.steps)
     out = m.outcome()
     ex.outcomes.setdefault(out, schedule)
@@ -378,14 +378,16 @@ def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: boo
         key = (g.key, e.key)
         if key in ex.races:
             continue
-        witness = overlap_schedule(m.steps, g, e)
+        witness = overlap_schedule(m.steps, g, e) if witnesses else list(schedule)
         try:
-            run(func, _fresh(args), witness, machine=machine)
+            if witnesses:
+                run(func, _fresh(args), witness, machine=machine)
         except ReplayError:
             witness = list(schedule)
         ex.races[key] = Race(site(g), site(e), buf, tuple(witness))
     for a, b in find_unordered(m.steps, m.events):
-        ex.out_of_order.setdefault((a.key, b.key), Unordered(site(a), site(b), schedule))
+        if (a.key, b.key) not in ex.out_of_order:  # `site` is costly: only for a new pair
+            ex.out_of_order[(a.key, b.key)] = Unordered(site(a), site(b), schedule)
     if pairs:
         for a, b in find_concurrent(m.steps, m.events):
             ex.concurrent.setdefault(tuple(sorted((a.key, b.key))), schedule)  # type: ignore[arg-type]
@@ -414,10 +416,21 @@ def explore(
     pairs: bool = False,
     machine: MachineFactory = Machine,
     max_pruned: int | None = None,
+    max_steps: int | None = None,
+    witnesses: bool = True,
+    stop: Callable[[Machine], bool] | None = None,
 ) -> Exploration:
     """Explore schedules of `func` on `args` (see the module docstring);
     `machine` makes each run's machine (as for `run`); `max_pruned` stops an
-    exhaustive exploration (incomplete) after that many pruned runs."""
+    exhaustive exploration (incomplete) after that many pruned runs, and
+    `max_steps` after that many machine steps in all (the replayed prefixes
+    of each run included: the work done, so a deterministic budget). With
+    `witnesses=False` a race keeps the schedule of the run that showed it
+    rather than a replayed schedule where its two steps overlap (a replay
+    per new race: costly where races are many and only their keys matter).
+    `stop(machine)`, asked after each complete run, ends the exploration
+    (incomplete) when it says so: for a caller to whom one such run already
+    decides the answer (the judge, on a run cut off as endless)."""
     func = function(func)
     _prepare(func)
     if args is None:
@@ -432,10 +445,12 @@ def explore(
         ex.complete = False
         return ex
     nodes: list[ExploreNode] = []
+    steps = 0
     while True:
         m = machine(func, _fresh(args))
         for node in nodes:
             m.step(node.taken)
+        steps += len(nodes)
         blocked = False
         while True:
             en = m.enabled()
@@ -457,20 +472,26 @@ def explore(
             node.done.add(pid)
             node.taken = pid
             m.step(pid)
+            steps += 1
         if blocked:
             ex.pruned += 1
         else:
             ex.schedules_explored += 1
-            _record(ex, func, args, m, pairs, machine)
+            _record(ex, func, args, m, pairs, machine, witnesses)
+            if stop is not None and stop(m):
+                ex.complete = False
+                break
         while nodes and not nodes[-1].open():
             nodes.pop()
         if not nodes:
             break
-        if ex.schedules_explored >= bound or (max_pruned is not None and ex.pruned >= max_pruned):
+        over_steps = max_steps is not None and steps >= max_steps
+        if ex.schedules_explored >= bound or (max_pruned is not None and ex.pruned >= max_pruned) or over_steps:
             ex.complete = False
             break
         node = nodes[-1]
         pid = node.open()[0]
         node.done.add(pid)
         node.taken = pid
+    ex.steps = steps
     return ex
