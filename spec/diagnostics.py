@@ -58,7 +58,8 @@ def _source_line(loc: Location, sources: dict[str, str] | None) -> str | None:
 
 def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
     """MLIR's rendering: `loc: severity: message`, the source line and a
-    caret under the column when the source is known, then each note."""
+    caret under the column when the source is known, then each note (a
+    note at the error's own location without its source line)."""
     out: list[str] = []
     if diag.loc is UNKNOWN_LOC or diag.loc.line <= 0:
         head = f"{diag.loc.file if diag.loc.file != '<unknown>' else 'loc(unknown)'}"
@@ -76,6 +77,7 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
             out.append(line)
             out.append(" " * col + "^")
     text = "\n".join(out) + "\n"
+    # mlir-opt shows no source line for a note at its error's own location.
     for n in diag.notes:
-        text += render(n, sources)
+        text += render(n, None if n.loc == diag.loc else sources)
     return text

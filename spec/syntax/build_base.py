@@ -260,6 +260,9 @@ class BuilderBase(Transformer):
         """What ops failed of MLIR's verifier while they were built, by op
         `id`: reported by `resolve.verify` once the whole text is parsed, in
         the verifier's order."""
+        self.empty_regions: dict[int, Location] = {}
+        """Regions written `{}` (no block), by `id`: where their `{` is, for
+        the custom forms that reject them (`func.func @f() {}`)."""
         self.deferred_ops: list[Operation] = []
         """The ops `verify_later` names, kept alive: an op the builder drops
         again (a generic `gpu.module_end`) must not lend its `id` to a later

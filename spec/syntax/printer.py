@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 
 from spec import registry
-from spec.attributes import Attr, FunctionType, UnitAttr, format_attr_entries
+from spec.attributes import Attr, FunctionType, UnitAttr, format_attr_entries, quote_string
 from spec.ir import Block, Operation, Region, Value
 
 
@@ -279,7 +279,7 @@ class Printer:
         return op.name
 
     def generic_op(self, op: Operation) -> str:
-        out = [f'"{op.name}"({self.values(op.operands)})']
+        out = [f"{quote_string(op.name)}({self.values(op.operands)})"]
         if op.successors:
             out.append("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
         if op.properties:

@@ -21,6 +21,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Block, Location, Operation, Value
 from spec.syntax.build_base import _Use
+from spec.syntax.structure import SYMBOL_OPS, SYMBOL_TABLES, Dominance, check_on_entrance, check_symbol_table
 
 MAX_NESTING = 1000
 """Regions nested deeper than this are refused with a diagnostic."""
@@ -109,7 +110,7 @@ def verify(top: list[Operation], later: dict[int, VerifyLater]) -> None:
             raise DiagnosticError(
                 error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
             )
-        if later or info.parents or depth == 1 or op.name in _SIGNED:
+        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or op.name in SYMBOL_OPS:
             _on_entrance(op, info, parent, depth, later)
         if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
             escapes.add(id(iso))
@@ -119,6 +120,12 @@ def verify(top: list[Operation], later: dict[int, VerifyLater]) -> None:
         for region in reversed(op.regions):
             for block in reversed(region.blocks):
                 _push_block(work, block.ops, op.name, depth + 1, inner)
+    # The implicit module around the top-level ops, on its exit.
+    if not (len(top) == 1 and top[0].name == "builtin.module"):
+        check_symbol_table(top)
+        found = Dominance().first_error([op for op in top if not registry.lookup(op.name).isolated])
+        if found is not None:
+            raise DiagnosticError(found)
 
 
 def _push_block(work: list[_Visit], ops: list[Operation], parent: str, depth: int, iso: Operation | None) -> None:
@@ -148,6 +155,7 @@ def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, 
         raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
     if op.name in _SIGNED:
         _check_signature(op)
+    check_on_entrance(op, info)
 
 
 _SIGNED = frozenset({"func.func", "gpu.func"})
@@ -161,6 +169,12 @@ def _on_exit(op: Operation, info: registry.OpInfo, escapes: set[int], later: dic
     failed = later.get(id(op)) if later else None
     if failed is not None and failed.unregistered is not None:
         raise failed.unregistered
+    if op.name in SYMBOL_TABLES and op.regions and op.regions[0].blocks:
+        check_symbol_table(op.regions[0].blocks[0].ops)
+    if info.isolated:
+        found = Dominance().first_error([op])
+        if found is not None:
+            raise DiagnosticError(found)
 
 
 def _check_parent(op: Operation, parent: str, allowed: tuple[str, ...]) -> None:

@@ -119,10 +119,14 @@ class CoreRules(BuilderBase):
         ops.append(op)
         return ops
 
+    def region_open(self, meta: Any, items: list) -> Token:
+        return items[0]
+
     def region(self, meta: Any, items: list) -> Region:
         region = Region()
-        entry_ops: list[Operation] = items[0]
-        labeled: list[Block] = items[1:]
+        brace: Token = items[0]
+        entry_ops: list[Operation] = items[1]
+        labeled: list[Block] = items[2:]
         if entry_ops or not labeled:
             if entry_ops or labeled:
                 block = Block(loc=self.loc(meta))
@@ -131,6 +135,8 @@ class CoreRules(BuilderBase):
                 region.append(block)
         for b in labeled:
             region.append(b)
+        if not region.blocks:
+            self.empty_regions[id(region)] = self.tok_loc(brace)
         for block in region.blocks:
             for op in block.ops[:-1]:
                 if registry.lookup(op.name).terminator:
@@ -333,8 +339,10 @@ class CoreRules(BuilderBase):
 
     def generic_op(self, meta: Any, items: list) -> _Partial:
         name = _unescape(str(items[0]))
-        if not re.fullmatch(r"[A-Za-z_][\w$.]*\.[\w$.]+|[A-Za-z_][\w$.]*", name):
-            raise DiagnosticError(error(self.loc(meta), f"invalid operation name '{name}'"))
+        # mlir-opt-19 takes any non-empty string as a generic op's name
+        # (`"a b"`, `"1a"`, `".x"`: ops of unregistered dialects).
+        if not name:
+            raise DiagnosticError(error(self.loc(meta), "empty operation name is invalid"))
         operands: list[_Use] = items[1] or []
         successors: list[Token] = []
         props: dict[str, Attr] = {}

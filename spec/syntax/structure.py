@@ -1,0 +1,345 @@
+"""MLIR's structural verifier checks that need the whole parse: symbols,
+terminators and dominance, as mlir-opt-19 reports them (found missing by
+the differential fuzzer, `verifier/fuzz_syntax.py`, issue 19).
+
+What is modelled, and when `resolve.verify` runs it (mlir-opt-19's order):
+
+- on an op's entrance: a known symbol op (`func.func`, `gpu.module`)
+  directly in a registered op that is not a symbol table (`symbol's parent
+  must have the SymbolTable trait`; an unregistered parent might be one, so
+  it is not checked), a function declaration that is public (`symbol
+  declaration cannot have public visibility`), then the blocks of its
+  regions: a registered op other than a module needs a terminator at the
+  end of each block (`block with no terminator, has OP`, at that last op;
+  an empty block is `empty block: expect at least a terminator`, at the
+  op); an unregistered op only when a region has several blocks; an
+  unregistered last op might be a terminator and is accepted;
+- on a symbol table's exit (a module, `gpu.module`; the implicit top-level
+  module last): two ops of its block with the same `sym_name`
+  (`redefinition of symbol named 'S'`, at the second), then every
+  `func.call` nested in it but not in a nested symbol table: its callee
+  must be a `func.func` with the call's operand and result types;
+- on an isolated op's exit (after the above), and for the top level last:
+  SSA dominance (`dominance_error`): in a registered op's region a use must
+  be dominated by its definition (same block: defined before; other
+  blocks: the dominator tree; a use inside the defining op itself never
+  is); regions of `builtin.module` and of unregistered ops are graph
+  regions, where any order in a block is fine; ops of unreachable blocks
+  are not checked.
+
+Each error carries mlir-opt's `see current operation` note (the op in
+generic form, numbered from its isolated-from-above scope).
+"""
+
+from __future__ import annotations
+
+from spec import registry
+from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, TypeAttr
+from spec.diagnostics import Diagnostic, DiagnosticError, error, note
+from spec.ir import Block, Operation, Region, Value
+
+SYMBOL_TABLES = frozenset({"builtin.module", "gpu.module"})
+"""Registered ops with MLIR's `SymbolTable` trait (in our subset)."""
+SYMBOL_OPS = frozenset({"func.func", "gpu.module", "gpu.func"})
+"""Registered ops with the `Symbol` trait whose parent is not otherwise fixed."""
+NO_TERMINATOR = frozenset({"builtin.module", "gpu.module"})
+"""Registered ops whose blocks need no terminator (or get an implicit one)."""
+ISOLATED_SCOPES = frozenset({"func.func", "builtin.module", "gpu.module", "gpu.func"})
+"""Where the generic printer's value numbering starts."""
+
+
+def generic_text(op: Operation) -> str:
+    """`op` in generic form, numbered from its isolated-from-above scope."""
+    from spec.syntax.printer import Printer  # noqa: PLC0415 - the printer imports the parser's helpers
+
+    scope = op
+    while scope.name not in ISOLATED_SCOPES and scope.parent_op is not None:
+        scope = scope.parent_op
+    printer = Printer(generic=True)
+    printer.number(scope)
+    return printer.op(op)
+
+
+def current_op_note(op: Operation) -> Diagnostic:
+    text = generic_text(op)
+    sep = "\n" if "\n" in text else ""
+    return note(op.loc, f"see current operation: {sep}{text}")
+
+
+def op_error(op: Operation, message: str, *more: Diagnostic) -> DiagnosticError:
+    """`emitOpError`: `'NAME' op MESSAGE` plus the `see current operation` note."""
+    return DiagnosticError(error(op.loc, f"'{op.name}' op {message}", current_op_note(op), *more))
+
+
+# -- on entrance -------------------------------------------------------------------
+
+
+def check_on_entrance(op: Operation, info: registry.OpInfo) -> None:
+    """Symbol placement, public declarations, terminators (see module doc)."""
+    if op.name in SYMBOL_OPS and op.name != "gpu.func":
+        parent = op.parent_op
+        if parent is not None and parent.name not in SYMBOL_TABLES and registry.lookup(parent.name).known:
+            raise op_error(op, "symbol's parent must have the SymbolTable trait")
+        if op.name == "func.func" and not (op.regions and op.regions[0].blocks):
+            vis = op.properties.get("sym_visibility")
+            if not isinstance(vis, StringAttr) or vis.value == "public":
+                raise op_error(op, "symbol declaration cannot have public visibility")
+    if not op.regions or op.name in NO_TERMINATOR:
+        return
+    for region in op.regions:
+        if not info.known and len(region.blocks) < 2:
+            continue
+        for block in region.blocks:
+            if not block.ops:
+                raise DiagnosticError(error(op.loc, "empty block: expect at least a terminator"))
+            last = block.ops[-1]
+            last_info = registry.lookup(last.name)
+            if last_info.known and not last_info.terminator:
+                raise DiagnosticError(
+                    error(last.loc, f"block with no terminator, has {generic_text(last)}", current_op_note(last))
+                )
+
+
+# -- symbol tables -----------------------------------------------------------------
+
+
+def _sym_name(op: Operation) -> str | None:
+    v = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return v.value if isinstance(v, StringAttr) else None
+
+
+def check_symbol_table(ops: list[Operation]) -> None:
+    """A symbol table's block (`ops`): duplicate symbols, then the calls
+    nested in it (see module doc)."""
+    table: dict[str, Operation] = {}
+    for op in ops:
+        name = _sym_name(op)
+        if name is None:
+            continue
+        if name in table:
+            raise DiagnosticError(
+                error(op.loc, f"redefinition of symbol named '{name}'", current_op_note(op), note(table[name].loc, "see existing symbol definition here"))
+            )
+        table[name] = op
+    pending = [op for op in reversed(ops)]
+    while pending:
+        op = pending.pop()
+        if op.name == "func.call":
+            _check_call(op, table)
+        if op.name in SYMBOL_TABLES:
+            continue
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                pending.extend(reversed(block.ops))
+
+
+def _lookup(ref: SymbolRefAttr, table: dict[str, Operation]) -> Operation | None:
+    found = table.get(ref.root)
+    for name in ref.nested:
+        if found is None or found.name not in SYMBOL_TABLES or not found.regions or not found.regions[0].blocks:
+            return None
+        found = next((o for o in found.regions[0].blocks[0].ops if _sym_name(o) == name), None)
+    return found
+
+
+def _check_call(call: Operation, table: dict[str, Operation]) -> None:
+    ref = call.properties.get("callee")
+    if not isinstance(ref, SymbolRefAttr):
+        return
+    callee = _lookup(ref, table)
+    fn = callee.properties.get("function_type") if callee is not None and callee.name == "func.func" else None
+    if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType):
+        shown = ref.root if not ref.nested else str(ref)
+        raise op_error(call, f"'{shown}' does not reference a valid function")
+    ftype = fn.type
+    if len(ftype.inputs) != len(call.operands):
+        raise op_error(call, "incorrect number of operands for callee")
+    for i, (want, v) in enumerate(zip(ftype.inputs, call.operands, strict=True)):
+        if isinstance(v, Value) and v.type != want:
+            raise op_error(call, f"operand type mismatch: expected operand type '{want}', but provided '{v.type}' for operand number {i}")
+    if len(ftype.results) != len(call.results):
+        raise op_error(call, "incorrect number of results for callee")
+    for i, (want, r) in enumerate(zip(ftype.results, call.results, strict=True)):
+        if r.type != want:
+            got = ", ".join(f"'{x.type}'" for x in call.results)
+            exp = ", ".join(f"'{t}'" for t in ftype.results)
+            raise op_error(
+                call,
+                f"result type mismatch at index {i}",
+                note(call.loc, f"      op result types: {got}"),
+                note(call.loc, f"function result types: {exp}"),
+            )
+
+
+# -- dominance ---------------------------------------------------------------------
+
+
+def graph_region(region: Region) -> bool:
+    """Regions without SSA dominance: those of `builtin.module` and of ops
+    the registry does not know."""
+    parent = region.parent
+    return parent is not None and (parent.name == "builtin.module" or not registry.lookup(parent.name).known)
+
+
+def region_of(v: Value) -> Region | None:
+    owner = v.owner
+    block = owner if isinstance(owner, Block) else owner.parent if isinstance(owner, Operation) else None
+    return block.parent if block is not None else None
+
+
+def region_contains(outer: Region, inner: Region | None) -> bool:
+    """Whether `inner` is `outer` or nested in it."""
+    while inner is not None:
+        if inner is outer:
+            return True
+        op = inner.parent
+        block = op.parent if op is not None else None
+        inner = block.parent if block is not None else None
+    return False
+
+
+def _ancestor_in(region: Region, op: Operation) -> Operation | None:
+    """`op` or the ancestor of it whose block is in `region`."""
+    cur: Operation | None = op
+    while cur is not None:
+        block = cur.parent
+        if block is None:
+            return None
+        if block.parent is region:
+            return cur
+        cur = block.parent_op
+    return None
+
+
+def _relation(use_region: Region | None, def_region: Region | None, same_block: bool, kind: str) -> str:
+    if same_block:
+        return f"{kind} the same block"
+    if use_region is def_region:
+        return f"{kind} the same region"
+    if def_region is not None and use_region is not None:
+        if region_contains(def_region, use_region):
+            return f"{kind} a parent region"
+        if region_contains(use_region, def_region):
+            return f"{kind} a child region"
+    return "neither in a parent nor in a child region" if kind == "in" else "op is neither in a parent nor in a child region"
+
+
+def isolated(op: Operation) -> bool:
+    return registry.lookup(op.name).isolated and bool(op.regions)
+
+
+class Dominance:
+    """Dominance queries over the regions of one verification (cached CFGs)."""
+
+    def __init__(self) -> None:
+        self.cfg: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
+
+    def first_error(self, roots: list[Operation]) -> Diagnostic | None:
+        """The first use not dominated by its definition in the regions of
+        `roots` and the ops nested in them, not entering isolated ops (they
+        are checked on their own), in mlir-opt-19's order."""
+        worklist = list(reversed(roots))
+        while worklist:
+            cur = worklist.pop()
+            for region in cur.regions:
+                for block in region.blocks:
+                    reachable = self.reachable(block)
+                    for inner in block.ops:
+                        if reachable:
+                            for k, v in enumerate(inner.operands):
+                                if isinstance(v, Value) and not self.dominates(v, inner):
+                                    return dominance_diag(inner, k, v)
+                        if inner.regions and not isolated(inner):
+                            worklist.append(inner)
+        return None
+
+    def dominates(self, v: Value, user: Operation) -> bool:
+        region = region_of(v)
+        if region is None:
+            return False
+        anc = _ancestor_in(region, user)
+        if anc is None or anc.parent is None:
+            return False
+        owner = v.owner
+        if isinstance(owner, Block):
+            return self.block_dominates(owner, anc.parent)
+        assert isinstance(owner, Operation) and owner.parent is not None
+        graph = graph_region(region)
+        if anc is owner:
+            # A use nested in the defining op itself.
+            return graph and user is not owner
+        if owner.parent is anc.parent:
+            return graph or owner.parent.ops.index(owner) < owner.parent.ops.index(anc)
+        return self.block_dominates(owner.parent, anc.parent)
+
+    def reachable(self, block: Block) -> bool:
+        region = block.parent
+        if region is None or region.blocks[0] is block:
+            return True
+        return block in self.region_cfg(region)[0]
+
+    def block_dominates(self, a: Block, b: Block) -> bool:
+        if a is b:
+            return True
+        region = a.parent
+        assert region is not None
+        reach, doms = self.region_cfg(region)
+        if b not in reach:
+            return True  # everything dominates an unreachable block
+        return a in doms.get(b, ())
+
+    def region_cfg(self, region: Region) -> tuple[set[Block], dict[Block, set[Block]]]:
+        found = self.cfg.get(region)
+        if found is None:
+            found = self.cfg[region] = dominators(region)
+        return found
+
+
+def dominators(region: Region) -> tuple[set[Block], dict[Block, set[Block]]]:
+    """The blocks of `region` reachable from its entry, and for each of
+    them the blocks that dominate it (itself included)."""
+    entry = region.blocks[0]
+    reach = {entry}
+    stack = [entry]
+    preds: dict[Block, list[Block]] = {b: [] for b in region.blocks}
+    while stack:
+        b = stack.pop()
+        for s in b.successors():
+            if s in preds:
+                preds[s].append(b)
+                if s not in reach:
+                    reach.add(s)
+                    stack.append(s)
+    order = [b for b in region.blocks if b in reach]
+    doms = {b: set(order) for b in order}
+    doms[entry] = {entry}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            ps = [doms[p] for p in preds[b] if p in reach]
+            new = set.intersection(*ps) | {b} if ps else {b}
+            if new != doms[b]:
+                doms[b] = new
+                changed = True
+    return reach, doms
+
+
+def dominance_diag(user: Operation, index: int, v: Value) -> Diagnostic:
+    """`operand #N does not dominate this use` at the user (no `'OP' op`
+    prefix), the `see current operation` note, and where the operand is
+    defined, saying how the two regions relate."""
+    owner = v.owner
+    use_region = user.parent.parent if user.parent else None
+    if isinstance(owner, Operation):
+        def_region = owner.parent.parent if owner.parent else None
+        rel = _relation(use_region, def_region, user.parent is owner.parent, "op in")
+        more = note(owner.loc, f"operand defined here ({rel})")
+    else:
+        assert isinstance(owner, Block)
+        def_region = owner.parent
+        index_of = def_region.blocks.index(owner) if def_region is not None else 0
+        rel = _relation(use_region, def_region, False, "in")
+        holder = owner.parent_op
+        more = note(holder.loc if holder is not None else user.loc, f"operand defined as a block argument (block #{index_of} {rel})")
+    return error(user.loc, f"operand #{index} does not dominate this use", current_op_note(user), more)
