@@ -208,7 +208,35 @@ def _type_of_text(text: str) -> Type | tuple[int, str]:
                 if dialect == "gpu":
                     return m.start(2), f"unknown gpu type: {name}"
                 return m.start(2), f"unknown  type `{name}` in dialect `{dialect}`"
+    if "strided<" in text:
+        for m in re.finditer(r"strided<", text):
+            bad = _strided_error(text, m.end())
+            if bad is not None:
+                return bad, "expected '>'"
     return Type(canonical_type_text(text))
+
+
+_STRIDE = r"\s*(?:-?\d+|\?)\s*"
+_STRIDED_LIST = re.compile(rf"\s*\[(?:{_STRIDE}(?:,{_STRIDE})*)?\]")
+_STRIDED_OFFSET = re.compile(rf"\s*,\s*offset\s*:{_STRIDE}")
+
+
+def _strided_error(text: str, pos: int) -> int | None:
+    """Where a `strided<[s, ...], offset: o>` layout starting at `pos` (after
+    `strided<`) goes wrong, or None: mlir-opt-19 reads the list and the
+    optional offset, then wants `>` (a malformed list is reported there
+    too, with another message; the verdict is the same)."""
+    m = _STRIDED_LIST.match(text, pos)
+    if m is None:
+        return pos
+    pos = m.end()
+    m = _STRIDED_OFFSET.match(text, pos)
+    if m is not None:
+        pos = m.end()
+    if text[pos:].lstrip().startswith(">"):
+        return None
+    # mlir-opt-19 points just after what it read, before any blank.
+    return len(text[:pos].rstrip())
 
 
 def _symbol_name(tok: str) -> str:
