@@ -224,6 +224,10 @@ class CoreRules(BuilderBase):
         text = str(items[0])
         value = int(text, 16) if "0x" in text else int(text)
         t = _type(items[1]) if len(items) > 1 else I64
+        if not isinstance(t, Type) or not (t.is_float or t == INDEX or t.int_width is not None):
+            # mlir-opt-19 takes an integer literal only for an integer,
+            # index or (hexadecimal) float type.
+            raise DiagnosticError(error(self.tok_loc(items[0]), "integer literal not valid for specified type"))
         if isinstance(t, Type) and t.is_float:
             import struct
 
