@@ -69,6 +69,8 @@ CASES: dict[str, tuple[str, str]] = {
     "op-name-with-space": ('"a b"() : () -> ()\n"test.op x"() : () -> ()\n"a\\"b"() : () -> ()\n', "accept"),
     "empty-op-name": ('""() : () -> ()\n', "in.mlir:1:1: error: empty operation name is invalid"),
     "dialect-type-without-dot": ("func.func @a(%m: !bb9.memref<4xf32>, %p: !bb9.x) { return }\n", "accept"),
+    # an unregistered dialect's type prints as written (it was canonicalised to `4xf32`)
+    "dialect-type-body-verbatim": ("func.func @a(%m: !bb9.memref<4 x f32>, %n: !bb9<4xf32>) { return }\n", "accept"),
 }
 
 
