@@ -61,9 +61,9 @@ def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPa
     parsed_again: list[str] = []
     real = forked._parse
 
-    def counting(text: str, file: str) -> object:
+    def counting(text: str, file: str, dominance: bool = True) -> object:
         parsed_again.append(file)
-        return real(text, file)
+        return real(text, file, dominance)
 
     def broken(*args: object, **kwargs: object) -> bytes:
         raise RuntimeError("no pickling")

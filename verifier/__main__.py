@@ -267,7 +267,9 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         sources.setdefault(src_out.name, src_out.text)
         if not src_out.text.strip() and src_in.text.strip():
             raise DiagnosticError(error(Location(src_out.name, 0, 0), "the output is empty"))
-        parsed_in, parsed_out = parse_modules([(src_in.text, src_in.name), (src_out.text, src_out.name)])
+        # The output's dominance is the verifier's to judge (`wellformed`: a
+        # use its definition does not dominate refutes the rewrite).
+        parsed_in, parsed_out = parse_modules([(src_in.text, src_in.name), (src_out.text, src_out.name)], dominance=[True, False])
         return src_in, _parsed(src_in, parsed_in, "input"), src_out, _parsed(src_out, parsed_out, "output")
     if cmd is not None:
         label = "<impl output>"
@@ -292,7 +294,7 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
             os.unlink(stdin_copy)
             untrack_temp(stdin_copy)
     sources.setdefault(src_out.name, src_out.text)
-    (parsed_out,) = parse_modules([(src_out.text, src_out.name)])
+    (parsed_out,) = parse_modules([(src_out.text, src_out.name)], dominance=[False])
     return src_in, module_in, src_out, _parsed(src_out, parsed_out, "output")
 
 

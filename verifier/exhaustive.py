@@ -190,7 +190,7 @@ class _CommandRunner:
                     results.append(_failed(p, "impl-failed", f"exit {code}\n{err}", t1))
                     continue
             try:
-                module_out = parse_module(out, "<output>")
+                module_out = parse_module(out, "<output>", dominance=False)
             except DiagnosticError as exc:
                 results.append(_failed(p, "unparsable", "".join(render(d, {"<output>": out}) for d in exc.diagnostics), t1))
                 continue

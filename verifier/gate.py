@@ -140,7 +140,7 @@ def judge(text: str, impl: Implementation, expect: str | None = None, timeout_ms
     except subprocess.TimeoutExpired:
         return Outcome(FAIL, "impl-failed", text, "", f"timed out after {IMPL_TIMEOUT_S} s")
     try:
-        module_out = parse_module(out, "<output>")
+        module_out = parse_module(out, "<output>", dominance=False)
     except DiagnosticError as exc:
         return Outcome(FAIL, "unparsable", text, out, _render(exc, out, "<output>"))
     kwargs = {"timeout_ms": timeout_ms} if timeout_ms else {}

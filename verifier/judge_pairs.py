@@ -78,7 +78,7 @@ def output_text(pair: Pair) -> str:
     out = _rewrite(pair.input_text, pair.source)
     if not pair.edits:
         return out
-    module = parse_module(out, "<rewrite>")
+    module = parse_module(out, "<rewrite>", dominance=False)
     for name, sites in pair.edits:
         it = iter(sites)
         EDITS[name](module, lambda n: next(it, 0) % n if n else 0)
@@ -106,7 +106,7 @@ def evaluate(pair: Pair, bound: int | None = None) -> Row:
     try:
         out = output_text(pair)
         fin = parse_module(pair.input_text, "in.mlir")
-        fout = parse_module(out, "out.mlir")
+        fout = parse_module(out, "out.mlir", dominance=False)
     except ImplFailed as exc:
         return Row(pair, "impl-failed", "-", detail=str(exc)[:300])
     except DiagnosticError:

@@ -34,14 +34,17 @@ Parsed = Operation | DiagnosticError
 """A module, or the diagnostics its parse raised."""
 
 
-def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None) -> list[Parsed]:
-    """Parse each `(text, file)` as `parse_module(text, file)` would: a list
-    of modules or `DiagnosticError`s, in the order given. `fork=None` forks
+def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None, dominance: Sequence[bool] | None = None) -> list[Parsed]:
+    """Parse each `(text, file)` as `parse_module(text, file, dominance=d)`
+    would, `d` from `dominance` (default: checked for all): a list of modules
+    or `DiagnosticError`s, in the order given. `fork=None` forks
     when it pays off (see the module doc); `False` never forks; `True` forks
     wherever `os.fork` exists, whatever the size (the tests use it)."""
     if not sources:
         return []
+    checks = list(dominance) if dominance is not None else [True] * len(sources)
     *others, last = sources
+    *other_checks, last_check = checks
     if fork is None:
         wanted = [len(text) >= MIN_FORKED_BYTES for text, _ in others]
         use_fork = any(wanted) and can_fork()  # asked only where it matters: it takes 5 ms
@@ -50,27 +53,29 @@ def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None) 
         use_fork = fork and hasattr(os, "fork")
     if use_fork:
         load_parser()  # once, before the fork, so the children inherit it
-    workers = [_start(text, file) if use_fork and w else None for (text, file), w in zip(others, wanted, strict=True)]
+    workers = [
+        _start(text, file, d) if use_fork and w else None for (text, file), w, d in zip(others, wanted, other_checks, strict=True)
+    ]
     try:
-        parsed_last = _parse(*last)
+        parsed_last = _parse(*last, last_check)
     finally:
         received = [w.result() if w is not None else None for w in workers]
     # A child sends only a module it built: anything else (nothing, a parse
     # that failed) is parsed here, so diagnostics are the caller's own.
     out: list[Parsed] = [
-        module if isinstance(module, Operation) else _parse(text, file)
-        for module, (text, file) in zip(received, others, strict=True)
+        module if isinstance(module, Operation) else _parse(text, file, d)
+        for module, (text, file), d in zip(received, others, other_checks, strict=True)
     ]
     out.append(parsed_last)
     return out
 
 
-def _start(text: str, file: str) -> Forked | None:
-    return Forked.start(lambda: parse_module(text, file))
+def _start(text: str, file: str, dominance: bool) -> Forked | None:
+    return Forked.start(lambda: parse_module(text, file, dominance=dominance))
 
 
-def _parse(text: str, file: str) -> Parsed:
+def _parse(text: str, file: str, dominance: bool = True) -> Parsed:
     try:
-        return parse_module(text, file)
+        return parse_module(text, file, dominance=dominance)
     except DiagnosticError as exc:
         return exc

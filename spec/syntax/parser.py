@@ -205,15 +205,16 @@ def allow_unregistered_dialects(allow: bool = True) -> None:
 
 
 def parse_ops(
-    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None
+    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None, dominance: bool = True
 ) -> list[Operation]:
     """Parse top-level ops, resolving names; raises `DiagnosticError`.
-    `allow_unregistered` overrides the process's policy for this parse."""
+    `allow_unregistered` overrides the process's policy for this parse;
+    `dominance=False` leaves SSA dominance unchecked (`resolve.verify`)."""
     if allow_unregistered is not None and allow_unregistered != POLICY.allow_unregistered:
         saved = POLICY.allow_unregistered
         POLICY.allow_unregistered = allow_unregistered
         try:
-            return parse_ops(text, file, line_offset)
+            return parse_ops(text, file, line_offset, dominance=dominance)
         finally:
             POLICY.allow_unregistered = saved
     parser, builder = _lark()
@@ -234,7 +235,7 @@ def parse_ops(
         # (`verify`: in the verifier's order, after the whole parse).
         check_default_dialects(ops, builder.bare_names, builder.generic_ops)
         _resolve(ops)
-        verify(ops, builder.verify_later)
+        verify(ops, builder.verify_later, dominance)
     finally:
         if collecting:
             gc.enable()
@@ -242,11 +243,11 @@ def parse_ops(
 
 
 def parse_module(
-    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None
+    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None, dominance: bool = True
 ) -> Operation:
     """Parse one module: a lone top-level `module` is the module itself;
     anything else is wrapped in an implicit `module { ... }`, as mlir-opt does."""
-    ops = parse_ops(text, file, line_offset, allow_unregistered)
+    ops = parse_ops(text, file, line_offset, allow_unregistered, dominance)
     if len(ops) == 1 and ops[0].name == "builtin.module" and not ops[0].results:
         ops[0].parent = None
         return ops[0]
