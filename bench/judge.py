@@ -102,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     why = Counter(reason(r) for r in undecided)
     if why:
         print("\nundecided, by reason: " + "; ".join(f"{n} {k}" for k, n in why.most_common()))
+    unknown = Counter(re.sub(r"\(.*|\d+", "N", r.why)[:120] for r in rows if r.verdict not in ("verified", "refuted"))
+    if unknown:
+        print("\nverifier not verified/refuted, by reason: " + "; ".join(f"{n} x {k}" for k, n in unknown.most_common()))
     for k in why if args.show_undecided else ():
         for r in sorted((r for r in undecided if reason(r) == k), key=lambda r: len(r.pair.input_text))[: args.show_undecided]:
             print(f"---- undecided ({r.semantic.reason if r.semantic else ''}): {r.pair.describe()}\n{_body(r.pair.input_text)}")

@@ -96,6 +96,8 @@ class Row:
     detail: str = ""
     """The semantic violations (or the verifier's message)."""
     semantic: Judgement | None = None
+    why: str = ""
+    """The verifier's reason, for a verdict other than `verified`/`refuted`."""
 
     @property
     def unsound(self) -> bool:
@@ -117,7 +119,8 @@ def evaluate(pair: Pair, bound: int | None = None) -> Row:
     judgement = WRONG if WRONG in verdicts else UNDECIDED if UNDECIDED in verdicts else OK
     worst = next((j for j in judgements.values() if j.verdict == judgement), None)
     detail = worst.text() if worst is not None else ""
-    return Row(pair, report.verdict, judgement, out, detail, worst)
+    why = "; ".join(f.reason for f in report.functions if f.reason and f.verdict not in ("verified", "refuted"))
+    return Row(pair, report.verdict, judgement, out, detail, worst, why)
 
 
 # -- strategies ------------------------------------------------------------------
