@@ -104,7 +104,7 @@ class Row:
         return self.verdict == "verified" and self.judgement == WRONG
 
 
-def evaluate(pair: Pair, bound: int | None = None) -> Row:
+def evaluate(pair: Pair, bound: int | None = None, steps: int | None = None) -> Row:
     try:
         out = output_text(pair)
         fin = parse_module(pair.input_text, "in.mlir")
@@ -114,7 +114,7 @@ def evaluate(pair: Pair, bound: int | None = None) -> Row:
     except DiagnosticError:
         return Row(pair, "unparsable", "-")
     report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S)
-    judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}))
+    judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}), **({"steps": steps} if steps else {}))
     verdicts = [j.verdict for j in judgements.values()]
     judgement = WRONG if WRONG in verdicts else UNDECIDED if UNDECIDED in verdicts else OK
     worst = next((j for j in judgements.values() if j.verdict == judgement), None)
