@@ -1,7 +1,8 @@
 """The semantic judge against the verifier, over many generated pairs.
 
     python bench/judge.py --pairs 10000 [--seed S] [--without OPTION ...]
-                          [--sources identity,refimpl,...] [--bound B] [--examples K]
+                          [--sources identity,refimpl,...] [--bound B] [--steps N]
+                          [--examples K] [--show-undecided K] [--time-budget S]
 
 Draws `--pairs` (program, rewrite) pairs with `verifier.judge_pairs.pairs`
 (a seeded Hypothesis run, so the same seed draws the same pairs), checks each
@@ -54,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--without", nargs="*", default=[], choices=OPTION_NAMES, help="program options switched off")
     p.add_argument("--sources", default=",".join(SOURCES))
     p.add_argument("--bound", type=int, default=None, help="schedules per exploration")
+    p.add_argument("--steps", type=int, default=None, help="machine steps per judgement (default: spec.semantics.judge.STEP_BUDGET)")
     p.add_argument("--examples", type=int, default=3, help="examples printed per disagreement group")
     p.add_argument("--show-undecided", type=int, default=0, help="inputs printed per undecided reason")
     p.add_argument("--time-budget", type=float, default=None, help="seconds; then stop judging (the table covers the pairs judged)")
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.setitimer(signal.ITIMER_REAL, PAIR_SECONDS, 1.0)
         started = time.process_time()
         try:
-            rows.append(evaluate(pair, args.bound))
+            rows.append(evaluate(pair, args.bound, args.steps))
         except _Slow:
             rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
         finally:
@@ -102,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     why = Counter(reason(r) for r in undecided)
     if why:
         print("\nundecided, by reason: " + "; ".join(f"{n} {k}" for k, n in why.most_common()))
+    unknown = Counter(re.sub(r"\(.*|\d+", "N", r.why)[:120] for r in rows if r.verdict not in ("verified", "refuted"))
+    if unknown:
+        print("\nverifier not verified/refuted, by reason: " + "; ".join(f"{n} x {k}" for k, n in unknown.most_common()))
     for k in why if args.show_undecided else ():
         for r in sorted((r for r in undecided if reason(r) == k), key=lambda r: len(r.pair.input_text))[: args.show_undecided]:
             print(f"---- undecided ({r.semantic.reason if r.semantic else ''}): {r.pair.describe()}\n{_body(r.pair.input_text)}")

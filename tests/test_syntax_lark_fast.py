@@ -156,3 +156,25 @@ def test_keyword_lookup_only_for_plain_strings() -> None:
     assert _keyword_lookup(unless(TerminalDef("KW_C", PatternStr("ret", flags=("i",))))) is None
     assert _keyword_lookup(unless(TerminalDef("KW_D", PatternRE("ret+")))) is None
     assert _keyword_lookup(print) is None
+
+
+def test_an_unsupported_lark_fails_loudly_with_what_to_do() -> None:
+    from spec.syntax.lark_fast import SUPPORTED_LARK, check_lark_version
+
+    for version in ("1.2.2", "1.4.0", "2.0.0", "not-a-version"):
+        with pytest.raises(ImportError, match=r"supports lark 1\.3\.x; lark .* is installed: pip install 'lark>=1\.3,<1\.4'"):
+            check_lark_version(version)
+    check_lark_version("1.3.1")
+    assert (1, 3) in SUPPORTED_LARK
+
+
+def test_the_pin_in_pyproject_is_the_supported_range() -> None:
+    import tomllib
+    from pathlib import Path
+
+    from spec.syntax.lark_fast import SUPPORTED_LARK
+
+    meta = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    pins = [d for d in meta["project"]["dependencies"] if d.startswith("lark")]
+    lo, hi = SUPPORTED_LARK[0], SUPPORTED_LARK[-1]
+    assert pins == [f"lark>={lo[0]}.{lo[1]},<{hi[0]}.{hi[1] + 1}"]

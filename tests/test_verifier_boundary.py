@@ -16,7 +16,7 @@ from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19
 from tests.test_verifier_rules import LAUNCH, module, run
 from verifier import check
-from verifier.report import REFUTED, UNKNOWN, VERIFIED, Report
+from verifier.report import REFUTED, VERIFIED, Report
 
 HEAD_DECLS = """  func.func private @take(!gpu.async.token)
   func.func private @make() -> !gpu.async.token
@@ -326,10 +326,60 @@ SELECT = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) -> f32 {
 """)
 
 
-def test_token_through_select_is_never_silently_unordered() -> None:
-    r = check(parse_module(SELECT, "in.mlir"), parse_module(SELECT.replace("    gpu.wait [%s]\n", ""), "out.mlir"))
-    assert r.verdict in (REFUTED, UNKNOWN), r.text()
-    assert r.verdict != VERIFIED
+def _select_verdict(output: str, input_text: str = SELECT) -> str:
+    return check(parse_module(input_text, "in.mlir"), parse_module(output, "out.mlir")).verdict
+
+
+@pytest.mark.parametrize(
+    "what, edit",
+    [
+        ("the wait dropped", ("    gpu.wait [%s]\n", "")),
+        ("the wait on the other operand", ("    gpu.wait [%s]\n", "    gpu.wait [%t2]\n")),
+        ("the operands swapped", ("%p, %t1, %t2", "%p, %t2, %t1")),
+    ],
+)
+def test_token_through_select_wrong_rewrites_are_refuted(what: str, edit: tuple[str, str]) -> None:
+    # A selected token completes when the operand the condition picks does:
+    # on the path that picks %t1 the wait orders the launch before the load.
+    assert _select_verdict(SELECT.replace(*edit)) == REFUTED, what
+
+
+@pytest.mark.parametrize(
+    "what, edit",
+    [
+        ("identity", ("", "")),
+        ("over-synchronised: a wait on the launch itself", ("    gpu.wait [%s]\n", "    gpu.wait [%t1]\n")),
+        ("renamed", ("%s", "%chosen")),
+    ],
+)
+def test_token_through_select_right_rewrites_are_verified(what: str, edit: tuple[str, str]) -> None:
+    assert _select_verdict(SELECT.replace(*edit)) == VERIFIED, what
+
+
+SELECT_THEN_IF = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] """ + LAUNCH + """
+    %t2 = gpu.wait async
+    %s = arith.select %p, %t1, %t2 : !gpu.async.token
+    scf.if %p {
+      gpu.wait [%t1]
+    }
+    %v = memref.load %m[%c0] : memref<4xf32>
+    gpu.wait [%t1]
+    return %v : f32
+  }
+""")
+
+
+def test_select_and_if_on_one_condition_decide_together() -> None:
+    # Under `scf.if %p` the select picked %t1, so waiting on %s there is the
+    # same wait: right only if the two decisions are one.
+    right = SELECT_THEN_IF.replace("    scf.if %p {\n      gpu.wait [%t1]", "    scf.if %p {\n      gpu.wait [%s]")
+    assert _select_verdict(right, SELECT_THEN_IF) == VERIFIED
+    wrong = SELECT_THEN_IF.replace("    scf.if %p {\n      gpu.wait [%t1]", "    scf.if %p {\n      gpu.wait [%t2]")
+    assert _select_verdict(wrong, SELECT_THEN_IF) == REFUTED
 
 
 # --- class 13: a reported path is a path the program can take ----------------------

@@ -96,13 +96,15 @@ class Row:
     detail: str = ""
     """The semantic violations (or the verifier's message)."""
     semantic: Judgement | None = None
+    why: str = ""
+    """The verifier's reason, for a verdict other than `verified`/`refuted`."""
 
     @property
     def unsound(self) -> bool:
         return self.verdict == "verified" and self.judgement == WRONG
 
 
-def evaluate(pair: Pair, bound: int | None = None) -> Row:
+def evaluate(pair: Pair, bound: int | None = None, steps: int | None = None) -> Row:
     try:
         out = output_text(pair)
         fin = parse_module(pair.input_text, "in.mlir")
@@ -112,12 +114,13 @@ def evaluate(pair: Pair, bound: int | None = None) -> Row:
     except DiagnosticError:
         return Row(pair, "unparsable", "-")
     report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S)
-    judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}))
+    judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}), **({"steps": steps} if steps else {}))
     verdicts = [j.verdict for j in judgements.values()]
     judgement = WRONG if WRONG in verdicts else UNDECIDED if UNDECIDED in verdicts else OK
     worst = next((j for j in judgements.values() if j.verdict == judgement), None)
     detail = worst.text() if worst is not None else ""
-    return Row(pair, report.verdict, judgement, out, detail, worst)
+    why = "; ".join(f.reason for f in report.functions if f.reason and f.verdict not in ("verified", "refuted"))
+    return Row(pair, report.verdict, judgement, out, detail, worst, why)
 
 
 # -- strategies ------------------------------------------------------------------

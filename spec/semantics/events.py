@@ -75,6 +75,9 @@ PASSING_OPS = frozenset({"scf.yield", "scf.condition", "cf.br", "cf.cond_br"})
 """Terminators that pass tokens on to block arguments or region results
 (`bind`): the only ops besides the modelled ones that may take a token."""
 
+SELECT_OPS = frozenset({"arith.select"})
+"""Ops that pick one of two operands on an `i1`: on tokens, a decision."""
+
 ESCAPING_OPS = frozenset({"func.return", "func.call"})
 """Ops through which a token leaves the function (rule 10): each token
 operand gets a receiver event."""
@@ -310,6 +313,18 @@ class _Builder:
             self.bind(nxt.args, operands)
             block = nxt
 
+    def select(self, op: Operation, tid: int) -> None:
+        """A token chosen by `arith.select %p, %a, %b` is `%a`'s or `%b`'s:
+        a decision on `%p` (one with every `scf.if`/`cf.cond_br` on the same
+        value; option 0 is the true operand, as 0 is `scf.if`'s then), after
+        which the result completes when the chosen operand does (rule 10)."""
+        c = self.decide(
+            2,
+            lambda c: f"arith.select at {op.loc} picks its {'true' if c == 0 else 'false'} operand",
+            self.same_condition(op, op.operands[0]),
+        )
+        self.bind(op.results, [op.operands[1 + c]])
+
     def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         """A region op holding GPU or async ops: follow the path into it."""
         name = op.name
@@ -424,6 +439,8 @@ class _Builder:
                 cur = self.control(op, cur, tid, depth)
             elif name in GROUP_OPS:
                 cur = self.group_op(op, cur, tid)
+            elif name in SELECT_OPS and op.results and is_token_type(op.results[0].type):
+                self.select(op, tid)
             else:
                 takes = any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results)
                 if takes and name not in PASSING_OPS and name not in ESCAPING_OPS:

@@ -173,7 +173,7 @@ class _GuardedBuilder(_Builder):
             g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} has no counterpart in the input"
             return None
         same = None
-        if kind in ("scf.if", "cf.cond_br") and op.operands:
+        if kind in ("scf.if", "cf.cond_br", "arith.select") and op.operands:
             same = self.condition_key(op, op.operands[0])
         key = same if same is not None else (src, g.ctx)
         d = self.sym.decision(key, (lambda: Decision(kind, src, options)) if self.is_input else None)
@@ -422,6 +422,16 @@ class _GuardedBuilder(_Builder):
         self.join_bind(op.results, alts, tid)
         return self.join(ends, tid)
 
+    def select(self, op: Operation, tid: int) -> None:  # noqa: D102 - as `_Builder.select`, on all paths
+        g, sym = self.g, self.sym
+        d = self.decide_at(op, "arith.select", 2)
+        if d is None:
+            return
+        if not any(m == d for m, _ in g.met[:-1]):
+            self.mult *= 2
+        alts = [(sym.conj(g.cond, sym.option(d, c)), self.snap([op.operands[1 + c]])) for c in (0, 1)]
+        self.join_bind(op.results, alts, tid)  # type: ignore[arg-type]
+
     def _loop_decision(self, op: Operation) -> int | None:
         self.g.bounded = True
         self.g.loops.add(op.name)
@@ -504,7 +514,7 @@ class _GuardedBuilder(_Builder):
         return self.join([(c, n) for c, n, _ in leave], tid)
 
 
-DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel"})
+DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel", "arith.select"})
 """Ops whose execution the guarded builder splits on a decision (`control`);
 the other decisions are branches between blocks (`cf_region`)."""
 

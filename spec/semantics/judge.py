@@ -240,7 +240,7 @@ def _outcome_diff(out: Outcome, ex_in: Exploration) -> str:
     return "\n".join((best or mine)[:12])
 
 
-def judge(input_func: Operation, output_func: Operation, bound: int = DEFAULT_BOUND) -> Judgement:
+def judge(input_func: Operation, output_func: Operation, bound: int = DEFAULT_BOUND, steps: int = STEP_BUDGET) -> Judgement:
     """Judge `output_func` as a rewrite of `input_func` (module docstring)."""
     interface = _interface(input_func, output_func)
     if interface:
@@ -252,7 +252,7 @@ def judge(input_func: Operation, output_func: Operation, bound: int = DEFAULT_BO
         return Judgement(UNDECIDED, reason=str(exc.diagnostics[0].message) if exc.diagnostics else "not supported")
     saved = _relocate(input_func, output_func)
     try:
-        return _judge(input_func, output_func, bound)
+        return _judge(input_func, output_func, bound, steps)
     finally:
         for op, loc in saved:
             op.loc = loc
@@ -266,14 +266,14 @@ def _cut(ex: Exploration) -> bool:
     return any(CUT_OFF in o.detail for out in ex.outcomes for _, obs in out.observations for o in obs)
 
 
-def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
+def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement:
     found: list[SemanticViolation] = []
     reason = ""
     total = spent = 0
     for shown, args in _vectors(fin):
-        left = STEP_BUDGET - spent
+        left = steps - spent
         if left <= 0:
-            reason = reason or f"step budget of {STEP_BUDGET} spent before {shown}"
+            reason = reason or f"step budget of {steps} spent before {shown}"
             break
         budget = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
         ex_in = explore(fin, args, max_steps=left, **budget)
@@ -290,7 +290,7 @@ def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
         if new and ex_in.complete:
             found += new
         elif new or not ex_out.complete:
-            reason = reason or f"exploration bound ({bound} schedules, or {STEP_BUDGET} steps in all) reached ({'input' if not ex_in.complete else 'output'}, {shown})"
+            reason = reason or f"exploration bound ({bound} schedules, or {steps} steps in all) reached ({'input' if not ex_in.complete else 'output'}, {shown})"
     if found:
         return Judgement(WRONG, found, schedules=total)
     if reason:
@@ -298,7 +298,7 @@ def _judge(fin: Operation, fout: Operation, bound: int) -> Judgement:
     return Judgement(OK, schedules=total)
 
 
-def judge_modules(input_module: Operation, output_module: Operation, bound: int = DEFAULT_BOUND) -> dict[str, Judgement]:
+def judge_modules(input_module: Operation, output_module: Operation, bound: int = DEFAULT_BOUND, steps: int = STEP_BUDGET) -> dict[str, Judgement]:
     """`judge` for every function with a body, paired by name; a function
     missing on one side is `wrong` (kind `interface`)."""
 
@@ -316,5 +316,5 @@ def judge_modules(input_module: Operation, output_module: Operation, bound: int 
             side = "output" if name not in fouts else "input"
             out[name] = Judgement(WRONG, [SemanticViolation("interface", f"function @{name} is missing from the {side}")])
             continue
-        out[name] = judge(fins[name], fouts[name], bound)
+        out[name] = judge(fins[name], fouts[name], bound, steps)
     return out

@@ -39,11 +39,36 @@ import re
 from copy import copy
 from typing import Any
 
+import lark
 from lark.grammar import Rule
 from lark.lexer import BasicLexer, ContextualLexer, LexerState, LexerThread, Token, UnlessCallback
 from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
 from lark.parsers.lalr_parser import LALR_Parser, _Parser
+
+SUPPORTED_LARK = ((1, 3),)
+"""The lark (major, minor) versions whose private tables and classes this
+module drives (checked against each: the fused loop and lark's own parse the
+corpus and generated text the same). `pyproject.toml` pins the same range."""
+
+
+def check_lark_version(version: str) -> None:
+    """Raise `ImportError` with what to do when `version` is not supported:
+    lark's private interfaces change between minor versions, and a silent
+    mismatch would surface as an `AttributeError` deep inside a parse."""
+    try:
+        major_minor = tuple(int(part) for part in version.split(".")[:2])
+    except ValueError:
+        major_minor = ()
+    if major_minor not in SUPPORTED_LARK:
+        wanted = ", ".join(f"{a}.{b}.x" for a, b in SUPPORTED_LARK)
+        raise ImportError(
+            f"spec.syntax.lark_fast drives lark's private parser tables and supports lark {wanted}; "
+            f"lark {version} is installed: pip install 'lark>={SUPPORTED_LARK[0][0]}.{SUPPORTED_LARK[0][1]},<{SUPPORTED_LARK[-1][0]}.{SUPPORTED_LARK[-1][1] + 1}'"
+        )
+
+
+check_lark_version(lark.__version__)
 
 _BLANKS = r"(?:[ \t\f\r\n]++|//[^\n]*+)*+"
 """The grammar's ignored terminals (`WS`, `COMMENT`), skipped before a token.
