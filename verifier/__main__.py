@@ -45,8 +45,8 @@ from spec.tool import (
     untrack_temp,
     write_file,
 )
-from verifier import check
-from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from verifier import CheckOptions, check
+from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 EXIT_BAD_INPUT = 2
 IMPL_TIMEOUT_S = 600
@@ -331,9 +331,7 @@ def main(argv: list[str] | None = None) -> int:
             sources,
         )
         return EXIT_BAD_INPUT
-    report = check(
-        module_in,
-        module_out,
+    options = CheckOptions(
         func=args.func,
         timeout_ms=args.timeout_ms,
         seed=args.seed,
@@ -343,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         budget_s=args.budget_s,
         require_unbounded=args.require_unbounded,
     )
+    report = check(module_in, module_out, options)
     report.input_file, report.output_file = src_in.name, src_out.name
     if args.func is not None and not report.functions:
         _print_diags(
