@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from spec import registry
 from spec.ir import Operation
 from verifier.all_paths import OnePath, Undecided, build_graphs, check_all_paths
 from verifier.budget import Budget
@@ -181,7 +182,7 @@ def conclude(run: FunctionRun) -> None:
     # out of `async.execute` bodies): what it ordered is the proof's
     # business. Any other dropped op is a mismatch even when the orderings
     # survive.
-    dropped = [op for op in corr.dropped if op.name != "gpu.wait"]
+    dropped = [op for op in corr.dropped if not registry.is_gpu_wait(op.name)]
     if not fr.violations and not run.undecided and dropped:
         fr.violations.extend(
             mismatch_violation(Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", run.fout, op)) for op in dropped
