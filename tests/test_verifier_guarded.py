@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bench.bench_control import generate
 from spec.semantics.conditions import Symbols
-from spec.semantics.guarded import build_guarded, may_decide
+from spec.semantics.union_graph import build_guarded, may_decide
 from spec.syntax.parser import parse_module
 from tests.test_verifier_control import (
     BACK_GOOD,

@@ -29,7 +29,7 @@ import time
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
 from spec.semantics.events import DEFAULT_UNROLL
-from spec.syntax.forked import Parsed, parse_modules
+from spec.syntax.parse_in_child import Parsed, parse_modules
 from spec.syntax.parser import allow_unregistered_dialects
 from spec.tool import (
     MAX_INPUT_BYTES,

@@ -1,6 +1,6 @@
 """A function with control flow: every path in one proof.
 
-The input's and the output's guarded graphs (`spec/semantics/guarded.py`)
+The input's and the output's guarded graphs (`spec/semantics/union_graph.py`)
 are built once, sharing their decisions; the obligations are taken from the
 input's graph (the consecutive pairs of the union of all paths, a superset
 of each path's) and each is one Z3 query over all paths
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from spec.semantics import events
 from spec.semantics.conditions import Symbols
-from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded, may_decide
+from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, may_decide
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedProver
 from verifier.obligations import Obligation, obligations

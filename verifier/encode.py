@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import z3
 
-from spec.fork import Forked, can_fork
+from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
 from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Logic, Outcome, SolverSettings, Status, new_solver
 
@@ -160,7 +160,7 @@ class Prover:
         copies into one chain to avoid the disjunction is slower: Z3's
         difference-logic solver grows with the variables of the query.)
 
-        With a core idle (`spec.fork.can_fork`; `fork=True` forces it, False
+        With a core idle (`spec.fork_child.can_fork`; `fork=True` forces it, False
         forbids it) and at least `MIN_FORKED_GROUPS` groups, every other
         group is asked by a forked child with a solver of its own. It sends
         back only which of its groups are proved; the rest (violations,

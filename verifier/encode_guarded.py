@@ -1,7 +1,7 @@
 """Z3 over every path at once: obligations on guarded graphs.
 
 The input and the output are each one `GuardedGraph`
-(`spec/semantics/guarded.py`): the union of the graphs of all paths, every
+(`spec/semantics/union_graph.py`): the union of the graphs of all paths, every
 node and edge guarded by a condition over the decisions (a Bool per two-way
 decision occurrence, the flags "iteration j runs" per loop occurrence),
 with the output's decisions the input's. An obligation "`a` ends before `b`
@@ -42,7 +42,7 @@ from __future__ import annotations
 import z3
 
 from spec.semantics.conditions import LOOP_KINDS, TRUE, Symbols
-from spec.semantics.guarded import GuardedGraph
+from spec.semantics.union_graph import GuardedGraph
 from verifier.budget import UNLIMITED, Budget
 from verifier.solver import Logic, Outcome, SolverSettings, Status, new_solver
 
