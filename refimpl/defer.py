@@ -28,8 +28,6 @@ from spec import effects, views
 from spec.attributes import GPU_TOKEN, DenseArrayAttr
 from spec.ir import Block, Operation, Region, Value
 
-WAIT = "gpu.wait"
-
 
 def _side_effects(op: Operation) -> bool:
     return not effects.is_memory_effect_free(op)
@@ -55,7 +53,7 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
             continue
         body = execute.regions[0].blocks[0]
         for op in reversed(body.ops[:-1]):
-            if op.name == WAIT:
+            if views.is_gpu_wait(op):
                 if views.async_token(op) is None:
                     worklist.append(op)
                 break
@@ -214,11 +212,11 @@ def _waited(ops: list[Operation], tokens: list[Value], stands_for: dict[Value, s
             for d in views.async_deps(op):
                 implied |= stands_for.get(d, set())
             token = views.async_token(op)
-            if op.name != WAIT and not prefix and not want <= implied:
+            if not views.is_gpu_wait(op) and not prefix and not want <= implied:
                 return False
             if token is not None:
                 stands_for[token] = implied
-            elif op.name == WAIT:
+            elif views.is_gpu_wait(op):
                 done |= implied
             continue
         if not prefix and _stops_scan(op):

@@ -11,7 +11,7 @@ dependency de-duplication; nothing about `async.execute`.
 from __future__ import annotations
 
 from refimpl.opnote import op_error
-from refimpl.thread import LAUNCH, WAIT, PassFailure
+from refimpl.thread import LAUNCH, PassFailure
 from spec import effects, views
 from spec.ir import Block, Operation, Value
 
@@ -50,7 +50,7 @@ class _Walk:
     def visit(self, op: Operation) -> None:
         if op.name == LAUNCH:
             raise self.fail(op, "replace with gpu.launch_func first")
-        if op.name == WAIT:
+        if views.is_gpu_wait(op):
             raise self.fail(op, "unexpected pre-existing gpu.wait")
         if views.is_gpu_async(op):
             self.rewrite_async(op)

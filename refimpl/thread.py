@@ -26,7 +26,6 @@ from spec.registry import lookup
 
 LAUNCH = "gpu.launch"
 """Kernels with inline bodies must be outlined first (rule 7)."""
-WAIT = "gpu.wait"
 """The synchronisation op: it joins the chain instead of being rewritten."""
 
 
@@ -94,7 +93,7 @@ def thread_block(block: Block, current: Value | None = None, mode: str = "refere
             block.ops = out + ops[i:]
             _reparent(block)
             raise PassFailure(op_error(op, "replace with gpu.launch_func first"))
-        if op.name == WAIT:
+        if views.is_gpu_wait(op):
             # A user-written wait joins the chain; an async one continues it,
             # a blocking one ends it.
             if current is not None:

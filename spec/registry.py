@@ -15,8 +15,12 @@ a terminator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from spec.attributes import Attr, OpaqueAttr
+from spec.attributes import Attr, DenseArrayAttr, OpaqueAttr
+
+if TYPE_CHECKING:
+    from spec.ir import Operation
 
 READ, WRITE, ALLOC, FREE = "read", "write", "alloc", "free"
 
@@ -72,6 +76,10 @@ class OpInfo:
     terminator: bool = False
     gpu_async: bool = False
     """Implements `gpu::AsyncOpInterface` (deps operands and an optional token)."""
+    wait_only: bool = False
+    """A GPU async op with no GPU work of its own (`gpu.wait`): it only
+    orders on its dependencies, blocking the host unless it is `async`. Not
+    an effectful event; the pass adds, merges and moves such ops."""
     fixed_trailing: int = 0
     """GPU async ops without operand segments: operands after the deps."""
     segments: tuple[str, ...] = ()
@@ -161,7 +169,7 @@ _op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_traili
 _op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
 _op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, properties={"hostShared"}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
-_op("gpu.wait", effects=None, gpu_async=True, fixed_trailing=0)
+_op("gpu.wait", effects=None, gpu_async=True, wait_only=True, fixed_trailing=0)
 
 # gpu: the sparse library ops (cuSPARSE / cuSPARSELt calls), all GPU async.
 # MLIR 19 declares no memory effects for them (effects None): they read and
@@ -383,3 +391,39 @@ def is_known(name: str) -> bool:
 
 def known_ops() -> list[str]:
     return sorted(_REGISTRY)
+
+
+# -- GPU async ops: one accessor per fact ---------------------------------------
+
+
+def is_gpu_async(name: str) -> bool:
+    """Whether op `name` implements MLIR's `gpu::AsyncOpInterface`."""
+    return lookup(name).gpu_async
+
+
+def is_gpu_wait(name: str) -> bool:
+    """Whether op `name` is a GPU async op that only waits (`gpu.wait`)."""
+    return lookup(name).wait_only
+
+
+def gpu_work_ops() -> frozenset[str]:
+    """The GPU async ops that do GPU work (an issue, a start, a finish)."""
+    return frozenset(n for n, info in _REGISTRY.items() if info.gpu_async and not info.wait_only)
+
+
+SEGMENT_SIZES = "operandSegmentSizes"
+
+
+def async_dependency_span(op: Operation) -> tuple[int, int]:
+    """[start, end) of the dependency operands (`[deps]`) of a GPU async op
+    among its operands: the registry's `deps_segment` of
+    `operandSegmentSizes`, else all operands but the `fixed_trailing` ones.
+    (0, 0) for a segmented op whose sizes are missing."""
+    info = lookup(op.name)
+    if info.deps_segment is not None:
+        sizes = op.properties.get(SEGMENT_SIZES)
+        if isinstance(sizes, DenseArrayAttr):
+            start = sum(sizes.values[: info.deps_segment])
+            return start, start + sizes.values[info.deps_segment]
+        return 0, 0
+    return 0, max(len(op.operands) - info.fixed_trailing, 0)

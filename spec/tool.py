@@ -251,7 +251,7 @@ def _end_children_and_temporaries() -> None:
     verifier's implementation, forked helpers) and half-written outputs."""
     if os.getpid() != _OWNER:
         return
-    from spec.fork import live_children  # noqa: PLC0415 - the tools that fork import it anyway
+    from spec.fork_child import live_children  # noqa: PLC0415 - the tools that fork import it anyway
 
     for pgid in list(_CHILD_GROUPS):
         try:
@@ -393,7 +393,7 @@ def run_tool(main: Callable[[], int], io_failure: int = 1) -> NoReturn:
             pass
         result.append(code)
 
-    from spec import fork  # noqa: PLC0415
+    from spec import fork_child as fork  # noqa: PLC0415
 
     fork.WAITING_THREADS = 1  # this thread only waits: forking beside it is safe
     try:

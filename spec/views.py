@@ -17,24 +17,20 @@ from spec import registry
 from spec.attributes import GPU_TOKEN, DenseArrayAttr, Type
 from spec.ir import Operation, Value
 
-SEGMENTS = "operandSegmentSizes"
+SEGMENTS = registry.SEGMENT_SIZES
 
 
 def is_gpu_async(op: Operation) -> bool:
     """Whether `op` implements MLIR's `gpu::AsyncOpInterface`."""
-    return registry.lookup(op.name).gpu_async
+    return registry.is_gpu_async(op.name)
 
 
-def _deps_range(op: Operation) -> tuple[int, int]:
-    """[start, end) of the dependency operands of a GPU async op."""
-    info = registry.lookup(op.name)
-    if info.deps_segment is not None:
-        sizes = op.properties.get(SEGMENTS)
-        if isinstance(sizes, DenseArrayAttr):
-            start = sum(sizes.values[: info.deps_segment])
-            return start, start + sizes.values[info.deps_segment]
-        return 0, 0
-    return 0, max(len(op.operands) - info.fixed_trailing, 0)
+def is_gpu_wait(op: Operation) -> bool:
+    """Whether `op` is a GPU async op that only waits (`gpu.wait`)."""
+    return registry.is_gpu_wait(op.name)
+
+
+_deps_range = registry.async_dependency_span
 
 
 def async_deps(op: Operation) -> list[Value]:

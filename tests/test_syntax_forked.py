@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import spec.fork as fork
-import spec.syntax.forked as forked
+import spec.fork_child as fork
+import spec.syntax.parse_in_child as forked
 from spec.diagnostics import DiagnosticError
-from spec.syntax.forked import parse_modules
+from spec.syntax.parse_in_child import parse_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import print_op
 

@@ -142,7 +142,7 @@ def test_large_files_parsed_at_once_give_the_same_report(tmp_path: Path) -> None
     # Above `MIN_FORKED_BYTES` the CLI parses INPUT in a forked child while
     # it parses OUTPUT; the report must be the one a sequential parse gives.
     from bench.bench_verify import generate
-    from spec.syntax.forked import MIN_FORKED_BYTES
+    from spec.syntax.parse_in_child import MIN_FORKED_BYTES
 
     text = generate(2500, seed=3)
     assert len(text) > MIN_FORKED_BYTES

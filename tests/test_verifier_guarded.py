@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bench.bench_control import generate
 from spec.semantics.conditions import Symbols
-from spec.semantics.guarded import build_guarded, may_decide
+from spec.semantics.union_graph import build_guarded, may_decide
 from spec.syntax.parser import parse_module
 from tests.test_verifier_control import (
     BACK_GOOD,
@@ -29,11 +29,11 @@ from tests.test_verifier_control import (
 )
 from tests.test_verifier_rules import LAUNCH, module
 from verifier import check, encode_guarded
-from verifier.encode_guarded import GuardedOutcome
 from verifier.gate import ImplFailed, RefimplImpl
 from verifier.generators import Features, programs
 from verifier.mutants import MutantImpl
 from verifier.report import INCONSISTENT, REFUTED, UNKNOWN, VERIFIED, Report
+from verifier.solver import Outcome, Status
 
 
 def summary(r: Report) -> list[tuple]:
@@ -196,14 +196,14 @@ def test_path_limit_is_a_parameter() -> None:
 
 
 def test_cross_check_catches_a_wrong_proof(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(encode_guarded.GuardedProver, "prove", lambda self, *a, **k: GuardedOutcome("proved"))
+    monkeypatch.setattr(encode_guarded.GuardedProver, "prove", lambda self, *a, **k: Outcome(Status.VERIFIED))
     inp, out = CASES["branch-no-wait"]
     r = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"))
     assert r.verdict == INCONSISTENT and "reachability finds" in r.functions[0].reason
 
 
 def test_cross_check_catches_a_wrong_refutation(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(encode_guarded.GuardedProver, "prove", lambda self, *a, **k: GuardedOutcome("violated", choices=[0], active=set(range(10**4))))
+    monkeypatch.setattr(encode_guarded.GuardedProver, "prove", lambda self, *a, **k: Outcome(Status.REFUTED, choices=[0], active=set(range(10**4))))
     inp, out = CASES["branch-good"]
     r = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"))
     assert r.verdict == INCONSISTENT

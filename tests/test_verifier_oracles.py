@@ -13,6 +13,7 @@ import z3
 
 import verifier
 import verifier.encode
+import verifier.paths
 from spec.syntax.parser import parse_module
 from tests.test_verifier_rules import GOOD, SYNC
 from verifier.report import INCONSISTENT, UNKNOWN, VERIFIED
@@ -42,7 +43,7 @@ def test_solver_unknown_is_never_verified(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_oracle_disagreement_is_inconsistent(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verifier, "reachable", lambda g, a, b: False)
+    monkeypatch.setattr(verifier.paths, "reachable", lambda g, a, b: False)
     r = verifier.check(*parsed())
     assert r.verdict == INCONSISTENT
     assert r.exit_code == 3

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import spec.fork
+import spec.fork_child
 import verifier
 import verifier.encode as encode
 from bench.bench_verify import generate
@@ -66,7 +66,7 @@ def test_a_child_that_sends_nothing_leaves_the_work_to_the_parent(monkeypatch: p
     def broken(*args: object, **kwargs: object) -> bytes:
         raise RuntimeError("no pickling")
 
-    monkeypatch.setattr(spec.fork.pickle, "dumps", broken)
+    monkeypatch.setattr(spec.fork_child.pickle, "dumps", broken)
     assert _report(monkeypatch, True) == alone
 
 

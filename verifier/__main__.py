@@ -29,7 +29,7 @@ import time
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
 from spec.semantics.events import DEFAULT_UNROLL
-from spec.syntax.forked import Parsed, parse_modules
+from spec.syntax.parse_in_child import Parsed, parse_modules
 from spec.syntax.parser import allow_unregistered_dialects
 from spec.tool import (
     MAX_INPUT_BYTES,
@@ -45,8 +45,8 @@ from spec.tool import (
     untrack_temp,
     write_file,
 )
-from verifier import check
-from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from verifier import CheckOptions, check
+from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 EXIT_BAD_INPUT = 2
 IMPL_TIMEOUT_S = 600
@@ -333,9 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             sources,
         )
         return EXIT_BAD_INPUT
-    report = check(
-        module_in,
-        module_out,
+    options = CheckOptions(
         func=args.func,
         timeout_ms=args.timeout_ms,
         seed=args.seed,
@@ -345,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         budget_s=args.budget_s,
         require_unbounded=args.require_unbounded,
     )
+    report = check(module_in, module_out, options)
     report.input_file, report.output_file = src_in.name, src_out.name
     if args.func is not None and not report.functions:
         _print_diags(

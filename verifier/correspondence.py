@@ -40,7 +40,7 @@ def is_plumbing(t: Type) -> bool:
 
 def is_addable(op: Operation) -> bool:
     """Ops a rewrite may add: `gpu.wait`, `async.await` of a GPU token."""
-    if op.name == "gpu.wait":
+    if registry.is_gpu_wait(op.name):
         return True
     return op.name == "async.await" and len(op.operands) == 1 and is_plumbing(op.operands[0].type)
 
@@ -356,7 +356,7 @@ def _compatible(a: Operation, b: Operation) -> bool:
 def _droppable(op: Operation) -> bool:
     """A blocking wait or an await with no result: only ordering is lost if
     it goes, which the proof checks."""
-    return op.name in ("gpu.wait", "async.await") and all(is_plumbing(r.type) for r in op.results)
+    return (registry.is_gpu_wait(op.name) or op.name == "async.await") and all(is_plumbing(r.type) for r in op.results)
 
 
 def match(fin: Operation, fout: Operation) -> Correspondence:

@@ -39,7 +39,7 @@ def _ops(module: Operation, pred: Callable[[Operation], bool]) -> list[Operation
 
 
 def _blocking(op: Operation) -> bool:
-    return op.name == "gpu.wait" and not op.results and bool(op.operands)
+    return registry.is_gpu_wait(op.name) and not op.results and bool(op.operands)
 
 
 def _is_token(v: Value) -> bool:

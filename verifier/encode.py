@@ -1,7 +1,7 @@
 """The Z3 oracle: each obligation proved on the output's happens-before graph.
 
 Encoding (integer difference logic; Z3's Bellman-Ford solver, see
-`Prover._new_solver`): one Int per
+`solver.Logic.DIFFERENCE`): one Int per
 node of the graph (a point of a thread, or a GPU op's issue, start or
 finish), one constraint `t(u) <= t(v)` per edge. An obligation "`a` ends
 before `b` starts" is violated iff the constraints admit
@@ -28,15 +28,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import z3
 
-from spec.fork import Forked, can_fork
+from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
+from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Logic, Outcome, SolverSettings, Status, new_solver
 
-DEFAULT_TIMEOUT_MS = 10_000
-DEFAULT_SEED = 0
+__all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "Outcome", "Prover"]
 DEFAULT_BATCH = 64
 """Obligations asked per Z3 query (see `Prover.prove_all`)."""
 RENEW_AFTER = 4096
@@ -49,24 +48,13 @@ MAX_SCHEDULE = 40
 """At most this many points are listed in a counterexample schedule."""
 
 
-@dataclass
-class Outcome:
-    status: str
-    """`proved`, `violated` or `unknown`."""
-    reason: str = ""
-    schedule: list[tuple[int, str]] = field(default_factory=list)
-    """(time, node label) in time order, from the Z3 model."""
-    slice_size: int = 0
-    times: dict[int, int] = field(default_factory=dict)
-    """The model's time per node of the counterexample window."""
-
 
 class Prover:
     """One Z3 solver for the obligations of one function."""
 
-    def __init__(self, g: EventGraph, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = DEFAULT_SEED, rlimit: int | None = None) -> None:
+    def __init__(self, g: EventGraph, settings: SolverSettings | None = None) -> None:
         self.g = g
-        self.timeout_ms, self.seed, self.rlimit = timeout_ms, seed, rlimit
+        self.settings = settings or SolverSettings()
         self.ctx: z3.Context | None = None
         """The Z3 context of the solvers here: None, Z3's main one, except
         in a forked child (`_groups_proved`)."""
@@ -80,19 +68,7 @@ class Prover:
         """CPU seconds a forked child spent on groups (`prove_all`)."""
 
     def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
-        # Every constraint is `x <= y` or `x < y` over Ints: difference logic,
-        # which the plain incremental solver decides with its Bellman-Ford
-        # theory solver (`arith.solver=1`), complete for it. Measured at 10k
-        # GPU ops: 0.40 s of Z3 in one process, against 0.49 s with
-        # `SolverFor("QF_IDL")`, whose push/pop queries run the general
-        # arithmetic solver.
-        solver = z3.SimpleSolver(ctx=ctx or self.ctx)
-        solver.set("smt.arith.solver", 1)
-        solver.set("timeout", int(self.timeout_ms))
-        solver.set("random_seed", int(self.seed))
-        if self.rlimit is not None:
-            solver.set("rlimit", int(self.rlimit))
-        return solver
+        return new_solver(self.settings, Logic.DIFFERENCE, ctx or self.ctx)
 
     def var(self, n: int) -> z3.ArithRef:
         v = self.vars.get(n)
@@ -167,9 +143,9 @@ class Prover:
         finally:
             s.pop()
         if r == z3.unsat:
-            return Outcome("proved", slice_size=len(nodes))
+            return Outcome(Status.VERIFIED, slice_size=len(nodes))
         if r == z3.unknown:
-            return Outcome("unknown", reason=f"Z3: {s.reason_unknown()}", slice_size=len(nodes))
+            return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}", slice_size=len(nodes))
         return self.counterexample(src, dst, len(nodes))
 
     def prove_all(self, pairs: list[tuple[int, int]], batch: int = 0, fork: bool | None = None) -> list[Outcome]:
@@ -184,7 +160,7 @@ class Prover:
         copies into one chain to avoid the disjunction is slower: Z3's
         difference-logic solver grows with the variables of the query.)
 
-        With a core idle (`spec.fork.can_fork`; `fork=True` forces it, False
+        With a core idle (`spec.fork_child.can_fork`; `fork=True` forces it, False
         forbids it) and at least `MIN_FORKED_GROUPS` groups, every other
         group is asked by a forked child with a solver of its own. It sends
         back only which of its groups are proved; the rest (violations,
@@ -213,7 +189,7 @@ class Prover:
             self.checks += checks
             self.forked_cpu += cpu
         for i, ok in zip(theirs, proved, strict=True):
-            outcomes[i] = [Outcome("proved") for _ in groups[i]] if ok else self._prove_group(groups[i])
+            outcomes[i] = [Outcome(Status.VERIFIED) for _ in groups[i]] if ok else self._prove_group(groups[i])
         return [o for i in range(len(groups)) for o in outcomes[i]]
 
     def _groups_proved(self, groups: list[list[tuple[int, int]]]) -> tuple[list[bool], int, float]:
@@ -231,7 +207,7 @@ class Prover:
         if len(group) == 1:
             return [self.prove(*group[0])]
         if self._group_proved(group):
-            return [Outcome("proved") for _ in group]
+            return [Outcome(Status.VERIFIED) for _ in group]
         half = len(group) // 2
         return self._prove_group(group[:half]) + self._prove_group(group[half:])
 
@@ -286,11 +262,11 @@ class Prover:
         if r != z3.sat:
             # The slice had a model, the window must too; anything else is
             # the solver giving up (or a bug, which the caller reports).
-            status = "unknown" if r == z3.unknown else "inconsistent"
+            status = Status.UNKNOWN if r == z3.unknown else Status.INCONSISTENT
             return Outcome(status, reason=f"Z3 said {r} on the counterexample window", slice_size=slice_size)
         m = s.model()
         times = {n: m.eval(t[n], model_completion=True).as_long() for n in nodes}
-        return Outcome("violated", schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
+        return Outcome(Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
 
 
 def _schedule(g: EventGraph, times: dict[int, int], src: int, dst: int) -> list[tuple[int, str]]:

@@ -1,7 +1,7 @@
 """Z3 over every path at once: obligations on guarded graphs.
 
 The input and the output are each one `GuardedGraph`
-(`spec/semantics/guarded.py`): the union of the graphs of all paths, every
+(`spec/semantics/union_graph.py`): the union of the graphs of all paths, every
 node and edge guarded by a condition over the decisions (a Bool per two-way
 decision occurrence, the flags "iteration j runs" per loop occurrence),
 with the output's decisions the input's. An obligation "`a` ends before `b`
@@ -39,42 +39,29 @@ it does not depend on the number of paths.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import z3
 
 from spec.semantics.conditions import LOOP_KINDS, TRUE, Symbols
-from spec.semantics.guarded import GuardedGraph
-from verifier.budget import UNLIMITED
+from spec.semantics.union_graph import GuardedGraph
+from verifier.budget import UNLIMITED, Budget
+from verifier.solver import Logic, Outcome, SolverSettings, Status, new_solver
 
 MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""
 
 
-@dataclass
-class GuardedOutcome:
-    status: str
-    """`proved`, `violated` or `unknown`."""
-    reason: str = ""
-    choices: list[int] = field(default_factory=list)
-    """The path of the counterexample, as `events.build` takes it."""
-    active: set[int] = field(default_factory=set)
-    """Input nodes present on that path."""
-
 
 class GuardedProver:
     """One Z3 solver for the obligations of one function, all paths at once."""
 
-    def __init__(self, sym: Symbols, gin: GuardedGraph, gout: GuardedGraph, unroll: int, timeout_ms: int, seed: int, rlimit: int | None) -> None:
+    def __init__(
+        self, sym: Symbols, gin: GuardedGraph, gout: GuardedGraph, unroll: int, settings: SolverSettings, budget: Budget = UNLIMITED
+    ) -> None:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
-        self.solver = z3.SolverFor("QF_IDL")
-        self.solver.set("timeout", int(timeout_ms))
-        self.timeout_ms = int(timeout_ms)
-        self.budget = UNLIMITED
+        self.solver = new_solver(settings, Logic.GUARDED)
+        self.timeout_ms = int(settings.timeout_ms)
+        self.budget = budget
         """The run's budget: each query's timeout is cut to what is left."""
-        self.solver.set("random_seed", int(seed))
-        if rlimit is not None:
-            self.solver.set("rlimit", int(rlimit))
         self.checks = 0
         self.minimised = 0
         self._z: dict[int, z3.BoolRef] = {}
@@ -206,7 +193,7 @@ class GuardedProver:
             self.solver.set("timeout", self.budget.cap_ms(self.timeout_ms))
         return self.solver.check(*assumptions)
 
-    def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> GuardedOutcome:
+    def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> Outcome:
         """Is `end a` (node `a_out`) before `start b` (node `b_out`) in the
         output on every path where the input orders `a_in` before `b_in`?"""
         s = self.solver
@@ -216,17 +203,17 @@ class GuardedProver:
             s.add(*self.unordered_constraints(self.gout, a_out, b_out, "t"))
             r = self._check()
             if r == z3.unsat:
-                return GuardedOutcome("proved")
+                return Outcome(Status.VERIFIED)
             if r == z3.unknown:
-                return GuardedOutcome("unknown", reason=f"Z3: {s.reason_unknown()}")
+                return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")
             if minimise and self.minimised < MAX_MINIMISE:
                 self.minimised += 1
                 m = self._least_path(s.model())
                 if m is None:
-                    return GuardedOutcome("unknown", reason=f"Z3: {s.reason_unknown()} (choosing the path)")
+                    return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()} (choosing the path)")
             else:
                 m = s.model()
-            return GuardedOutcome("violated", choices=self.choices(m), active=self.active(m, self.gin))
+            return Outcome(Status.REFUTED, choices=self.choices(m), active=self.active(m, self.gin))
         finally:
             s.pop()
 

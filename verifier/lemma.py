@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from spec.ir import Operation
 from spec.semantics.events import EventGraph, is_token_type
-from spec.semantics.guarded import GuardedGraph
+from spec.semantics.union_graph import GuardedGraph
 from verifier.reach import reachable
 
 

@@ -36,7 +36,7 @@ def _blocks(module: Operation) -> list[Block]:
 
 
 def _is_blocking_wait(op: Operation) -> bool:
-    return op.name == "gpu.wait" and not op.results and bool(op.operands)
+    return views.is_gpu_wait(op) and not op.results and bool(op.operands)
 
 
 def _drop_waits_before(pred: Callable[[Operation], bool]) -> Callable[[Operation], int]:
@@ -74,7 +74,7 @@ def _drop_dependency(module: Operation) -> int:
     """GPU ops (other than waits) lose the first token of their `[deps]`."""
     n = 0
     for op in module.walk():
-        if views.is_gpu_async(op) and op.name != "gpu.wait":
+        if views.is_gpu_async(op) and not views.is_gpu_wait(op):
             deps = views.async_deps(op)
             if deps:
                 views.set_async_deps(op, deps[1:])
@@ -107,7 +107,7 @@ def _stale_token(module: Operation) -> int:
             continue
         for k, tok in enumerate(op.operands):
             producer = tok.defining_op
-            if producer is not None and views.is_gpu_async(producer) and producer.name != "gpu.wait":
+            if producer is not None and views.is_gpu_async(producer) and not views.is_gpu_wait(producer):
                 older = views.async_deps(producer)
                 if older:
                     op.operands[k] = older[0]

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from spec.diagnostics import Diagnostic, error, note, render
 from spec.ir import UNKNOWN_LOC, Location, Operation
 from verifier.obligations import Obligation
+from verifier.solver import Status
 
-VERIFIED, REFUTED, UNKNOWN, INCONSISTENT = "verified", "refuted", "unknown", "inconsistent"
-_RANK = {VERIFIED: 0, UNKNOWN: 1, REFUTED: 2, INCONSISTENT: 3}
+VERIFIED, REFUTED, UNKNOWN, INCONSISTENT = Status.VERIFIED, Status.REFUTED, Status.UNKNOWN, Status.INCONSISTENT
 EXIT_CODES = {VERIFIED: 0, REFUTED: 1, UNKNOWN: 3, INCONSISTENT: 3}
 
 
@@ -40,8 +40,9 @@ def count_json(n: int) -> int | str:
     return n if n < 2**53 else count_text(n)
 
 
-def worst(verdicts: list[str]) -> str:
-    return max(verdicts, key=_RANK.__getitem__, default=VERIFIED)
+def worst(verdicts: list[Status]) -> Status:
+    """The worst verdict (`Status` is ordered worst first); VERIFIED for none."""
+    return min(map(Status, verdicts), default=VERIFIED)
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def obligation_message(
 @dataclass
 class FunctionReport:
     name: str
-    verdict: str = VERIFIED
+    verdict: Status = VERIFIED
     obligations: int = 0
     proved: int = 0
     agreements: int = 0
@@ -221,7 +222,7 @@ class Report:
     """Seconds per phase (`match`, `events`, `reach`, `z3`; `z3_cpu`: CPU seconds)."""
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Status:
         return worst([f.verdict for f in self.functions])
 
     @property

@@ -60,8 +60,8 @@ from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import Event, EventGraph
 
-SYNC_OPS = frozenset(
-    {"gpu.wait", "async.await", "async.execute", "async.yield", "async.create_group", "async.add_to_group", "async.await_all"}
+SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.is_gpu_wait(n)) | frozenset(
+    {"async.await", "async.execute", "async.yield", "async.create_group", "async.add_to_group", "async.await_all"}
 )
 """Synchronization ops: they order events but are not events of the property."""
 
@@ -96,14 +96,8 @@ def is_token_type(t: Type) -> bool:
 
 def gpu_deps(op: Operation) -> list[Value]:
     """The `[deps]` of a GPU async op (the operand layout is the registry's)."""
-    info = registry.lookup(op.name)
-    if info.deps_segment is not None:
-        sizes = op.properties.get("operandSegmentSizes")
-        if not isinstance(sizes, DenseArrayAttr):
-            return []
-        start = sum(sizes.values[: info.deps_segment])
-        return op.operands[start : start + sizes.values[info.deps_segment]]
-    return op.operands[: max(len(op.operands) - info.fixed_trailing, 0)]
+    start, end = registry.async_dependency_span(op)
+    return op.operands[start:end]
 
 
 def execute_segments(op: Operation) -> tuple[list[Value], list[Value]]:
@@ -655,7 +649,7 @@ class _Builder:
         f = g.node("finish", op, tid)
         g.edge(s, f)
         token = next((r for r in reversed(op.results) if r.type.is_gpu_token), None)
-        if op.name != "gpu.wait":
+        if not registry.is_gpu_wait(op.name):
             g.add_event(Event(op, "gpu", s, f, tid))
         if token is not None:
             self.completion[token] = f

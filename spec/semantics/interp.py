@@ -103,8 +103,9 @@ DEFAULT_INDEX = 2
 
 # -- which ops do what ----------------------------------------------------------
 
-GPU_OPS = frozenset({"gpu.launch_func", "gpu.memcpy", "gpu.memset", "gpu.alloc", "gpu.dealloc"})
-"""GPU ops with a start and a finish (`gpu.wait` only synchronizes)."""
+GPU_OPS = frozenset(n for n in registry.gpu_work_ops() if registry.lookup(n).library_form is None)
+"""GPU ops with a start and a finish that the interpreter runs: the
+registry's GPU work ops but the library ops (`gpu.wait` only synchronizes)."""
 HOST_EFFECTS = frozenset(
     {"memref.load", "memref.store", "memref.copy", "memref.alloc", "memref.alloca", "memref.dealloc", "func.call", "cf.assert"}
 )
@@ -121,7 +122,7 @@ def is_visible(op: Operation) -> bool:
     name = op.name
     if name in GPU_OPS or name in HOST_EFFECTS or name in SYNC_STEPS:
         return True
-    if name == "gpu.wait":
+    if registry.is_gpu_wait(name):
         return not op.results and bool(op.operands)
     return False
 
@@ -140,7 +141,7 @@ def check_supported(func: Operation) -> None:
             if name == "arith.constant" and not isinstance(op.properties.get("value"), (IntegerAttr, FloatAttr)):
                 raise DiagnosticError(error(op.loc, "'arith.constant' op: only scalar integer and float constants can be interpreted"))
             continue
-        if name in GPU_OPS or name in HOST_EFFECTS or name in SYNC_STEPS or name in PURE_EXTRA or name in CONTROL or name == "gpu.wait":
+        if name in GPU_OPS or name in HOST_EFFECTS or name in SYNC_STEPS or name in PURE_EXTRA or name in CONTROL or registry.is_gpu_wait(name):
             if name == "scf.parallel" and op.results:
                 raise DiagnosticError(error(op.loc, "'scf.parallel' op with reductions cannot be interpreted"))
             if name == "scf.reduce" and (op.operands or op.regions):
@@ -154,15 +155,9 @@ def check_supported(func: Operation) -> None:
 
 
 def gpu_deps(op: Operation) -> list[Value]:
-    """The `[deps]` operands of a GPU async op."""
-    info = registry.lookup(op.name)
-    if info.deps_segment is not None:
-        sizes = op.properties.get("operandSegmentSizes")
-        if isinstance(sizes, DenseArrayAttr):
-            start = sum(sizes.values[: info.deps_segment])
-            return op.operands[start : start + sizes.values[info.deps_segment]]
-        return []
-    return op.operands[: len(op.operands) - info.fixed_trailing]
+    """The `[deps]` operands of a GPU async op (the registry's layout)."""
+    start, end = registry.async_dependency_span(op)
+    return op.operands[start:end]
 
 
 def segment(op: Operation, index: int) -> list[Value]:
@@ -274,7 +269,7 @@ class Thread:
                 for r, v in zip(op.results, vals):
                     env[r] = v
                 f.pos += 1
-            elif name == "gpu.wait":
+            elif registry.is_gpu_wait(name):
                 if op.results:
                     deps = self.operands(op)
                     env[op.results[0]] = Token(tuple({p: None for d in deps for p in d.producers}))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from spec import registry
 from spec.ir import Operation
 from spec.semantics.interp import GPU_OPS, Thread, free_values, gpu_deps, is_effectful_event, kernel_name, segment
 from spec.semantics.outcome import Event, Footprint
@@ -217,7 +218,7 @@ class StepEffects:
             p.done_clock = p.clock
         elif name == "async.execute":
             self._spawn(p, op, vals)
-        elif name in ("async.await", "async.await_all", "gpu.wait"):
+        elif name in ("async.await", "async.await_all") or registry.is_gpu_wait(name):
             for q in self._awaited(p):
                 if getattr(q, "failed", False):
                     raise Fault(op, f"awaited work failed ({getattr(q, 'pid', '?')})")

@@ -3,7 +3,7 @@
 A tool that reads two large files (the verifier reads a program and its
 rewrite) spends most of its time parsing them, one after the other, in one
 Python process. Here each module but the last is parsed by a forked child
-(`spec.fork`), which hands the built IR back pickled, while the caller
+(`spec.fork_child`), which hands the built IR back pickled, while the caller
 parses the last. On the project's quiet 2-core machine the verifier's 10k
 benchmark pair takes 0.96-1.01 s this way against 1.33-1.36 s in turn: the
 two processes slow each other by about a third, and the pickling is extra.
@@ -12,7 +12,7 @@ The results are exactly those of `parse_module` called in order: a child
 only ever sends a module it built. If its parse fails (or the child dies, or
 its pickle does not load) the caller parses that text itself, so every
 diagnostic comes from the caller's own parse, the same one a sequential run
-gives. Forking is skipped where `spec.fork.can_fork` says it cannot pay off
+gives. Forking is skipped where `spec.fork_child.can_fork` says it cannot pay off
 or is not safe, and for texts smaller than `MIN_FORKED_BYTES`.
 """
 
@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 
 from spec.diagnostics import DiagnosticError
-from spec.fork import Forked, can_fork
+from spec.fork_child import Forked, can_fork
 from spec.ir import Operation
 from spec.syntax.parser import load_parser, parse_module
 

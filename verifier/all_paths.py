@@ -1,6 +1,6 @@
-"""Checking a function with control flow: every path in one proof.
+"""A function with control flow: every path in one proof.
 
-The input's and the output's guarded graphs (`spec/semantics/guarded.py`)
+The input's and the output's guarded graphs (`spec/semantics/union_graph.py`)
 are built once, sharing their decisions; the obligations are taken from the
 input's graph (the consecutive pairs of the union of all paths, a superset
 of each path's) and each is one Z3 query over all paths
@@ -26,97 +26,123 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
-from spec.ir import Operation
 from spec.semantics import events
 from spec.semantics.conditions import Symbols
-from spec.semantics.guarded import MAX_NODES, GuardedGraph, build_guarded, may_decide
-from verifier.budget import UNLIMITED, Budget
-from verifier.correspondence import Correspondence
+from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, may_decide
 from verifier.encode import Prover
-from verifier.encode_guarded import GuardedOutcome, GuardedProver
-from verifier.lemma import LoopLemma
+from verifier.encode_guarded import GuardedProver
 from verifier.obligations import Obligation, obligations
 from verifier.reach import reachable
 from verifier.replay import Replay
-from verifier.report import INCONSISTENT, UNKNOWN, FunctionReport, violation_of
+from verifier.report import violation_of
+from verifier.run import FunctionRun, unsupported_reason
+from verifier.solver import Outcome, Status
 
 SAMPLES = 16
 """Random paths on which reachability cross-checks the guarded proofs."""
 
-SKIP, STOP, DONE = "skip", "stop", "done"
-"""`check_guarded` results: no decisions (check the one path as before), the
-verdict is set (unknown or inconsistent), or the obligations are decided."""
+
+@dataclass
+class AllPaths:
+    """The input's and the output's guarded graphs, over shared decisions."""
+
+    sym: Symbols
+    gin: GuardedGraph
+    gout: GuardedGraph
 
 
-def check_guarded(
-    fin: Operation,
-    fout: Operation,
-    corr: Correspondence,
-    fr: FunctionReport,
-    t: dict[str, float],
-    unknown_reasons: list[str],
-    lemma: LoopLemma,
-    timeout_ms: int,
-    seed: int,
-    rlimit: int | None,
-    unroll: int,
-    max_paths: int | None,
-    budget: Budget = UNLIMITED,
-) -> str:
+@dataclass
+class OnePath:
+    """The function has no decisions: its one path is proved as a concrete
+    graph (`paths.check_each_path`)."""
+
+
+@dataclass
+class Undecided:
+    """The graphs cannot be proved: the verdict is `unknown`, for `reason`."""
+
+    reason: str
+
+
+@dataclass
+class Refuted:
+    """A refuted obligation and the model's path."""
+
+    index: int
+    ob: Obligation
+    first: events.Event
+    """The obligation's first event in the input's guarded graph."""
+    outcome: Outcome
+
+
+@dataclass
+class Proofs:
+    """The guarded queries' answers, before the cross-checks."""
+
+    refuted: list[Refuted]
+    """Per pair of ops the least refuted path, in the order the path-by-path
+    reference reports them."""
+    not_proved: set[tuple[int, int]]
+    """Pairs of ops (ids) some obligation of which is refuted or undecided:
+    the sampled cross-check does not hold reachability against them."""
+
+
+def build_graphs(run: FunctionRun) -> AllPaths | OnePath | Undecided:
+    """The guarded graph of each side, the output's decisions mapped onto
+    the input's by the correspondence."""
+    fin, fout, fr, unroll = run.fin, run.fout, run.fr, run.options.unroll
     if not may_decide(fin):
-        return SKIP
+        return OnePath()
     t0 = time.perf_counter()
     sym = Symbols()
     gin = build_guarded(fin, sym, None, unroll)
     if not sym.decisions and not gin.unsupported:
-        return SKIP
-    back = {o: i for i, o in corr.to_output.items()}
+        return OnePath()
+    back = {o: i for i, o in run.corr.to_output.items()}
     gout = build_guarded(fout, sym, back.get, unroll)
-    t["events"] += time.perf_counter() - t0
+    run.time("events", time.perf_counter() - t0)
     fr.paths = gin.path_count
     fr.bounded = gin.bounded
+    max_paths = run.options.max_paths
     if gin.unsupported or gout.unsupported:
-        fr.verdict, fr.reason = UNKNOWN, _reason(gin.unsupported or gout.unsupported)
-        return STOP
+        return Undecided(unsupported_reason(gin.unsupported or gout.unsupported))
     if gout.mismatch or [d for d, _ in gout.met] != [d for d, _ in gin.met]:
-        fr.verdict, fr.reason = UNKNOWN, "the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else "")
-        return STOP
+        return Undecided("the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else ""))
     if max_paths is not None and gin.path_count > max_paths:
-        fr.verdict, fr.reason = UNKNOWN, f"more than {max_paths} paths (branch choices x trip counts up to {unroll})"
-        return STOP
+        return Undecided(f"more than {max_paths} paths (branch choices x trip counts up to {unroll})")
     if len(gin.kinds) + len(gout.kinds) > MAX_NODES:
-        fr.verdict, fr.reason = UNKNOWN, f"the graphs of all paths have more than {MAX_NODES} points"
-        return STOP
+        return Undecided(f"the graphs of all paths have more than {MAX_NODES} points")
     if not (gin.forward_but_extern and gout.forward_but_extern):
-        fr.verdict, fr.reason = UNKNOWN, "a happens-before edge points backwards (a use before its definition?)"
-        return STOP
-    prover = GuardedProver(sym, gin, gout, unroll, timeout_ms, seed, rlimit)
-    prover.budget = budget
+        return Undecided("a happens-before edge points backwards (a use before its definition?)")
+    return AllPaths(sym, gin, gout)
+
+
+def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
+    """Prove every obligation over all paths, then cross-check the answers
+    by reachability on concrete paths. False if the verdict is already set
+    (inconsistent)."""
+    fr = run.fr
+    prover = GuardedProver(graphs.sym, graphs.gin, graphs.gout, run.options.unroll, run.options.solver, run.budget)
     t1 = time.perf_counter()
     c1 = time.process_time()
-    lemma.guarded(gin, gout, lambda g, a, b: _ordered(prover, g, a, b))
-    refuted: set[tuple[int, int]] = set()
-    status = _prove(fin, fout, corr, fr, gin, gout, prover, unknown_reasons, refuted, timeout_ms, seed, rlimit, unroll)
-    t["z3"] += time.perf_counter() - t1
-    t["z3_cpu"] = t.get("z3_cpu", 0.0) + time.process_time() - c1
+    run.lemma.guarded(graphs.gin, graphs.gout, lambda g, a, b: _ordered(prover, g, a, b))
+    proofs = prove_obligations(run, graphs, prover)
+    done = proofs is not None and all(cross_check_refuted(run, graphs, r) for r in proofs.refuted)
+    run.time("z3", time.perf_counter() - t1)
+    run.time("z3_cpu", time.process_time() - c1)
     fr.z3_checks += prover.checks
-    if status != DONE:
-        return status
+    if not done or proofs is None:
+        return False
     t2 = time.perf_counter()
-    status = _sample(fin, fout, corr, fr, refuted, len(gin.met), seed, unroll)
-    t["reach"] += time.perf_counter() - t2
-    if status == DONE:
+    done = cross_check_samples(run, proofs.not_proved, len(graphs.gin.met))
+    run.time("reach", time.perf_counter() - t2)
+    if done:
         # Every decided obligation passed the cross-check (its own path if
         # refuted, the sampled paths if proved).
-        fr.agreements += fr.obligations - len(unknown_reasons)
-    return status
-
-
-def _reason(unsupported: list) -> str:
-    reasons = sorted({f"{r} ({op.loc})" for op, r in unsupported})
-    more = f"; and {len(reasons) - 3} more" if len(reasons) > 3 else ""
-    return "; ".join(reasons[:3]) + more
+        fr.agreements += fr.obligations - len(run.undecided)
+    return done
 
 
 def _ordered(prover: GuardedProver, g: GuardedGraph, src: int, dst: int) -> bool:
@@ -138,80 +164,56 @@ def _ordered(prover: GuardedProver, g: GuardedGraph, src: int, dst: int) -> bool
     return prover.ordered_everywhere(g, src, dst) is True
 
 
-def _prove(
-    fin: Operation,
-    fout: Operation,
-    corr: Correspondence,
-    fr: FunctionReport,
-    gin: GuardedGraph,
-    gout: GuardedGraph,
-    prover: GuardedProver,
-    unknown_reasons: list[str],
-    refuted_pairs: set[tuple[int, int]],
-    timeout_ms: int,
-    seed: int,
-    rlimit: int | None,
-    unroll: int,
-) -> str:
+def prove_obligations(run: FunctionRun, graphs: AllPaths, prover: GuardedProver) -> Proofs | None:
+    """One guarded query per obligation of the input's graph. None if the
+    verdict is set (inconsistent)."""
+    fr, gin = run.fr, graphs.gin
     index = {id(ev): i for i, ev in enumerate(gin.events)}
-    out_by_key = dict(zip(gout.keys, gout.events))
+    out_by_key = dict(zip(graphs.gout.keys, graphs.gout.events))
     obls = obligations(gin)
     fr.obligations += len(obls)
-    refuted: list[tuple[int, Obligation, events.Event, GuardedOutcome]] = []
+    refuted: list[Refuted] = []
+    not_proved: set[tuple[int, int]] = set()
     best: dict[tuple[int, int], int] = {}
     for k, ob in enumerate(obls):
         if prover.budget.spent():
             # What is left is undecided: the verdict cannot be `verified`.
-            unknown_reasons.extend([prover.budget.reason] * (len(obls) - k))
+            run.undecided.extend([prover.budget.reason] * (len(obls) - k))
             break
         ea = gin.by_op[ob.first, ob.first_role][ob.first_occurrence]
         eb = gin.by_op[ob.second, ob.second_role][ob.second_occurrence]
         xa = out_by_key.get(gin.keys[index[id(ea)]])
         xb = out_by_key.get(gin.keys[index[id(eb)]])
         if xa is None or xb is None:
-            fr.verdict = INCONSISTENT
-            fr.reason = f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output"
-            return STOP
+            run.stop(Status.INCONSISTENT, f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output")
+            return None
         outcome = prover.prove(ea.end, eb.start, xa.end, xb.start)
-        if outcome.status == "unknown":
-            unknown_reasons.append(outcome.reason)
+        if outcome.status == Status.UNKNOWN:
+            run.undecided.append(outcome.reason)
             # Not a proof: the sampled cross-check must not hold reachability
             # against it (a cancelled query once read as "Z3 proved every path").
-            refuted_pairs.add((id(ob.first), id(ob.second)))
+            not_proved.add((id(ob.first), id(ob.second)))
             continue
-        if outcome.status == "proved":
+        if outcome.status == Status.VERIFIED:
             fr.proved += 1
             continue
-        refuted.append((k, ob, ea, outcome))
+        refuted.append(Refuted(k, ob, ea, outcome))
         pair = (id(ob.first), id(ob.second))
-        if pair not in best or outcome.choices < refuted[best[pair]][3].choices:
+        if pair not in best or outcome.choices < refuted[best[pair]].outcome.choices:
             best[pair] = len(refuted) - 1
-    refuted_pairs.update((id(ob.first), id(ob.second)) for _, ob, _, _ in refuted)
+    not_proved.update((id(r.ob.first), id(r.ob.second)) for r in refuted)
     # Reported as path enumeration would: per pair of ops the least path,
     # in the order of the paths, then of the obligations.
-    chosen = sorted((refuted[i] for i in best.values()), key=lambda r: (r[3].choices, r[0]))
-    for _, ob, ea, outcome in chosen:
-        if not _report(fin, fout, corr, fr, gin, ob, ea, outcome, timeout_ms, seed, rlimit, unroll):
-            return STOP
-    return DONE
+    chosen = sorted((refuted[i] for i in best.values()), key=lambda r: (r.outcome.choices, r.index))
+    return Proofs(chosen, not_proved)
 
 
-def _report(
-    fin: Operation,
-    fout: Operation,
-    corr: Correspondence,
-    fr: FunctionReport,
-    gin: GuardedGraph,
-    ob: Obligation,
-    ea: events.Event,
-    outcome: GuardedOutcome,
-    timeout_ms: int,
-    seed: int,
-    rlimit: int | None,
-    unroll: int,
-) -> bool:
+def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) -> bool:
     """A refuted obligation on its concrete path: cross-checked by
-    reachability, then reported with the schedule of that path's graph."""
+    reachability, then reported with the schedule of that path's graph.
+    False if the verdict is set (inconsistent)."""
+    fin, fout, corr, fr, unroll = run.fin, run.fout, run.corr, run.fr, run.options.unroll
+    gin, ob, ea, outcome = graphs.gin, refuted.ob, refuted.first, refuted.outcome
     cin = events.build(fin, outcome.choices, unroll)
     cout = events.build(fout, outcome.choices, unroll)
     eb = gin.by_op[ob.second, ob.second_role][ob.second_occurrence]
@@ -226,17 +228,17 @@ def _report(
     ca, cb = cin.event(ob.first, oa, ob.first_role), cin.event(ob.second, ob_, ob.second_role)
     xa, xb = cout.event(a_out, oa, ob.first_role), cout.event(b_out, ob_, ob.second_role)
     if cin.choices != outcome.choices or None in (ca, cb, xa, xb):
-        fr.verdict, fr.reason = INCONSISTENT, f"the Z3 model's path {outcome.choices} is not a path of the function"
+        run.stop(Status.INCONSISTENT, f"the Z3 model's path {outcome.choices} is not a path of the function")
         return False
     assert ca is not None and cb is not None and xa is not None and xb is not None
     if not reachable(cin, ca.end, cb.start) or reachable(cout, xa.end, xb.start):
-        fr.verdict = INCONSISTENT
-        fr.reason = (
+        run.stop(
+            Status.INCONSISTENT,
             f"Z3 says violated, reachability on its path says otherwise for '{ob.first.name}' ({ob.first.loc}) "
-            f"before '{ob.second.name}' ({ob.second.loc})"
+            f"before '{ob.second.name}' ({ob.second.loc})",
         )
         return False
-    sched = Prover(cout, timeout_ms, seed, rlimit).counterexample(xa.end, xb.start, 0)
+    sched = Prover(cout, run.options.solver).counterexample(xa.end, xb.start, 0)
     if fr.graph is None or not fr.missing:
         fr.graph, fr.missing = cout, []
     if fr.graph is cout:
@@ -248,11 +250,11 @@ def _report(
     return True
 
 
-def _sample(
-    fin: Operation, fout: Operation, corr: Correspondence, fr: FunctionReport, refuted: set[tuple[int, int]], decisions: int, seed: int, unroll: int
-) -> str:
-    """Reachability on sampled concrete paths against the guarded answers."""
-    rng = random.Random(seed)
+def cross_check_samples(run: FunctionRun, not_proved: set[tuple[int, int]], decisions: int) -> bool:
+    """Reachability on sampled concrete paths against the guarded answers.
+    False if the verdict is set (inconsistent)."""
+    fin, fout, corr, fr, unroll = run.fin, run.fout, run.corr, run.fr, run.options.unroll
+    rng = random.Random(run.options.seed)
     n = max(decisions, 1)
     tries = [[], [1] * n, [unroll] * n] + [[rng.randint(0, unroll) for _ in range(n)] for _ in range(SAMPLES)]
     seen: set[tuple[int, ...]] = set()
@@ -270,11 +272,11 @@ def _sample(
             xa = cout.event(a_out, ob.first_occurrence, ob.first_role) if a_out is not None else None
             xb = cout.event(b_out, ob.second_occurrence, ob.second_role) if b_out is not None else None
             ordered = xa is not None and xb is not None and reachable(cout, xa.end, xb.start)
-            if not ordered and (id(ob.first), id(ob.second)) not in refuted:
-                fr.verdict = INCONSISTENT
-                fr.reason = (
+            if not ordered and (id(ob.first), id(ob.second)) not in not_proved:
+                run.stop(
+                    Status.INCONSISTENT,
                     f"Z3 proved every path, reachability finds '{ob.first.name}' ({ob.first.loc}) unordered before "
-                    f"'{ob.second.name}' ({ob.second.loc}) on the path {cin.choices}"
+                    f"'{ob.second.name}' ({ob.second.loc}) on the path {cin.choices}",
                 )
-                return STOP
-    return DONE
+                return False
+    return True

@@ -1,0 +1,128 @@
+"""Proving obligations on concrete paths, one event graph per path.
+
+A function without branch or loop decisions has one path: its event graph
+(`events.build`) is proved with the slice batching of `encode.Prover`,
+which long straight-line code needs, and every answer is checked against
+graph reachability (`reach.py`). `check_each_path` does the same for every
+path of a function in turn (`events.paths`): the path-by-path reference
+that the all-paths proof (`all_paths.py`) is tested against
+(`check(..., guarded=False)`, `tests/test_verifier_guarded.py`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from spec.ir import Operation
+from spec.semantics import events
+from verifier.encode import Prover
+from verifier.obligations import obligations
+from verifier.reach import reachable
+from verifier.replay import Replay, replay
+from verifier.report import violation_of
+from verifier.run import FunctionRun, unsupported_reason
+from verifier.solver import Status
+
+
+def check_each_path(run: FunctionRun) -> bool:
+    """Every path of the function, one after another (on a function without
+    decisions: its one path). False if the verdict is already set (unknown
+    or inconsistent)."""
+    fin, fout, fr, opts = run.fin, run.fout, run.fr, run.options
+    reported: set[tuple[int, int]] = set()
+    limit = opts.max_paths if opts.max_paths is not None else events.MAX_PATHS
+    try:
+        t0 = time.perf_counter()
+        for gin in events.paths(fin, opts.unroll, limit):
+            fr.paths += 1
+            fr.bounded = fr.bounded or gin.bounded
+            if gin.unsupported:
+                run.stop(Status.UNKNOWN, unsupported_reason(gin.unsupported))
+                return False
+            if gin.truncated:
+                continue
+            if run.budget.spent():
+                run.undecided.append(run.budget.reason)
+                break
+            gout = events.build(fout, gin.choices, opts.unroll)
+            run.time("events", time.perf_counter() - t0)
+            if gout.unsupported:
+                run.stop(Status.UNKNOWN, unsupported_reason(gout.unsupported))
+                return False
+            if gout.options != gin.options or gout.truncated:
+                run.stop(Status.UNKNOWN, "the output's control flow does not follow the input's")
+                return False
+            run.lemma.path(gin, gout)
+            if fr.graph is None or fr.missing == []:
+                fr.graph = gout
+            if not check_path(run, gin, gout, reported):
+                return False
+            t0 = time.perf_counter()
+    except events.TooManyPaths as exc:
+        run.stop(Status.UNKNOWN, str(exc))
+        return False
+    return True
+
+
+def check_path(run: FunctionRun, gin: events.EventGraph, gout: events.EventGraph, reported: set[tuple[int, int]]) -> bool:
+    """Prove the obligations of one path, by Z3 and by reachability; False
+    if the function is done (inconsistent). `reported`: the pairs of ops
+    already reported refuted (on an earlier path)."""
+    corr, fr = run.corr, run.fr
+    obls = obligations(gin)
+    fr.obligations += len(obls)
+    prover = Prover(gout, run.options.solver)
+    ends: list[tuple[events.Event, events.Event, Operation, Operation]] = []
+    for ob in obls:
+        a_out = corr.to_output.get(ob.first)
+        b_out = corr.to_output.get(ob.second)
+        ea = gout.event(a_out, ob.first_occurrence, ob.first_role) if a_out is not None else None
+        eb = gout.event(b_out, ob.second_occurrence, ob.second_role) if b_out is not None else None
+        if ea is None or eb is None or a_out is None or b_out is None:
+            run.stop(Status.INCONSISTENT, f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output")
+            return False
+        ends.append((ea, eb, a_out, b_out))
+    t0 = time.perf_counter()
+    reach = [reachable(gout, ea.end, eb.start) for ea, eb, _, _ in ends]
+    t1 = time.perf_counter()
+    c1 = time.process_time()
+    outcomes = prover.prove_all([(ea.end, eb.start) for ea, eb, _, _ in ends])
+    run.time("reach", t1 - t0)
+    run.time("z3", time.perf_counter() - t1)
+    # CPU time too (a forked child's included): on a loaded machine it is
+    # the steadier figure.
+    run.time("z3_cpu", time.process_time() - c1 + prover.forked_cpu)
+    fr.z3_checks += prover.checks
+    for ob, (ea, eb, a_out, b_out), holds, outcome in zip(obls, ends, reach, outcomes):
+        if outcome.status == Status.UNKNOWN:
+            run.undecided.append(outcome.reason)
+            continue
+        if outcome.status == Status.INCONSISTENT or (outcome.status == Status.VERIFIED) != holds:
+            run.stop(
+                Status.INCONSISTENT,
+                f"Z3 says {outcome.z3_says}, reachability says {'ordered' if holds else 'unordered'} "
+                f"for '{ob.first.name}' ({ob.first.loc}) before '{ob.second.name}' ({ob.second.loc})",
+            )
+            return False
+        fr.agreements += 1
+        if outcome.status == Status.VERIFIED:
+            fr.proved += 1
+            continue
+        key = (id(ob.first), id(ob.second))
+        if key in reported:
+            continue
+        reported.add(key)
+        if fr.graph is not gout:
+            fr.graph, fr.missing = gout, []
+        fr.missing.append((ea.end, eb.start))
+        v = violation_of(ob, a_out, b_out, ea.kind == "gpu", gin.path, outcome.schedule)
+        if not fr.violations:
+            # One replay per function, the first counterexample. The
+            # interpreter picks branches and trip counts from concrete
+            # arguments, so only a path without decisions is replayed.
+            if gin.choices:
+                v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
+            else:
+                v.replay = replay(gin.func, gout.func, gout, outcome.times, corr.to_output)
+        fr.violations.append(v)
+    return True

@@ -1,0 +1,202 @@
+"""The check pipeline: from two modules to a verdict, one step after another.
+
+    pair_functions     functions of the input and the output, by name
+    correspond         output ops onto input ops (`correspondence.py`), the
+                       output well formed (`wellformed.py`)
+    build_graphs       one guarded event graph per side over all paths
+                       (`all_paths.build_graphs`); a function without
+                       decisions has one path, a concrete graph
+    prove              obligations of the input's graph (`obligations.py`),
+                       each proved by Z3 on the output's graph
+                       (`all_paths.check_all_paths` / `paths.check_each_path`)
+                       and cross-checked by reachability (`reach.py`)
+    conclude           dropped ops, the loop lemma, the function's verdict
+    match_module       nothing changed outside the functions
+
+The result is a `report.Report`. Options travel as one `CheckOptions`;
+`check(..., guarded=False)` proves path by path instead
+(`paths.check_each_path`), the reference the all-paths proof is tested
+against.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from spec import registry
+from spec.ir import Operation
+from verifier.all_paths import OnePath, Undecided, build_graphs, check_all_paths
+from verifier.budget import Budget
+from verifier.correspondence import Correspondence, Mismatch, match
+from verifier.lemma import LoopLemma
+from verifier.module_match import match_module
+from verifier.paths import check_each_path
+from verifier.report import Endpoint, FunctionReport, Report, Violation
+from verifier.run import CheckOptions, FunctionRun
+from verifier.solver import Status
+from verifier.wellformed import well_formed
+
+__all__ = ["CheckOptions", "FunctionPair", "check", "check_function", "correspond", "functions_of", "pair_functions"]
+
+
+def functions_of(module: Operation) -> list[Operation]:
+    """Every `func.func` with a body, in walk order (nested modules too)."""
+    return [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+
+
+def function_name(func: Operation) -> str:
+    sym = func.properties.get("sym_name")
+    return getattr(sym, "value", None) or str(sym).strip('"')
+
+
+def mismatch_violation(m: Mismatch) -> Violation:
+    """A correspondence or well-formedness problem, as a violation."""
+    first_op = m.in_op.name if m.in_op is not None else (m.out_op.name if m.out_op else "?")
+    second_op = m.out_op.name if m.out_op is not None else first_op
+    return Violation(m.kind, Endpoint(first_op, m.in_loc, None), Endpoint(second_op, None, m.out_loc), m.message)
+
+
+def check(input_module: Operation, output_module: Operation, options: CheckOptions | None = None, **keywords: Any) -> Report:
+    """Validate that `output_module` is a correct rewrite of `input_module`.
+
+    `options`, or the same as keywords (`check(a, b, timeout_ms=..., unroll=...)`,
+    the fields of `CheckOptions`)."""
+    opts = replace(options or CheckOptions(), **keywords)
+    # The work allocates many small objects and frees few: the cyclic
+    # garbage collector's passes over the parsed modules would only cost time.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        report = _check_modules(input_module, output_module, opts, Budget(opts.budget_s))
+        if opts.require_unbounded:
+            for fr in report.functions:
+                if fr.verdict == Status.VERIFIED and fr.bounded:
+                    fr.verdict = Status.UNKNOWN
+                    fr.reason = (
+                        f"verified only up to {fr.unroll} loop iterations and --require-unbounded was given"
+                        + (f" ({fr.lemma})" if fr.lemma else "")
+                    )
+        return report
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@dataclass
+class FunctionPair:
+    """A function of the input and its counterpart in the output (None: it
+    has none), or an output function with no input counterpart."""
+
+    name: str
+    fin: Operation | None
+    fout: Operation | None
+
+
+def pair_functions(input_module: Operation, output_module: Operation, only: str | None) -> list[FunctionPair]:
+    """Functions paired by name, in order: the input's (each with the first
+    unpaired output function of its name), then the output's left over."""
+    outs: dict[str, list[Operation]] = {}
+    for f in functions_of(output_module):
+        outs.setdefault(function_name(f), []).append(f)
+    pairs: list[FunctionPair] = []
+    for fin in functions_of(input_module):
+        name = function_name(fin)
+        if only is not None and name != only:
+            continue
+        candidates = outs.get(name, [])
+        pairs.append(FunctionPair(name, fin, candidates.pop(0) if candidates else None))
+    for name, rest in outs.items():
+        if only is None or name == only:
+            pairs.extend(FunctionPair(name, None, fout) for fout in rest)
+    return pairs
+
+
+def _check_modules(input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget) -> Report:
+    report = Report()
+    timings = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
+    for pair in pair_functions(input_module, output_module, opts.func):
+        if pair.fin is None:
+            fr = FunctionReport(pair.name, Status.REFUTED)
+            fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)))
+        elif budget.spent():
+            fr = FunctionReport(pair.name, Status.UNKNOWN, reason=budget.reason)
+        elif pair.fout is None:
+            fr = FunctionReport(pair.name, Status.REFUTED)
+            fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} is missing from the output", None, pair.fin)))
+        else:
+            fr = check_function(pair.fin, pair.fout, opts, budget, timings)
+        report.functions.append(fr)
+    # Outside function bodies nothing may change (kernels, module attributes, declarations).
+    outside = match_module(input_module, output_module)
+    if outside:
+        report.functions.append(FunctionReport("(module)", Status.REFUTED, violations=[mismatch_violation(m) for m in outside]))
+    report.timings = timings
+    return report
+
+
+def correspond(fin: Operation, fout: Operation) -> tuple[Correspondence, list[Mismatch]]:
+    """The correspondence of the output's ops to the input's, and what makes
+    the output no rewrite of the input (mismatches, ill-formed IR)."""
+    corr = match(fin, fout)
+    return corr, corr.mismatches + well_formed(fout)
+
+
+def check_function(fin: Operation, fout: Operation, opts: CheckOptions, budget: Budget, timings: dict[str, float]) -> FunctionReport:
+    """The pipeline for one pair of functions."""
+    fr = FunctionReport(function_name(fin))
+    t0 = time.perf_counter()
+    corr, problems = correspond(fin, fout)
+    timings["match"] = timings.get("match", 0.0) + time.perf_counter() - t0
+    if problems:
+        fr.verdict = Status.REFUTED
+        fr.violations.extend(mismatch_violation(m) for m in problems)
+        return fr
+    fr.unroll = opts.unroll
+    run = FunctionRun(fin, fout, corr, fr, opts, budget, timings, LoopLemma(opts.unroll))
+    if prove(run):
+        conclude(run)
+    return fr
+
+
+def prove(run: FunctionRun) -> bool:
+    """Prove the obligations and cross-check the answers. False if that
+    already decided the verdict (unknown or inconsistent)."""
+    if not run.options.guarded:
+        return check_each_path(run)
+    graphs = build_graphs(run)
+    if isinstance(graphs, Undecided):
+        run.stop(Status.UNKNOWN, graphs.reason)
+        return False
+    if isinstance(graphs, OnePath):
+        return check_each_path(run)
+    return check_all_paths(run, graphs)
+
+
+def conclude(run: FunctionRun) -> None:
+    """The function's verdict from what the proof left in its report."""
+    fr, corr = run.fr, run.corr
+    # An input op the rewrite may remove (a `gpu.wait`: phase 2 moves waits
+    # out of `async.execute` bodies): what it ordered is the proof's
+    # business. Any other dropped op is a mismatch even when the orderings
+    # survive.
+    dropped = [op for op in corr.dropped if not registry.is_gpu_wait(op.name)]
+    if not fr.violations and not run.undecided and dropped:
+        fr.violations.extend(
+            mismatch_violation(Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", run.fout, op)) for op in dropped
+        )
+    if fr.bounded:
+        if run.lemma.holds:
+            fr.bounded = False
+            fr.lemma = "loop iterations are independent: the bound covers every trip count"
+        else:
+            fr.lemma = run.lemma.why
+    if fr.violations:
+        fr.verdict = Status.REFUTED
+    elif run.undecided:
+        fr.verdict = Status.UNKNOWN
+        fr.reason = f"{len(run.undecided)} obligation(s) not decided: {run.undecided[0]}"
+    else:
+        fr.verdict = Status.VERIFIED

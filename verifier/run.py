@@ -1,0 +1,86 @@
+"""What one check carries from step to step: its options, and per function
+the report being filled in.
+
+`CheckOptions` is everything a caller may choose (`verifier.check`'s
+keyword arguments, the CLI's flags); `FunctionRun` is one function going
+down the pipeline of `pipeline.py`: the pair of functions, their
+correspondence, the report the steps fill in, the reasons of undecided
+obligations, the loop lemma's evidence, the run's budget and its timings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spec.ir import Operation
+from spec.semantics.events import DEFAULT_UNROLL
+from verifier.budget import Budget
+from verifier.correspondence import Correspondence
+from verifier.lemma import LoopLemma
+from verifier.report import FunctionReport
+from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, SolverSettings, Status
+
+MAX_REASONS = 3
+"""Unsupported constructs named in an `unknown` reason; the rest counted."""
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How to check a rewrite (`verifier.check`, `python -m verifier check`)."""
+
+    func: str | None = None
+    """Only the function of this name (None: every function)."""
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    """Per Z3 query."""
+    seed: int = DEFAULT_SEED
+    """Z3's random seed."""
+    rlimit: int | None = None
+    """Z3's deterministic resource limit per query (None: none)."""
+    unroll: int = DEFAULT_UNROLL
+    """Loop iterations considered (0..unroll trips)."""
+    max_paths: int | None = None
+    """A function of more paths is `unknown` (None: no limit for the
+    all-paths proof, `events.MAX_PATHS` path by path)."""
+    guarded: bool = True
+    """False: prove path by path (`paths.check_each_path`), the reference
+    the all-paths proof is tested against."""
+    budget_s: float | None = None
+    """The whole run's time (None: no bound); once spent, what is not
+    decided makes the verdict `unknown`."""
+    require_unbounded: bool = False
+    """A verdict that holds only up to the loop bound is `unknown`."""
+
+    @property
+    def solver(self) -> SolverSettings:
+        return SolverSettings(self.timeout_ms, self.seed, self.rlimit)
+
+
+@dataclass
+class FunctionRun:
+    """One function of the input and its counterpart, being checked."""
+
+    fin: Operation
+    fout: Operation
+    corr: Correspondence
+    fr: FunctionReport
+    options: CheckOptions
+    budget: Budget
+    timings: dict[str, float]
+    """Seconds per phase, shared by the functions of a run (`Report.timings`)."""
+    lemma: LoopLemma
+    undecided: list[str] = field(default_factory=list)
+    """Per obligation not decided: why."""
+
+    def time(self, phase: str, seconds: float) -> None:
+        self.timings[phase] = self.timings.get(phase, 0.0) + seconds
+
+    def stop(self, verdict: Status, reason: str) -> None:
+        """The function's verdict is decided early (unknown, inconsistent)."""
+        self.fr.verdict, self.fr.reason = verdict, reason
+
+
+def unsupported_reason(unsupported: list) -> str:
+    """The `unknown` reason for constructs the model does not follow."""
+    reasons = sorted({f"{r} ({op.loc})" for op, r in unsupported})
+    more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
+    return "; ".join(reasons[:MAX_REASONS]) + more
