@@ -178,6 +178,10 @@ _SYMBOL_OP = {"sym_name": _req(STRING), "sym_visibility": _opt(STRING)}
 _FUNCTION_ATTRS = {"arg_attrs": _opt(DICT_ARRAY), "res_attrs": _opt(DICT_ARRAY)}
 _GPU_DIM_OP = {"dimension": _req(GPU_DIM), "upper_bound": _opt(INDEX)}
 _SEGMENTED = {"operandSegmentSizes": _opt(SEGMENTS)}
+MATH_FASTMATH_OPS = (
+    "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc atan2 copysign powf".split()
+)
+"""The `math` ops the registry knows: each has the `fastmath` property."""
 
 def _library_inherent(name: str) -> dict[str, Inherent]:
     """The properties of a GPU library (sparse) op, from its registry entry."""
@@ -230,6 +234,26 @@ INHERENT: dict[str, dict[str, Inherent]] = {
     "cf.assert": {"msg": _req(STRING)},
     "async.execute": _SEGMENTED,
     **{name: _library_inherent(name) for name in registry.known_ops() if registry.lookup(name).library_form is not None},
+    # The ops found around the pass (issue 16); summaries as mlir-opt-19 prints them.
+    "gpu.global_id": _GPU_DIM_OP,
+    **{f"gpu.{n}": {"upper_bound": _opt(INDEX)} for n in ("lane_id", "subgroup_id", "num_subgroups", "subgroup_size")},
+    "gpu.shuffle": {"mode": _req(AttrKind("Indexing modes supported by gpu.shuffle.", _opaque(r"#gpu<shuffle_mode (xor|up|down|idx)>")))},
+    "gpu.subgroup_reduce": {
+        "op": _req(AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>"))),
+        "uniform": _opt(UNIT),
+        "cluster_size": _opt(AttrKind("32-bit signless integer attribute", _int_of("i32"))),
+        "cluster_stride": _opt(AttrKind("32-bit signless integer attribute", _int_of("i32"))),
+    },
+    "gpu.printf": {"format": _req(STRING)},
+    "memref.atomic_rmw": {"kind": _req(_enum(15))},
+    "memref.get_global": {"name": _req(FLAT_SYMBOL_REF)},
+    "vector.load": {"nontemporal": _opt(BOOL)},
+    "vector.store": {"nontemporal": _opt(BOOL)},
+    "vector.print": {
+        "punctuation": _opt(AttrKind("Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>"))),
+        "stringLiteral": _opt(STRING),
+    },
+    **{f"math.{n}": {"fastmath": _opt(FASTMATH)} for n in MATH_FASTMATH_OPS},
 }
 """Inherent attributes of each known op in mlir-opt-19. A known op not listed
 has none."""
