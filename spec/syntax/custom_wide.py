@@ -109,8 +109,6 @@ def _shuffle(p: Printer, op: Operation) -> str:
 
 @custom_printer("gpu.subgroup_reduce")
 def _subgroup_reduce(p: Printer, op: Operation) -> str:
-    if "cluster_size" in op.properties or "cluster_stride" in op.properties:
-        raise ValueError("clustered reductions have no custom form here: printed generically")
     kind = str(op.properties["op"]).removeprefix("#gpu<all_reduce_op ").rstrip(">")
     uniform = " uniform" if isinstance(op.properties.get("uniform"), UnitAttr) else ""
     (v,) = op.operands
@@ -130,3 +128,14 @@ def _atomic_rmw(p: Printer, op: Operation) -> str:
 @custom_printer("memref.get_global")
 def _get_global(p: Printer, op: Operation) -> str:
     return f"memref.get_global {op.properties['name']}{p.attr_dict(_left(op, 'name'))} : {op.results[0].type}"
+
+
+@custom_printer("gpu.printf")
+def _printf(p: Printer, op: Operation) -> str:
+    """`gpu.printf "fmt" [attr-dict] [%a, ... : T, ...]`. Printed only: the
+    parser does not read this form (after the string, a value could start
+    the arguments or the next op: not LALR(1)), so it is taken generic."""
+    text = f"gpu.printf {op.properties['format']}{p.attr_dict(_left(op, 'format'))}"
+    if op.operands:
+        text += f" {p.values(op.operands)} : {p.types(op.operands)}"
+    return text

@@ -241,8 +241,6 @@ INHERENT: dict[str, dict[str, Inherent]] = {
     "gpu.subgroup_reduce": {
         "op": _req(AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>"))),
         "uniform": _opt(UNIT),
-        "cluster_size": _opt(AttrKind("32-bit signless integer attribute", _int_of("i32"))),
-        "cluster_stride": _opt(AttrKind("32-bit signless integer attribute", _int_of("i32"))),
     },
     "gpu.printf": {"format": _req(STRING)},
     "memref.atomic_rmw": {"kind": _req(_enum(15))},
@@ -251,7 +249,7 @@ INHERENT: dict[str, dict[str, Inherent]] = {
     "vector.store": {"nontemporal": _opt(BOOL)},
     "vector.print": {
         "punctuation": _opt(AttrKind("Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>"))),
-        "stringLiteral": _opt(STRING),
+        "stringLiteral": _opt(AttrKind("An Attribute containing a string", _is(StringAttr))),
     },
     **{f"math.{n}": {"fastmath": _opt(FASTMATH)} for n in MATH_FASTMATH_OPS},
 }
@@ -399,6 +397,9 @@ def _check_generic_properties(
                 raise _fail(loc, f"'{name}' op {plural} may only have dialect attributes")
     if name == "arith.constant" and len(results) == 1 and _attr_type(props["value"]) != results[0].text:
         raise _fail(loc, "'arith.constant' op failed to verify that all of {value, result} have same type")
+    kind = props.get("kind")
+    if name == "memref.atomic_rmw" and len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
+        _check_atomic_kind(kind.value, results[0].text, loc)
     if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType) and regions and regions[0].blocks:
         _check_entry_block(name, fn.type, attrs, regions[0].blocks[0].args, loc)
     if name == "builtin.module":
@@ -408,6 +409,21 @@ def _check_generic_properties(
     blocks = check_region_blocks(name, regions, loc)
     if blocks is not None:
         raise blocks
+
+
+_ATOMIC_FLOAT_KINDS = {0: "addf", 3: "maximumf", 6: "minimumf", 9: "mulf", 13: "maxnumf", 14: "minnumf"}
+_ATOMIC_INT_KINDS = {1: "addi", 4: "maxs", 5: "maxu", 7: "mins", 8: "minu", 10: "muli", 11: "ori", 12: "andi"}
+
+
+def _check_atomic_kind(kind: int, value_type: str, loc: Location) -> None:
+    """`memref.atomic_rmw`: a float kind needs a float value, an integer
+    kind an integer (mlir-opt-19's words); `assign` takes either."""
+    is_float = re.fullmatch(r"f\d+|bf16|tf32|f8\w*", value_type) is not None
+    is_int = re.fullmatch(r"[su]?i\d+", value_type) is not None
+    if kind in _ATOMIC_FLOAT_KINDS and not is_float:
+        raise _fail(loc, f"'memref.atomic_rmw' op with kind '{_ATOMIC_FLOAT_KINDS[kind]}' expects a floating-point type")
+    if kind in _ATOMIC_INT_KINDS and not is_int:
+        raise _fail(loc, f"'memref.atomic_rmw' op with kind '{_ATOMIC_INT_KINDS[kind]}' expects an integer type")
 
 
 def _check_entry_block(name: str, fn: FunctionType, attrs: dict[str, Attr], args: Sequence[Value], loc: Location) -> None:

@@ -16,14 +16,26 @@ from typing import Any
 
 from lark import Token
 
-from spec.attributes import I1, I64, INDEX, Attr, FunctionType, IntegerAttr, OpaqueAttr, SymbolRefAttr, Type, UnitAttr
+from spec.attributes import (
+    I1,
+    I64,
+    INDEX,
+    Attr,
+    FunctionType,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    Type,
+    UnitAttr,
+)
 from spec.diagnostics import DiagnosticError, error
-from spec.syntax.build_base import BuilderBase, _memref_element, _Partial, _type, _Use
+from spec.syntax.build_base import BuilderBase, _memref_element, _Partial, _type, _unescape, _Use
 
 WIDE_RULES = frozenset(
     "wide_value_op wide_sized_op wide_lane_op wide_index_op wide_math1_op wide_math2_op wide_vload_op "
     "wide_vstore_op wide_vprint_op wide_vbroadcast_op wide_shuffle_op wide_reduce_op wide_atomic_op "
-    "wide_get_global_op".split()
+    "wide_get_global_op wide_printf_op".split()
 )
 """Rules whose first child is the keyword token naming the op."""
 
@@ -169,3 +181,10 @@ class WideRules(BuilderBase):
         attrs = items[2] if isinstance(items[2], dict) else None
         sym: SymbolRefAttr = items[1]
         return self._wide("memref.get_global", meta, [], [_type(items[-1])], attrs, {"name": sym})
+
+    def wide_printf_op(self, meta: Any, items: list) -> _Partial:
+        fmt = StringAttr(_unescape(str(items[1])))
+        attrs = next((i for i in items[2:] if isinstance(i, dict)), None)
+        lists = [i for i in items[2:] if isinstance(i, list)]
+        args = self._typed_list(lists[0], lists[1], meta) if lists else []
+        return self._wide("gpu.printf", meta, args, [], attrs, {"format": fmt})
