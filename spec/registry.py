@@ -217,6 +217,32 @@ _library("gpu.spgemm_copy", LibraryForm(("spmat", "spmat", "spmat", "spgemm"), m
 _library("gpu.spmat_get_size", LibraryForm(("spmat",), (("rows", "index"), ("cols", "index"), ("nnz", "index"))))
 _library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memref"), colon="memrefs"))
 
+# Ops found around the pass in real files (issue 16). Effects as mlir-opt-19
+# declares them, checked by where its -gpu-async-region puts a wait: an op
+# before which it waits is not effect free (host_register, host_unregister,
+# subgroup_reduce: no effects interface, so None; printf and vector.print
+# write, atomic_rmw reads and writes); the others keep the chain (pure).
+_op("gpu.host_register", effects=None, operand_count=(1, 1))
+_op("gpu.host_unregister", effects=None, operand_count=(1, 1))
+_pure("gpu.global_id", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
+_pure("gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size", properties={"upper_bound"}, operand_count=(0, 0))
+_op("gpu.shuffle", properties={"mode"}, operand_count=(3, 3))
+_op("gpu.subgroup_reduce", effects=None, properties={"op", "uniform"}, operand_count=(1, 1))
+_op("gpu.printf", effects=frozenset({WRITE}), properties={"format"})
+_op("memref.atomic_rmw", effects=frozenset({READ, WRITE}), properties={"kind"}, operand_count=(2, None))
+_op("memref.get_global", properties={"name"}, operand_count=(0, 0))
+_op("vector.load", effects=frozenset({READ}), properties={"nontemporal"}, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
+_op("vector.store", effects=frozenset({WRITE}), properties={"nontemporal"}, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
+_op("vector.print", effects=frozenset({WRITE}), properties={"stringLiteral"}, default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")}, operand_count=(0, 1))
+_pure("vector.splat vector.broadcast", operand_count=(1, 1))
+_MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
+for _n in _MATH1.split():
+    _op(f"math.{_n}", default_properties=_FASTMATH, operand_count=(1, 1))
+for _n in "atan2 copysign powf".split():
+    _op(f"math.{_n}", default_properties=_FASTMATH, operand_count=(2, 2))
+_INDEX2 = "add sub mul divs divu rems remu maxs mins maxu minu and or xor shl shrs shru ceildivs ceildivu floordivs"
+_pure(" ".join(f"index.{n}" for n in _INDEX2.split()), operand_count=(2, 2))
+
 # arith: all pure
 for _n in "addi subi muli shli".split():
     _op(f"arith.{_n}", default_properties=_OVERFLOW, operand_count=(2, 2))

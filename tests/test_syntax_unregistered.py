@@ -3,9 +3,10 @@ dialects are opaque ops with unknown effects (issue 16, point 4).
 
 mlir-opt-19 rejects an op, type or attribute of a dialect it does not
 register while parsing, unless `-allow-unregistered-dialect` is given; an op
-of a registered dialect that our registry does not know (`vector.print`,
-`memref.atomic_rmw` in the generic form, `test.*`) must still be read, and
-the pass and the verifier must treat it as touching anything.
+of a registered dialect that our registry does not know (`vector.scatter`,
+`test.*`) must still be read, and the pass and the verifier must treat it
+as touching anything. (`vector.print` and `memref.atomic_rmw` are known
+ops since issue 16 step 3; their generic forms are kept here as accepted.)
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def test_every_tool_takes_the_flag(flag: str, tmp_path: Path) -> None:
     assert "verdict: verified" in _run("verifier", "check", flag, "--mode", "mlir19", str(path)).stdout
 
 
-@pytest.mark.parametrize("name", ["vector.print", "test.use"])
+@pytest.mark.parametrize("name", ["vector.scatter", "test.use"])
 def test_pass_waits_before_an_unknown_op_and_the_verifier_needs_it(name: str, tmp_path: Path) -> None:
     path = tmp_path / "in.mlir"
     path.write_text(_KERNEL_THEN_UNKNOWN.replace("OPNAME", name))

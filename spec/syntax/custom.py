@@ -12,7 +12,7 @@ printers in `custom_registry.CUSTOM_PRINTERS`. This module loads all of them
 and is what the printer imports.
 """
 
-from spec.syntax import custom_control, custom_func_gpu, custom_host  # noqa: F401 - they register their printers
+from spec.syntax import custom_control, custom_func_gpu, custom_host, custom_wide  # noqa: F401 - they register their printers
 from spec.syntax.custom_registry import CUSTOM_PRINTERS, custom_printer, segments
 
 __all__ = ["CUSTOM_PRINTERS", "custom_printer", "segments"]

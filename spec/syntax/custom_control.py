@@ -45,7 +45,7 @@ def _while(p: Printer, op: Operation) -> str:
     text = f"scf.while ({pairs}) : {fn} " if op.operands else f"scf.while : {fn} "
     text += p.region(before, False, True)
     text += " do " + p.region(after, True, True)
-    return text + p.attr_dict(op.attributes)
+    return text + p.attr_dict(op.attributes, keyword=True)
 
 
 @custom_printer("scf.parallel")

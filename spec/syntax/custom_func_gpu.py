@@ -151,10 +151,11 @@ def _launch_func(p: Printer, op: Operation) -> str:
     seg = segments(op)
     deps, grid, block, cluster, dsm, args = seg[0], seg[1] + seg[2] + seg[3], seg[4] + seg[5] + seg[6], seg[7] + seg[8] + seg[9], seg[10], seg[11]
     text = f"gpu.launch_func {_async_deps(p, _is_async(op), deps)} {op.properties['kernel']}"
-    text += f" blocks in ({p.values(grid)}) threads in ({p.values(block)})"
     if cluster:
         text += f" clusters in ({p.values(cluster)})"
-    text += " "
+    text += f" blocks in ({p.values(grid)}) threads in ({p.values(block)}) "
+    if grid[0].type.text != "index":
+        text += f": {grid[0].type}"
     if dsm:
         text += f" dynamic_shared_memory_size {p.value(dsm[0])}"
     text += " "
@@ -208,6 +209,9 @@ def _gpu_launch(p: Printer, op: Operation) -> str:
     text = "gpu.launch "
     if _is_async(op) or deps:
         text += _async_deps(p, _is_async(op), deps) + " "
+    cl = [v for s in seg[7:10] for v in s]
+    if cl:
+        text += f"clusters({p.values(a[12:15])}) in ({p.value(a[15])} = {p.value(cl[0])}, {p.value(a[16])} = {p.value(cl[1])}, {p.value(a[17])} = {p.value(cl[2])}) "
     text += f"blocks({p.values(a[0:3])}) in ({p.value(a[6])} = {p.value(sizes[0])}, {p.value(a[7])} = {p.value(sizes[1])}, {p.value(a[8])} = {p.value(sizes[2])})"
     text += f" threads({p.values(a[3:6])}) in ({p.value(a[9])} = {p.value(sizes[3])}, {p.value(a[10])} = {p.value(sizes[4])}, {p.value(a[11])} = {p.value(sizes[5])})"
     if dsm:

@@ -178,6 +178,10 @@ _SYMBOL_OP = {"sym_name": _req(STRING), "sym_visibility": _opt(STRING)}
 _FUNCTION_ATTRS = {"arg_attrs": _opt(DICT_ARRAY), "res_attrs": _opt(DICT_ARRAY)}
 _GPU_DIM_OP = {"dimension": _req(GPU_DIM), "upper_bound": _opt(INDEX)}
 _SEGMENTED = {"operandSegmentSizes": _opt(SEGMENTS)}
+MATH_FASTMATH_OPS = (
+    "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc atan2 copysign powf".split()
+)
+"""The `math` ops the registry knows: each has the `fastmath` property."""
 
 def _library_inherent(name: str) -> dict[str, Inherent]:
     """The properties of a GPU library (sparse) op, from its registry entry."""
@@ -230,6 +234,24 @@ INHERENT: dict[str, dict[str, Inherent]] = {
     "cf.assert": {"msg": _req(STRING)},
     "async.execute": _SEGMENTED,
     **{name: _library_inherent(name) for name in registry.known_ops() if registry.lookup(name).library_form is not None},
+    # The ops found around the pass (issue 16); summaries as mlir-opt-19 prints them.
+    "gpu.global_id": _GPU_DIM_OP,
+    **{f"gpu.{n}": {"upper_bound": _opt(INDEX)} for n in ("lane_id", "subgroup_id", "num_subgroups", "subgroup_size")},
+    "gpu.shuffle": {"mode": _req(AttrKind("Indexing modes supported by gpu.shuffle.", _opaque(r"#gpu<shuffle_mode (xor|up|down|idx)>")))},
+    "gpu.subgroup_reduce": {
+        "op": _req(AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>"))),
+        "uniform": _opt(UNIT),
+    },
+    "gpu.printf": {"format": _req(STRING)},
+    "memref.atomic_rmw": {"kind": _req(_enum(15))},
+    "memref.get_global": {"name": _req(FLAT_SYMBOL_REF)},
+    "vector.load": {"nontemporal": _opt(BOOL)},
+    "vector.store": {"nontemporal": _opt(BOOL)},
+    "vector.print": {
+        "punctuation": _opt(AttrKind("Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>"))),
+        "stringLiteral": _opt(AttrKind("An Attribute containing a string", _is(StringAttr))),
+    },
+    **{f"math.{n}": {"fastmath": _opt(FASTMATH)} for n in MATH_FASTMATH_OPS},
 }
 """Inherent attributes of each known op in mlir-opt-19. A known op not listed
 has none."""
@@ -375,6 +397,9 @@ def _check_generic_properties(
                 raise _fail(loc, f"'{name}' op {plural} may only have dialect attributes")
     if name == "arith.constant" and len(results) == 1 and _attr_type(props["value"]) != results[0].text:
         raise _fail(loc, "'arith.constant' op failed to verify that all of {value, result} have same type")
+    kind = props.get("kind")
+    if name == "memref.atomic_rmw" and len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
+        _check_atomic_kind(kind.value, results[0].text, loc)
     if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType) and regions and regions[0].blocks:
         _check_entry_block(name, fn.type, attrs, regions[0].blocks[0].args, loc)
     if name == "builtin.module":
@@ -384,6 +409,21 @@ def _check_generic_properties(
     blocks = check_region_blocks(name, regions, loc)
     if blocks is not None:
         raise blocks
+
+
+_ATOMIC_FLOAT_KINDS = {0: "addf", 3: "maximumf", 6: "minimumf", 9: "mulf", 13: "maxnumf", 14: "minnumf"}
+_ATOMIC_INT_KINDS = {1: "addi", 4: "maxs", 5: "maxu", 7: "mins", 8: "minu", 10: "muli", 11: "ori", 12: "andi"}
+
+
+def _check_atomic_kind(kind: int, value_type: str, loc: Location) -> None:
+    """`memref.atomic_rmw`: a float kind needs a float value, an integer
+    kind an integer (mlir-opt-19's words); `assign` takes either."""
+    is_float = re.fullmatch(r"f\d+|bf16|tf32|f8\w*", value_type) is not None
+    is_int = re.fullmatch(r"[su]?i\d+", value_type) is not None
+    if kind in _ATOMIC_FLOAT_KINDS and not is_float:
+        raise _fail(loc, f"'memref.atomic_rmw' op with kind '{_ATOMIC_FLOAT_KINDS[kind]}' expects a floating-point type")
+    if kind in _ATOMIC_INT_KINDS and not is_int:
+        raise _fail(loc, f"'memref.atomic_rmw' op with kind '{_ATOMIC_INT_KINDS[kind]}' expects an integer type")
 
 
 def _check_entry_block(name: str, fn: FunctionType, attrs: dict[str, Attr], args: Sequence[Value], loc: Location) -> None:

@@ -42,10 +42,11 @@ from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
 from spec.syntax.rules_func_gpu import FuncGpuRules
 from spec.syntax.rules_host import HostRules
+from spec.syntax.rules_wide import WIDE_KEYWORDS, WIDE_RULES, WideRules
 from spec.syntax.syntax_errors import _syntax_error
 
 
-class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, BuilderBase):
+class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, WideRules, BuilderBase):
     """Builds IR objects as the LALR parser reduces rules."""
 
 
@@ -64,6 +65,7 @@ _NAME_FIRST = set(
     "module_op call_op return_op gpu_dim_op gpu_library_op gpu_library0_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split()
 )
 """Rules whose first child is a token naming the op: kept, and the location."""
+_NAME_FIRST |= WIDE_RULES
 
 
 _KEYWORD_RULES = {
@@ -81,6 +83,7 @@ _KEYWORD_RULES = {
     "arith_cmp": "ARITH_CMP",
     "memref_alloc": "MEMREF_ALLOC",
     "bool_kw": "BOOL",
+    **WIDE_KEYWORDS,
 }
 """Keyword choices written as rules of string literals rather than one regex
 terminal: lark's lexer prefers `BARE_ID` over a regex terminal matching the

@@ -185,7 +185,9 @@ def result_name_hints(op: Operation) -> list[tuple[int, str]]:
         if len(op.results) > 1:
             hints.append((1, "bodyResults"))
         return hints
-    if name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim"):
+    if name == "gpu.shuffle":
+        return [(0, "shuffleResult"), (1, "valid")]
+    if name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim", "gpu.global_id"):
         dim = str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">")
         return [(0, f"{name.split('.', 1)[1]}_{dim}")]
     return []

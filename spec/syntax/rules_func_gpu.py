@@ -228,27 +228,40 @@ class FuncGpuRules(BuilderBase):
     def launch_arg(self, meta: Any, items: list) -> _Use:
         return self.typed(items[0], _type(items[1]))  # type: ignore[arg-type]
 
+    def launch_clusters(self, meta: Any, items: list) -> tuple[str, list[_Use]]:
+        return ("clusters", items[0])
+
     def launch_func_op(self, meta: Any, items: list) -> _Partial:
+        """`gpu.launch_func [async [deps]] @m::@k [clusters in (...)] blocks
+        in (...) threads in (...) [: T] [dynamic_shared_memory_size %s]
+        [args(...)] [attr-dict]`: `T` (default `index`) types every size,
+        clusters included."""
         is_async, deps = items[0]
         kernel: SymbolRefAttr = items[1]
-        grid, block = items[2], items[3]
+        rest = list(items[2:])
         cluster: list[_Use] = []
+        if isinstance(rest[0], tuple):
+            cluster = rest.pop(0)[1]
+        grid, block = rest[0], rest[1]
+        size_type: Type = INDEX
         dsm: list[_Use] = []
         args: list[_Use] = []
         attrs = None
-        for it in items[4:]:
-            if isinstance(it, list) and len(it) == 3 and not cluster and it is not items[-1] and all(u.type == INDEX for u in it) and not args:
-                cluster = it
+        for it in rest[2:]:
             if isinstance(it, _Use):
                 dsm = [self.typed(it, Type("i32"))]
-            elif isinstance(it, list) and it is not cluster:
+            elif isinstance(it, list):
                 args = it
             elif isinstance(it, dict):
                 attrs = it
+            elif it is not None:
+                size_type = _type(it)  # type: ignore[assignment]
+        sizes_ops = [self.typed(u, size_type) for u in (*grid, *block, *cluster)]
         sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
         props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": _segments(*sizes)})
         results = [GPU_TOKEN] if is_async else []
-        return self._async_kw(is_async, self.op("gpu.launch_func", meta, [*deps, *grid, *block, *cluster, *dsm, *args], results, properties=props, attributes=attrs))
+        ops = [*deps, *sizes_ops[:6], *sizes_ops[6:], *dsm, *args]
+        return self._async_kw(is_async, self.op("gpu.launch_func", meta, ops, results, properties=props, attributes=attrs))
 
     def _copy_like(self, name: str, meta: Any, items: list) -> _Partial:
         is_async, deps = items[0]
@@ -391,11 +404,22 @@ class FuncGpuRules(BuilderBase):
     def launch_ids(self, meta: Any, items: list) -> tuple:
         ids = items[1:4]
         sizes = [(items[i], self.typed(items[i + 1], INDEX)) for i in (4, 6, 8)]
-        return (ids, sizes)
+        return (str(items[0]), ids, sizes)
 
     def gpu_launch_op(self, meta: Any, items: list) -> _Partial:
+        """`gpu.launch [async [deps]] [clusters(...) in (...)] blocks(...) in
+        (...) threads(...) in (...) ...`: the region's entry block takes the
+        block and thread ids and sizes (12 arguments), then the cluster ids
+        and sizes (6 more) when clusters are given."""
         is_async, deps = items[0]
-        (bids, gsizes), (tids, bsizes) = items[1], items[2]
+        clauses = [i for i in items[1:4] if isinstance(i, tuple)]
+        words = [c[0] for c in clauses]
+        expected = ["blocks", "threads"] if len(clauses) == 2 else ["clusters", "blocks", "threads"]
+        if words != expected:
+            raise DiagnosticError(error(self.loc(meta), f"expected {' '.join(repr(w) for w in expected)} clauses in this order"))
+        cluster = clauses[0][1:] if len(clauses) == 3 else None
+        (bids, gsizes), (tids, bsizes) = clauses[-2][1:], clauses[-1][1:]
+        items = [items[0], *items[1 + len(clauses) - 2 :]]
         dsm: list[_Use] = []
         region: Region = Region()
         attrs = None
@@ -410,12 +434,17 @@ class FuncGpuRules(BuilderBase):
             region.append(Block())
         entry = region.blocks[0]
         names = [*bids, *tids, *(n for n, _ in gsizes), *(n for n, _ in bsizes)]
+        csizes: list = []
+        if cluster is not None:
+            names += [*cluster[0], *(n for n, _ in cluster[1])]
+            csizes = cluster[1]
         for i, tok in enumerate(names):
             entry.args.insert(i, Value(INDEX, entry, i, str(tok), self.tok_loc(tok)))
         for i, v in enumerate(entry.args):
             v.index = i
-        operands = [*deps, *(u for _, u in gsizes), *(u for _, u in bsizes), *dsm]
-        props = {"operandSegmentSizes": _segments(len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dsm))}
+        operands = [*deps, *(u for _, u in gsizes), *(u for _, u in bsizes), *(u for _, u in csizes), *dsm]
+        nc = 1 if csizes else 0
+        props = {"operandSegmentSizes": _segments(len(deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(dsm))}
         props, attrs = self.split_attrs("gpu.launch", attrs, props)
         attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
         return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))
