@@ -9,17 +9,17 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 
 from hypothesis import HealthCheck, given, settings
 
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+from tests.support.profiles import examples
 from verifier.gate import ImplFailed, RefimplImpl
 from verifier.generators import Features, programs
 
 SETTINGS = settings(
-    max_examples=int(os.environ.get("GATE_MLIR_EXAMPLES", "40")),
+    max_examples=examples(40),
     deadline=None,
     derandomize=True,
     database=None,

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -25,12 +24,13 @@ from spec.ir import Operation
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import print_op
 from spec.views import is_gpu_async, new_wait
+from tests.support.profiles import examples
 from verifier.gate import RefimplImpl
 from verifier.generators import STRAIGHT, Features, programs
 
 CORPUS = sorted((Path(__file__).parent.parent / "verifier" / "corpus").glob("*.mlir"))
 SETTINGS = settings(
-    max_examples=int(os.environ.get("GATE_METAMORPHIC_EXAMPLES", "15")),
+    max_examples=examples(15),
     derandomize=True,
     database=None,
     deadline=None,

@@ -27,7 +27,7 @@ from spec.diagnostics import DiagnosticError
 from spec.ir import Operation
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from tests.test_refimpl_support import LIT_DIR, chunks_of, ours, theirs
+from tests.support.refimpl_runs import LIT_DIR, chunks_of, ours, theirs
 from verifier.generators import STRAIGHT, Features, programs
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ from refimpl import rewrite
 from spec.ir import Operation, Value, uses
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from tests.test_refimpl_support import ours, theirs
+from tests.support.refimpl_runs import ours, theirs
 
 HEADER = """module attributes {gpu.container_module} {
   gpu.module @k {

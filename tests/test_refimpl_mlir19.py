@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.mlir_tools import MLIR_OPT_19, MLIR_OPT_22, needs_mlir19, needs_mlir22
-from tests.test_refimpl_support import LIT_DIR, chunks_of, ours, theirs
+from tests.support.refimpl_runs import LIT_DIR, chunks_of, ours, theirs
 
 CASES = [(p, i) for p in sorted(LIT_DIR.glob("*.mlir")) for i in range(len(chunks_of(p)))]
 IDS = [f"{p.name}#{i}" for p, i in CASES]

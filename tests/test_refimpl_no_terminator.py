@@ -17,7 +17,7 @@ from refimpl.ir_verify import first_error
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from tests.test_refimpl_support import LIT_DIR, chunks_of
+from tests.support.refimpl_runs import LIT_DIR, chunks_of
 
 # The inputs use ops of unregistered dialects; mlir-opt-19 reads them with
 # --allow-unregistered-dialect, and so do we.

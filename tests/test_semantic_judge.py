@@ -21,9 +21,9 @@ Two parts:
 
 Shrinking: as `verifier.judge_pairs.pairs` says (program toward fewer ops
 and no boundary options, rewrite source toward the identity, edits toward
-none). Examples: `JUDGE_EXAMPLES` (default 10, a few seconds), or the
-`thorough` profile (`HYPOTHESIS_PROFILE=thorough`: 2000); `bench/judge.py
---pairs N` runs many more and prints the table.
+none). Examples: 10 (a few seconds), 200 with `--hypothesis-profile
+thorough` (`tests.support.profiles`); `bench/judge.py --pairs N` runs many
+more and prints the table.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, given, settings
 import verifier
 from spec.semantics.judge import OK, WRONG, judge_modules
 from spec.syntax.parser import parse_module
+from tests.support.profiles import examples
 from verifier.boundary_programs import ALL
 from verifier.edits import EDITS
 from verifier.gate import RefimplImpl
@@ -51,7 +52,7 @@ HOLES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
 _FIXED = os.environ.get("JUDGE_FIXED_HOLES", "")
 OPEN = {} if _FIXED == "all" else {k: v for k, v in HOLES.items() if k not in _FIXED.split(",")}
 
-EXAMPLES = 2000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else int(os.environ.get("JUDGE_EXAMPLES", "10"))
+EXAMPLES = examples(10)
 BOUND = 300
 """Schedules per exploration in the test (beyond: `undecided`)."""
 TALLY: dict[tuple[str, str], int] = {}

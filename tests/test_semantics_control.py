@@ -11,7 +11,7 @@ import pytest
 from spec.semantics.cli import explore_function
 from spec.semantics.interp import default_args
 from spec.semantics.schedule import ReplayError, explore, replay, run
-from tests.test_semantics_explore import explore_default, func_of
+from tests.support.explore import explore_default, func_of
 
 FOR_TOKENS = """
     %n = arith.constant TRIP : index

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from spec.semantics import events as hbgraph
 from spec.semantics.interp import default_args
 from spec.semantics.schedule import explore
-from tests.test_semantics_explore import func_of
+from tests.support.explore import func_of
 
 BUFS = ("%dev", "%host")
 

@@ -18,7 +18,7 @@ from spec import registry
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from tests.test_refimpl_support import ours, theirs
+from tests.support.refimpl_runs import ours, theirs
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = sorted((ROOT / "tests" / "sparse").glob("*.mlir"))

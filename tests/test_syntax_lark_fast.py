@@ -22,7 +22,7 @@ from spec.diagnostics import DiagnosticError
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import print_op
-from tests.test_hostile_input import byte_mutations, token_mutations
+from tests.support.mutations import byte_mutations, token_mutations
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 

@@ -22,7 +22,6 @@ unsupported op) are left out and counted. The agreement count is printed.
 from __future__ import annotations
 
 import functools
-import os
 import re
 
 import pytest
@@ -31,17 +30,16 @@ from hypothesis import HealthCheck, given, settings
 import verifier
 from spec.diagnostics import DiagnosticError
 from spec.ir import Operation
+from spec.semantics import interp, schedule
 from spec.syntax.parser import parse_module
+from tests.support.profiles import examples
 from verifier.correspondence import match
 from verifier.gate import ImplFailed, RefimplImpl
 from verifier.generators import Features, programs
 from verifier.mutants import MUTANTS, MutantImpl
 
-schedule = pytest.importorskip("spec.semantics.schedule", reason="the executable semantics' explorer is not available")
-interp = pytest.importorskip("spec.semantics.interp", reason="the executable semantics' interpreter is not available")
-
 ORACLE_FEATURES = Features(scf=False, cf=False, async_exec=True, max_functions=1, max_ops=5, max_depth=1)
-EXAMPLES = int(os.environ.get("GATE_ORACLE_EXAMPLES", "12"))
+EXAMPLES = examples(12)
 BOUND = 5000
 """Schedules per exploration; an exploration cut short is left out."""
 

@@ -14,7 +14,7 @@ import pytest
 
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19
-from tests.test_verifier_rules import LAUNCH, module, run
+from tests.support.rewrites import LAUNCH, module, run
 from verifier import check
 from verifier.report import REFUTED, VERIFIED, Report
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_verifier_rules import LAUNCH, module
+from tests.support.rewrites import LAUNCH, module
 
 LOOP = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_verifier_rules import GOOD, SYNC
+from tests.support.rewrites import GOOD, SYNC
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,11 +7,22 @@ from __future__ import annotations
 
 from refimpl import rewrite
 from spec.syntax.parser import parse_module
-from tests.test_verifier_rules import LAUNCH, module, pair, run
+from tests.support.control_programs import (
+    ASYNC_LAUNCH,
+    BACK_GOOD,
+    BACK_IN,
+    BRANCH_GOOD,
+    BRANCH_IN,
+    CARRIED_GOOD,
+    CARRIED_IN,
+    DIAMOND_GOOD,
+    DIAMOND_IN,
+    LOOP_IN,
+    LOOP_SEED,
+)
+from tests.support.rewrites import LAUNCH, module, pair, run
 from verifier import check
 from verifier.report import REFUTED, UNKNOWN, VERIFIED
-
-ASYNC_LAUNCH = "@k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
 
 
 def path_of(r) -> list[str]:  # type: ignore[no-untyped-def]
@@ -21,28 +32,6 @@ def path_of(r) -> list[str]:  # type: ignore[no-untyped-def]
     (v,) = [v for v in vs if v.kind != "before-end"]
     assert all(e.path == v.path for e in vs), vs
     return v.path
-
-
-BRANCH_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    scf.if %p {
-      gpu.launch_func """ + LAUNCH + """
-    }
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-BRANCH_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    scf.if %p {
-      %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
-      gpu.wait [%1]
-    }
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
 
 
 def test_branch_synchronized_inside() -> None:
@@ -85,37 +74,6 @@ def test_branch_yielding_a_token_waited_after() -> None:
     assert path_of(r) == ["scf.if at in.mlir:11:5 takes the then branch"]
 
 
-LOOP_IN = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
-    scf.for %i = %c0 to %n step %c1 {
-      gpu.launch_func """ + LAUNCH + """
-      func.call @consume(%m) : (memref<4xf32>) -> ()
-    }
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-# The 2020 seed's output for LOOP_IN: the token of the launch before the loop
-# is consumed inside the loop only, nothing waits for it when the loop runs
-# zero times.
-LOOP_SEED = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
-    scf.for %i = %c0 to %n step %c1 {
-      %2 = gpu.launch_func async [%1] """ + ASYNC_LAUNCH + """
-      gpu.wait [%2]
-      func.call @consume(%m) : (memref<4xf32>) -> ()
-    }
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-
-
 def test_gpu_op_before_and_inside_a_loop() -> None:
     good = LOOP_SEED.replace("    scf.for", "    gpu.wait [%1]\n    scf.for").replace("async [%1] @k", "async @k")
     r = run(LOOP_IN, good)
@@ -134,31 +92,6 @@ def test_seed_zero_trip_loop_is_refuted() -> None:
     kind, first, second, first_line, second_line = pair(r)
     assert (kind, first, second, first_line) == ("gpu-before-host", "gpu.launch_func", "func.call", 12)
     assert path_of(r) == ["scf.for at in.mlir:13:5 runs 0 times"]
-
-
-CARRIED_IN = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    scf.for %i = %c0 to %n step %c1 {
-      gpu.launch_func """ + LAUNCH + """
-    }
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-CARRIED_GOOD = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %0 = gpu.wait async
-    %t = scf.for %i = %c0 to %n step %c1 iter_args(%a = %0) -> (!gpu.async.token) {
-      %1 = gpu.launch_func async [%a] """ + ASYNC_LAUNCH + """
-      scf.yield %1 : !gpu.async.token
-    }
-    gpu.wait [%t]
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
 
 
 def test_token_through_iter_args_with_wait_on_exit() -> None:
@@ -187,61 +120,6 @@ def test_iterations_not_chained() -> None:
     assert (v.kind, v.first.op, v.second.op) == ("gpu-before-gpu", "gpu.launch_func", "gpu.launch_func")
     assert v.path == ["scf.for at in.mlir:12:5 runs 2 times"]
 
-
-DIAMOND_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    cf.cond_br %p, ^bb1, ^bb2
-  ^bb1:
-    gpu.launch_func """ + LAUNCH + """
-    cf.br ^bb3
-  ^bb2:
-    cf.br ^bb3
-  ^bb3:
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-
-
-DIAMOND_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    %0 = gpu.wait async
-    cf.cond_br %p, ^bb1, ^bb2
-  ^bb1:
-    %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
-    cf.br ^bb3(%1 : !gpu.async.token)
-  ^bb2:
-    cf.br ^bb3(%0 : !gpu.async.token)
-  ^bb3(%t: !gpu.async.token):
-    gpu.wait [%t]
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-BACK_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    cf.br ^bb1
-  ^bb1:
-    gpu.launch_func """ + LAUNCH + """
-    cf.cond_br %p, ^bb1, ^bb2
-  ^bb2:
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
-BACK_GOOD = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
-    %c1 = arith.constant 1 : index
-    %0 = gpu.wait async
-    cf.br ^bb1(%0 : !gpu.async.token)
-  ^bb1(%t: !gpu.async.token):
-    %1 = gpu.launch_func async [%t] """ + ASYNC_LAUNCH + """
-    cf.cond_br %p, ^bb1(%1 : !gpu.async.token), ^bb2
-  ^bb2:
-    gpu.wait [%1]
-    call @consume(%m) : (memref<4xf32>) -> ()
-    return
-  }
-""")
 
 def test_cf_diamond_token_as_block_argument() -> None:
     good = DIAMOND_GOOD

@@ -15,7 +15,7 @@ from bench.bench_control import generate
 from spec.semantics.conditions import Symbols
 from spec.semantics.union_graph import build_guarded, may_decide
 from spec.syntax.parser import parse_module
-from tests.test_verifier_control import (
+from tests.support.control_programs import (
     BACK_GOOD,
     BACK_IN,
     BRANCH_GOOD,
@@ -27,32 +27,13 @@ from tests.test_verifier_control import (
     LOOP_IN,
     LOOP_SEED,
 )
-from tests.test_verifier_rules import LAUNCH, module
+from tests.support.rewrites import LAUNCH, both, module, summary
 from verifier import check, encode_guarded
 from verifier.gate import ImplFailed, RefimplImpl
 from verifier.generators import Features, programs
 from verifier.mutants import MutantImpl
-from verifier.report import INCONSISTENT, REFUTED, UNKNOWN, VERIFIED, Report
+from verifier.report import INCONSISTENT, REFUTED, UNKNOWN, VERIFIED
 from verifier.solver import Outcome, Status
-
-
-def summary(r: Report) -> list[tuple]:
-    return [
-        (
-            f.name,
-            f.verdict,
-            f.bounded if f.verdict == VERIFIED else None,
-            sorted((v.kind, str(v.first.input_loc), str(v.second.input_loc), tuple(v.path)) for v in f.violations),
-        )
-        for f in r.functions
-    ]
-
-
-def both(inp: str, out: str) -> tuple[Report, Report]:
-    g = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"))
-    p = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), guarded=False)
-    return g, p
-
 
 IF_ELSE_IN = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spec.syntax.parser import parse_module
-from tests.test_verifier_rules import HEAD
+from tests.support.rewrites import HEAD
 from verifier import check
 from verifier.report import REFUTED, VERIFIED
 

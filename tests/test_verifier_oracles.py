@@ -15,7 +15,7 @@ import verifier
 import verifier.encode
 import verifier.paths
 from spec.syntax.parser import parse_module
-from tests.test_verifier_rules import GOOD, SYNC
+from tests.support.rewrites import GOOD, SYNC
 from verifier.report import INCONSISTENT, UNKNOWN, VERIFIED
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,8 +16,7 @@ from refimpl import rewrite
 from spec.semantics.events import build
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import print_op
-from tests.test_verifier_guarded import both, summary
-from tests.test_verifier_rules import LAUNCH, module
+from tests.support.rewrites import LAUNCH, both, module, summary
 from verifier import check
 from verifier.obligations import obligations
 from verifier.report import REFUTED, VERIFIED

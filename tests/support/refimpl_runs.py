@@ -12,7 +12,7 @@ from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printer import print_op
 
-LIT_DIR = Path(__file__).resolve().parent / "lit" / "refimpl"
+LIT_DIR = Path(__file__).resolve().parents[1] / "lit" / "refimpl"
 
 
 def chunks_of(path: Path) -> list[str]:
