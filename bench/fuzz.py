@@ -139,6 +139,9 @@ def diff_main(argv: list[str]) -> int:
 
 
 def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--diff":
         return diff_main(sys.argv[2:])
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
