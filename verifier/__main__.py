@@ -133,6 +133,13 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--dot", metavar="FILE", help="write the output's happens-before graph (DOT), the missing edge highlighted"
     )
+    c.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="draw the counterexample schedule as a timeline (SVG): lanes for the host, GPU streams and execute "
+        "bodies, the unordered pair in red, the missing edge dashed; nothing is written without a counterexample",
+    )
+    c.add_argument("--html", metavar="FILE", help="the same timeline in an HTML page, with the text report")
     from verifier import exhaustive
 
     exhaustive.add_parser(sub)
@@ -355,6 +362,10 @@ def main(argv: list[str] | None = None) -> int:
         # A ToolError here (`cannot open output file`) is exit 2 with nothing
         # on stdout (`run_tool(main, io_failure=2)`).
         write_file(args.dot, graph_dot(report))
+    if args.svg or args.html:
+        from verifier.timeline import write_pictures
+
+        write_pictures(report, args.svg, args.html, sources)
     sys.stdout.write(report.json_text() if args.format == "json" else report.text(sources))
     return report.exit_code
 
