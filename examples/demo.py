@@ -39,7 +39,7 @@ def _run(cmd: list[str], expect: int, stdout_file: Path | None = None) -> bool:
     iff it exits with `expect`."""
     shown = " ".join(shlex.quote(c) for c in cmd) + (f" > {_rel(stdout_file)}" if stdout_file else "")
     print(f"$ {shown}", flush=True)
-    res = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if stdout_file is not None:
         stdout_file.write_text(res.stdout, encoding="utf-8")
     else:
