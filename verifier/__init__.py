@@ -17,6 +17,7 @@ import time
 
 from spec.ir import Operation
 from spec.semantics import events
+from verifier import progress
 from verifier.budget import Budget
 from verifier.correspondence import Correspondence, Mismatch, match
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Prover
@@ -131,6 +132,7 @@ def _check(
         if func is not None and name != func:
             continue
         candidates = outs.get(name, [])
+        progress.current().phase("check", f"@{name}")
         fr = FunctionReport(name)
         report.functions.append(fr)
         if budget.spent():

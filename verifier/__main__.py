@@ -45,7 +45,7 @@ from spec.tool import (
     untrack_temp,
     write_file,
 )
-from verifier import check
+from verifier import check, progress
 from verifier.encode import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 EXIT_BAD_INPUT = 2
@@ -320,7 +320,17 @@ def main(argv: list[str] | None = None) -> int:
         from verifier import exhaustive
 
         return exhaustive.main(args)
+    prog = progress.install(progress.Progress().start())
+    try:
+        return _check_command(args, prog)
+    finally:
+        prog.finish()
+        progress.install(None)
+
+
+def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
     sources: dict[str, str] = {}
+    prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, module_in, src_out, module_out = _read_and_parse(args, sources)
     except DiagnosticError as exc:
@@ -338,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
             sources,
         )
         return EXIT_BAD_INPUT
+    prog.phase("check")
     report = check(
         module_in,
         module_out,
@@ -351,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         require_unbounded=args.require_unbounded,
     )
     report.input_file, report.output_file = src_in.name, src_out.name
+    prog.phase("report")
     if args.func is not None and not report.functions:
         _print_diags(
             [error(Location(src_in.name, 0, 0), f"no function @{args.func} with a body in the input")], sources
@@ -366,11 +378,14 @@ def main(argv: list[str] | None = None) -> int:
         from verifier.timeline import write_pictures
 
         write_pictures(report, args.svg, args.html, sources)
-    sys.stdout.write(report.json_text() if args.format == "json" else report.text(sources))
+    text = report.json_text() if args.format == "json" else report.text(sources)
+    prog.finish()
+    sys.stdout.write(text)
     return report.exit_code
 
 
 def _print_diags(diags: list[Diagnostic], sources: dict[str, str]) -> None:
+    progress.current().finish()  # the status line cleared before any diagnostic
     for d in diags:
         sys.stderr.write(render(d, sources))
 

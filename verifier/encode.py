@@ -34,6 +34,7 @@ import z3
 
 from spec.fork import Forked, can_fork
 from spec.semantics.events import EventGraph
+from verifier import progress
 
 DEFAULT_TIMEOUT_MS = 10_000
 DEFAULT_SEED = 0
@@ -205,6 +206,7 @@ class Prover:
             for i, group in enumerate(groups):
                 if i % 2 == 0 or not theirs:
                     outcomes[i] = self._prove_group(group)
+                    progress.current().count(i + 1, len(groups), "Z3 groups")
         finally:
             answer = child.result() if child is not None else None
         proved: list[bool] = [False] * len(theirs)
