@@ -13,12 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	@echo "== input: examples/demo.mlir"
-	@cat examples/demo.mlir
-	@echo "== python -m refimpl examples/demo.mlir"
-	@$(PY) -m refimpl examples/demo.mlir
-	@echo "== python -m verifier check examples/demo.mlir"
-	@$(PY) -m verifier check examples/demo.mlir
+	@$(PY) examples/demo.py --python $(PY) --out build/demo
 
 pytest: $(STAMP)
 	$(PY) -m pytest

@@ -45,7 +45,7 @@ from spec.tool import (
     untrack_temp,
     write_file,
 )
-from verifier import CheckOptions, check
+from verifier import CheckOptions, check, progress
 from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 EXIT_BAD_INPUT = 2
@@ -133,6 +133,13 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--dot", metavar="FILE", help="write the output's happens-before graph (DOT), the missing edge highlighted"
     )
+    c.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="draw the counterexample schedule as a timeline (SVG): lanes for the host, GPU streams and execute "
+        "bodies, the unordered pair in red, the missing edge dashed; nothing is written without a counterexample",
+    )
+    c.add_argument("--html", metavar="FILE", help="the same timeline in an HTML page, with the text report")
     from verifier import exhaustive
 
     exhaustive.add_parser(sub)
@@ -315,7 +322,17 @@ def main(argv: list[str] | None = None) -> int:
         from verifier import exhaustive
 
         return exhaustive.main(args)
+    prog = progress.install(progress.Progress().start())
+    try:
+        return _check_command(args, prog)
+    finally:
+        prog.finish()
+        progress.install(None)
+
+
+def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
     sources: dict[str, str] = {}
+    prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, module_in, src_out, module_out = _read_and_parse(args, sources)
     except DiagnosticError as exc:
@@ -333,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             sources,
         )
         return EXIT_BAD_INPUT
+    prog.phase("check")
     options = CheckOptions(
         func=args.func,
         timeout_ms=args.timeout_ms,
@@ -345,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     report = check(module_in, module_out, options)
     report.input_file, report.output_file = src_in.name, src_out.name
+    prog.phase("report")
     if args.func is not None and not report.functions:
         _print_diags(
             [error(Location(src_in.name, 0, 0), f"no function @{args.func} with a body in the input")], sources
@@ -356,11 +375,18 @@ def main(argv: list[str] | None = None) -> int:
         # A ToolError here (`cannot open output file`) is exit 2 with nothing
         # on stdout (`run_tool(main, io_failure=2)`).
         write_file(args.dot, graph_dot(report))
-    sys.stdout.write(report.json_text() if args.format == "json" else report.text(sources))
+    if args.svg or args.html:
+        from verifier.timeline import write_pictures
+
+        write_pictures(report, args.svg, args.html, sources)
+    text = report.json_text() if args.format == "json" else report.text(sources)
+    prog.finish()
+    sys.stdout.write(text)
     return report.exit_code
 
 
 def _print_diags(diags: list[Diagnostic], sources: dict[str, str]) -> None:
+    progress.current().finish()  # the status line cleared before any diagnostic
     for d in diags:
         sys.stderr.write(render(d, sources))
 

@@ -33,6 +33,7 @@ import z3
 
 from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
+from verifier import progress
 from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Logic, Outcome, SolverSettings, Status, new_solver
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "Outcome", "Prover"]
@@ -181,6 +182,7 @@ class Prover:
             for i, group in enumerate(groups):
                 if i % 2 == 0 or not theirs:
                     outcomes[i] = self._prove_group(group)
+                    progress.current().count(i + 1, len(groups), "Z3 groups")
         finally:
             answer = child.result() if child is not None else None
         proved: list[bool] = [False] * len(theirs)

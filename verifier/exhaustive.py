@@ -58,6 +58,7 @@ from pathlib import Path
 from spec.diagnostics import DiagnosticError, render
 from spec.syntax.parser import parse_module
 from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
+from verifier.progress import Progress
 
 BATCH = 64
 """Programs per unit of work handed to a worker (in-process)."""
@@ -490,9 +491,12 @@ def main(args: argparse.Namespace) -> int:
             sys.stderr.write(f"error: --results: {exc}\n")
             return 2
     t0 = time.perf_counter()
+    prog = Progress(label="exhaustive").start()
     total = None
-    if sys.stderr.isatty():
+    if prog.enabled:
+        prog.phase("count programs")
         total = sum(c for n, c in counts(alphabet, args.max_size).items() if n >= args.min_size)
+        prog.phase("check programs", runner.label())
     # Only this shard's earlier results count; the rest of the file stays as it is.
     mine: list[Result] = []
     if done:
@@ -509,6 +513,7 @@ def main(args: argparse.Namespace) -> int:
         out = results_path.open("a")
         if new_file:
             out.write(json.dumps({"header": header}) + "\n")
+    bad = sum(1 for r in mine if r.verdict != "verified")
     try:
         work = select(alphabet, args.max_size, shard, set(done), args.min_size)
         for r in run(runner, work, args.jobs, chunk):
@@ -517,12 +522,13 @@ def main(args: argparse.Namespace) -> int:
                 out.write(json.dumps(asdict(r)) + "\n")
                 out.flush()
             if total is not None:
-                _progress(mine, total // shard[1], t0)
+                bad += r.verdict != "verified"
+                rate = len(mine) / max(time.perf_counter() - t0, 1e-9)
+                prog.count(len(mine), total // shard[1], f"programs, {bad} not verified, {rate:.0f}/s")
     finally:
         if out is not None:
             out.close()
-    if total is not None:
-        sys.stderr.write("\n")
+        prog.finish()
     summary = Summary.of(mine, time.perf_counter() - t0)
     title = f"{runner.label()} on every program of 1..{args.max_size} ops, {alphabet.describe()}, shard {shard[0]}/{shard[1]}"
     if args.format == "json":
@@ -530,11 +536,3 @@ def main(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(summary.text(title))
     return summary.exit_code()
-
-
-def _progress(results: list[Result], total: int, t0: float) -> None:
-    done = len(results)
-    bad = sum(1 for r in results if r.verdict != "verified")
-    rate = done / max(time.perf_counter() - t0, 1e-9)
-    sys.stderr.write(f"\r{done}/{total} programs, {bad} not verified, {rate:.0f}/s ")
-    sys.stderr.flush()

@@ -28,6 +28,7 @@ from typing import Any
 
 from spec import registry
 from spec.ir import Operation
+from verifier import progress
 from verifier.all_paths import OnePath, Undecided, build_graphs, check_all_paths
 from verifier.budget import Budget
 from verifier.correspondence import Correspondence, Mismatch, match
@@ -118,6 +119,7 @@ def _check_modules(input_module: Operation, output_module: Operation, opts: Chec
     report = Report()
     timings = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
     for pair in pair_functions(input_module, output_module, opts.func):
+        progress.current().phase("check", f"@{pair.name}")
         if pair.fin is None:
             fr = FunctionReport(pair.name, Status.REFUTED)
             fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)))
