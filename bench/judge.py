@@ -38,8 +38,14 @@ class _Slow(Exception):
     pass
 
 
+_armed = [False]
+"""Whether a pair is being judged: the timer may fire once more after the
+pair ended (it re-fires every second), and must then do nothing."""
+
+
 def _alarm(signum: int, frame: object) -> None:
-    raise _Slow
+    if _armed[0]:
+        raise _Slow
 
 
 def _group(row: Row) -> str:
@@ -76,15 +82,21 @@ def main(argv: list[str] | None = None) -> int:
         # in a gc callback is swallowed there (unraisable), the next is not.
         signal.setitimer(signal.ITIMER_REAL, PAIR_SECONDS, 1.0)
         started = time.process_time()
+        _armed[0] = True
         try:
             rows.append(evaluate(pair, args.bound, args.steps))
         except _Slow:
+            _armed[0] = False
             rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
         finally:
+            _armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
         cpu.append((time.process_time() - started, len(rows) - 1))
         if len(rows) % 100 == 0:
-            print(f"... {len(rows)} pairs, {time.time() - t0:.0f} s", file=sys.stderr)
+            # The running table, so a run that is stopped still has its figures.
+            so_far = Counter((r.verdict, r.judgement) for r in rows)
+            table = ", ".join(f"{v}/{j} {n}" for (v, j), n in sorted(so_far.items()))
+            print(f"... {len(rows)} pairs, {time.time() - t0:.0f} s, unsound {sum(r.unsound for r in rows)}: {table}", file=sys.stderr)
 
     one()
     table = Counter((r.verdict, r.judgement) for r in rows)

@@ -170,3 +170,43 @@ def test_wide_chunks_against_mlir_opt_19(name: str, text: str) -> None:
     upstream = _run19(text, "-gpu-async-region")
     assert not result.diagnostics and upstream.returncode == 0
     assert print_op(result.module) + "\n" == upstream.stdout
+
+
+VECTOR_PRINT_IN = """func.func @f(%x: f32) {
+  "vector.print"(%x)  {punctuation = #vector.punctuation<comma>} : (f32) -> ()
+  "vector.print"() {punctuation = #vector.punctuation<newline>, stringLiteral = "s"} : () -> ()
+  "vector.print"() {punctuation = #vector.punctuation<no_punctuation>} : () -> ()
+  "vector.print"() : () -> ()
+  vector.print %x : f32 punctuation <close>
+  vector.print str "a\\n b"
+  return
+}
+"""
+VECTOR_PRINT_OUT = """module {
+  func.func @f(%arg0: f32) {
+    vector.print %arg0 : f32 punctuation <comma>
+    vector.print str "s"
+    vector.print punctuation <no_punctuation>
+    vector.print
+    vector.print %arg0 : f32 punctuation <close>
+    vector.print str "a\\0A b"
+    return
+  }
+}
+"""
+"""`VECTOR_PRINT_IN` as mlir-opt-19 prints it (checked with it)."""
+
+
+def test_vector_print_in_every_form() -> None:
+    out = print_op(parse_module(VECTOR_PRINT_IN, "v.mlir"))
+    assert out == VECTOR_PRINT_OUT
+    assert print_op(parse_module(out, "v2.mlir")) == out
+    if MLIR_OPT_19 is not None:
+        ref = subprocess.run([MLIR_OPT_19, "-"], input=VECTOR_PRINT_IN, capture_output=True, text=True, check=True)
+        assert ref.stdout == out + "\n"
+
+
+def test_vector_print_string_with_a_source_is_refused_as_19_does() -> None:
+    bad = 'func.func @f(%x: f32) {\n  "vector.print"(%x) {stringLiteral = "s"} : (f32) -> ()\n  return\n}\n'
+    with pytest.raises(DiagnosticError, match="failed to verify that `source` or `punctuation` are not set when printing strings"):
+        parse_module(bad, "v.mlir")

@@ -6,7 +6,7 @@ custom directive that starts with a blank)."""
 from __future__ import annotations
 
 from spec import registry
-from spec.attributes import Attr, IntegerAttr, UnitAttr
+from spec.attributes import Attr, IntegerAttr, StringAttr, UnitAttr
 from spec.ir import Operation
 from spec.syntax.custom_registry import custom_printer
 from spec.syntax.printer import Printer
@@ -89,10 +89,17 @@ def _vstore(p: Printer, op: Operation) -> str:
 
 @custom_printer("vector.print")
 def _vprint(p: Printer, op: Operation) -> str:
-    if len(op.operands) != 1 or "stringLiteral" in op.properties or "punctuation" in _left(op):
-        raise ValueError("only `vector.print %v : T` has a custom form here: printed generically")
-    (v,) = op.operands
-    return f"vector.print {p.value(v)} : {v.type}{p.attr_dict(_left(op, 'punctuation'))}"
+    parts = ["vector.print"]
+    if op.operands:
+        (v,) = op.operands
+        parts.append(f"{p.value(v)} : {v.type}")
+    text = op.properties.get("stringLiteral")
+    if isinstance(text, StringAttr):
+        parts.append(f"str {text}")
+    punct = str(op.properties.get("punctuation", "#vector.punctuation<newline>"))
+    if punct != "#vector.punctuation<newline>":
+        parts.append("punctuation <" + punct.removeprefix("#vector.punctuation<"))
+    return " ".join(parts) + p.attr_dict(_left(op, "punctuation", "stringLiteral"))
 
 
 @custom_printer("vector.broadcast")

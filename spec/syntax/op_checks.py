@@ -397,6 +397,8 @@ def _check_generic_properties(
                 raise _fail(loc, f"'{name}' op {plural} may only have dialect attributes")
     if name == "arith.constant" and len(results) == 1 and _attr_type(props["value"]) != results[0].text:
         raise _fail(loc, "'arith.constant' op failed to verify that all of {value, result} have same type")
+    if name == "vector.print" and "stringLiteral" in props and (n or str(props.get("punctuation", "#vector.punctuation<newline>")) != "#vector.punctuation<newline>"):
+        raise _fail(loc, "'vector.print' op failed to verify that `source` or `punctuation` are not set when printing strings")
     kind = props.get("kind")
     if name == "memref.atomic_rmw" and len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
         _check_atomic_kind(kind.value, results[0].text, loc)

@@ -132,8 +132,24 @@ class WideRules(BuilderBase):
         return self._wide("vector.store", meta, [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]
 
     def wide_vprint_op(self, meta: Any, items: list) -> _Partial:
-        attrs = items[3] if len(items) > 3 else None
-        return self._wide("vector.print", meta, [self.typed(items[1], _type(items[2]))], [], attrs)  # type: ignore[arg-type]
+        rest = items[1:]
+        attrs = rest.pop() if rest and isinstance(rest[-1], dict) else None
+        props: dict[str, Attr] = {}
+        operands: list[_Use] = []
+        for item in rest:
+            if isinstance(item, tuple) and item[0] == "punctuation":
+                props["punctuation"] = OpaqueAttr(f"#vector.punctuation<{item[1]}>")
+            elif isinstance(item, tuple) and item[0] == "str":
+                props["stringLiteral"] = StringAttr(_unescape(item[1]))
+        if len(rest) >= 2 and not isinstance(rest[0], tuple):
+            operands = [self.typed(rest[0], _type(rest[1]))]  # type: ignore[arg-type]
+        return self._wide("vector.print", meta, operands, [], attrs, props)
+
+    def vprint_punct(self, meta: Any, items: list) -> tuple[str, str]:
+        return ("punctuation", str(items[0]))
+
+    def vprint_str(self, meta: Any, items: list) -> tuple[str, str]:
+        return ("str", str(items[0]))
 
     def wide_vbroadcast_op(self, meta: Any, items: list) -> _Partial:
         attrs = items[2] if isinstance(items[2], dict) else None
