@@ -22,11 +22,11 @@ deferred result after an `async.await` user (or as an extra operand of an
 
 from __future__ import annotations
 
-from refimpl.ir_verify import dominators
 from refimpl.uses import AWAIT, EXECUTE, UseLists, add_execute_results, executes_post_order
 from spec import effects, views
 from spec.attributes import GPU_TOKEN, DenseArrayAttr
 from spec.ir import Block, Operation, Region, Value
+from spec.syntax.structure import dominators
 
 
 def _side_effects(op: Operation) -> bool:

@@ -21,14 +21,16 @@ over all blocks of the op's regions; the region-holding ops met are then
 checked from the last one found back to the first. Operands of ops in
 unreachable blocks are not checked; a use in the defining op's own block of
 a graph region (`builtin.module`, unregistered ops) is always dominated.
+Dominance itself, and its diagnostic, are the parser's
+(`spec.syntax.structure.Dominance`): one definition for input and output.
 """
 
 from __future__ import annotations
 
-from refimpl.opnote import generic_text
 from spec import registry
 from spec.diagnostics import Diagnostic, error, note
-from spec.ir import Block, Operation, Region, Value
+from spec.ir import Operation
+from spec.syntax.structure import Dominance, current_op_note, isolated, region_contains, region_of
 
 
 def first_error(func: Operation) -> Diagnostic | None:
@@ -55,65 +57,9 @@ def segment_mismatch(func: Operation) -> Diagnostic | None:
     return None
 
 
-def _isolated(op: Operation) -> bool:
-    return registry.lookup(op.name).isolated and bool(op.regions)
-
-
-def _graph_region(region: Region) -> bool:
-    """Regions without SSA dominance: those of `builtin.module` and of ops
-    the registry does not know."""
-    parent = region.parent
-    return parent is not None and (parent.name == "builtin.module" or not registry.lookup(parent.name).known)
-
-
-def _region_of(v: Value) -> Region | None:
-    owner = v.owner
-    block = owner if isinstance(owner, Block) else owner.parent if isinstance(owner, Operation) else None
-    return block.parent if block is not None else None
-
-
-def _region_contains(outer: Region, inner: Region | None) -> bool:
-    """Whether `inner` is `outer` or nested in it."""
-    while inner is not None:
-        if inner is outer:
-            return True
-        op = inner.parent
-        block = op.parent if op is not None else None
-        inner = block.parent if block is not None else None
-    return False
-
-
-def _ancestor_in(region: Region, op: Operation) -> Operation | None:
-    """`op` or the ancestor of it whose block is in `region`."""
-    cur: Operation | None = op
-    while cur is not None:
-        block = cur.parent
-        if block is None:
-            return None
-        if block.parent is region:
-            return cur
-        cur = block.parent_op
-    return None
-
-
-def _relation(user: Operation, definer: Operation) -> str:
-    if user.parent is definer.parent:
-        return "op in the same block"
-    use_region = user.parent.parent if user.parent else None
-    def_region = definer.parent.parent if definer.parent else None
-    if use_region is def_region:
-        return "op in the same region"
-    if def_region is not None and use_region is not None:
-        if _region_contains(def_region, use_region):
-            return "op in a parent region"
-        if _region_contains(use_region, def_region):
-            return "op in a child region"
-    return "op is neither in a parent nor in a child region"
-
-
 class _Verifier:
     def __init__(self) -> None:
-        self.cfg: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
+        self.dom = Dominance()
 
     # -- structure ------------------------------------------------------------
     def op_and_dominance(self, op: Operation) -> Diagnostic | None:
@@ -124,18 +70,18 @@ class _Verifier:
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.ops:
-                    if inner.regions and not _isolated(inner):
+                    if inner.regions and not isolated(inner):
                         found = self.operation(inner)
                         if found is not None:
                             return found
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.ops:
-                    if _isolated(inner):
+                    if isolated(inner):
                         found = self.op_and_dominance(inner)
                         if found is not None:
                             return found
-        return self.isolation(op) if _isolated(op) else None
+        return self.isolation(op) if isolated(op) else None
 
     def isolation(self, op: Operation) -> Diagnostic | None:
         for region in op.regions:
@@ -144,112 +90,15 @@ class _Verifier:
                 for block in pending.pop().blocks:
                     for inner in block.ops:
                         for v in inner.operands:
-                            if not _region_contains(region, _region_of(v)):
+                            if not region_contains(region, region_of(v)):
                                 return _op_diag(inner, "using value defined outside the region", note(op.loc, "required by region isolation constraints"))
-                        if inner.regions and not _isolated(inner):
+                        if inner.regions and not isolated(inner):
                             pending.extend(inner.regions)
         return None
 
-    # -- dominance ------------------------------------------------------------
     def dominance(self, op: Operation) -> Diagnostic | None:
-        worklist = [op]
-        while worklist:
-            cur = worklist.pop()
-            for region in cur.regions:
-                for block in region.blocks:
-                    reachable = self.reachable(block)
-                    for inner in block.ops:
-                        if reachable:
-                            for k, v in enumerate(inner.operands):
-                                if not self.dominates(v, inner):
-                                    return _dominance_diag(inner, k, v)
-                        if inner.regions and not _isolated(inner):
-                            worklist.append(inner)
-        return None
-
-    def dominates(self, v: Value, user: Operation) -> bool:
-        region = _region_of(v)
-        if region is None:
-            return False
-        anc = _ancestor_in(region, user)
-        if anc is None or anc.parent is None:
-            return False
-        owner = v.owner
-        if isinstance(owner, Block):
-            return self.block_dominates(owner, anc.parent)
-        assert isinstance(owner, Operation) and owner.parent is not None
-        graph = _graph_region(region)
-        if anc is owner:
-            # A use nested in the defining op itself.
-            return graph and user is not owner
-        if owner.parent is anc.parent:
-            return graph or owner.parent.ops.index(owner) < owner.parent.ops.index(anc)
-        return self.block_dominates(owner.parent, anc.parent)
-
-    def reachable(self, block: Block) -> bool:
-        region = block.parent
-        if region is None or region.blocks[0] is block:
-            return True
-        return block in self.region_cfg(region)[0]
-
-    def block_dominates(self, a: Block, b: Block) -> bool:
-        if a is b:
-            return True
-        region = a.parent
-        assert region is not None
-        reach, doms = self.region_cfg(region)
-        if b not in reach:
-            return True  # everything dominates an unreachable block
-        return a in doms[b]
-
-    def region_cfg(self, region: Region) -> tuple[set[Block], dict[Block, set[Block]]]:
-        found = self.cfg.get(region)
-        if found is None:
-            found = self.cfg[region] = dominators(region)
-        return found
-
-
-def dominators(region: Region) -> tuple[set[Block], dict[Block, set[Block]]]:
-    """The blocks of `region` reachable from its entry, and for each of
-    them the blocks that dominate it (itself included)."""
-    entry = region.blocks[0]
-    reach = {entry}
-    stack = [entry]
-    preds: dict[Block, list[Block]] = {b: [] for b in region.blocks}
-    while stack:
-        b = stack.pop()
-        for s in b.successors():
-            if s in preds:
-                preds[s].append(b)
-                if s not in reach:
-                    reach.add(s)
-                    stack.append(s)
-    order = [b for b in region.blocks if b in reach]
-    doms = {b: set(order) for b in order}
-    doms[entry] = {entry}
-    changed = True
-    while changed:
-        changed = False
-        for b in order[1:]:
-            ps = [doms[p] for p in preds[b] if p in reach]
-            new = set.intersection(*ps) | {b} if ps else {b}
-            if new != doms[b]:
-                doms[b] = new
-                changed = True
-    return reach, doms
-
-
-def _current(op: Operation) -> Diagnostic:
-    text = generic_text(op)
-    sep = "\n" if "\n" in text else ""
-    return note(op.loc, f"see current operation: {sep}{text}")
+        return self.dom.first_error([op])
 
 
 def _op_diag(op: Operation, message: str, *more: Diagnostic) -> Diagnostic:
-    return error(op.loc, f"'{op.name}' op {message}", _current(op), *more)
-
-
-def _dominance_diag(user: Operation, index: int, v: Value) -> Diagnostic:
-    owner = v.owner
-    more = [note(owner.loc, f"operand defined here ({_relation(user, owner)})")] if isinstance(owner, Operation) else []
-    return error(user.loc, f"operand #{index} does not dominate this use", _current(user), *more)
+    return error(op.loc, f"'{op.name}' op {message}", current_op_note(op), *more)

@@ -9,26 +9,14 @@ rewritten. An op that prints on several lines starts on a new line.
 
 from __future__ import annotations
 
-from spec.diagnostics import Diagnostic, error, note
+from spec.diagnostics import Diagnostic, error
 from spec.ir import Operation
-from spec.syntax.printer import Printer
-
-ISOLATED = frozenset({"func.func", "builtin.module", "gpu.module", "gpu.func"})
-"""Ops with MLIR's `IsolatedFromAbove` trait (the scope for numbering)."""
-
-
-def generic_text(op: Operation) -> str:
-    """`op` in generic form, numbered from its isolated-from-above scope."""
-    scope = op
-    while scope.name not in ISOLATED and scope.parent_op is not None:
-        scope = scope.parent_op
-    printer = Printer(generic=True)
-    printer.number(scope)
-    return printer.op(op)
+from spec.syntax.structure import current_op_note
 
 
 def op_error(op: Operation, message: str) -> Diagnostic:
-    """`'NAME' op MESSAGE` plus the `see current operation` note."""
-    text = generic_text(op)
-    sep = "\n" if "\n" in text else ""
-    return error(op.loc, f"'{op.name}' op {message}", note(op.loc, f"see current operation: {sep}{text}"))
+    """`'NAME' op MESSAGE` plus the `see current operation` note (the op in
+    generic form, numbered from its isolated-from-above scope: the parser's
+    `spec.syntax.structure.current_op_note`, the same text its verifier
+    errors carry)."""
+    return error(op.loc, f"'{op.name}' op {message}", current_op_note(op))
