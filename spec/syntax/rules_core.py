@@ -265,9 +265,12 @@ class CoreRules(BuilderBase):
     def float_attr(self, meta: Any, items: list) -> FloatAttr:
         t = _type(items[1]) if len(items) > 1 else Type("f64")
         value = float(str(items[0]))
-        if isinstance(t, Type):
-            value = round_to_type(value, t)
-        return FloatAttr(value, t)  # type: ignore[arg-type]
+        if not isinstance(t, Type) or not t.is_float:
+            # mlir-opt-19 says this at the token after the type; here it is
+            # at the literal (the builder does not see the next token).
+            raise DiagnosticError(error(self.tok_loc(items[0]), "floating point value not valid for specified type"))
+        value = round_to_type(value, t)
+        return FloatAttr(value, t)
 
     def bool_attr(self, meta: Any, items: list) -> IntegerAttr:
         return IntegerAttr(1 if str(items[0]) == "true" else 0, I1)
