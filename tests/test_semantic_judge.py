@@ -29,6 +29,7 @@ more and prints the table.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -303,3 +304,17 @@ def test_differential_everything(pair: Pair) -> None:
 def teardown_module() -> None:
     if TALLY:
         print("\nsemantic judge: " + ", ".join(f"{v}/{j}: {n}" for (v, j), n in sorted(TALLY.items())))
+
+
+def test_a_race_is_a_pair_not_an_order() -> None:
+    # Found by `bench/judge.py` (seed 103): the input already races an
+    # execute body's launch with a memset of the main thread; the refimpl's
+    # output issues the two in the other order, and the judge called the
+    # same race new ("wrong") while the verifier said verified. Same race,
+    # both orders: `ok`.
+    here = Path(__file__).resolve().parent / "judge"
+    fin = parse_module((here / "race-pair-order-in.mlir").read_text(), "in.mlir")
+    fout = parse_module((here / "race-pair-order-out.mlir").read_text(), "out.mlir", dominance=False)
+    js = judge_modules(fin, fout)
+    assert {j.verdict for j in js.values()} == {OK}, [j.text() for j in js.values()]
+    assert verifier.check(fin, fout).verdict == "verified"

@@ -210,7 +210,10 @@ def _first(d: dict, keys: list) -> list:
 
 def _compare(ex_in: Exploration, ex_out: Exploration, shown: str) -> list[SemanticViolation]:
     found: list[SemanticViolation] = []
-    for key in [k for k in ex_out.races if k not in ex_in.races]:
+    # A race is a pair, not an order: which of two GPU ops a run names first
+    # follows the order they were issued in, which a rewrite may change.
+    races_in = {frozenset(k) for k in ex_in.races}
+    for key in [k for k in ex_out.races if frozenset(k) not in races_in]:
         r = ex_out.races[key]
         found.append(
             SemanticViolation(
