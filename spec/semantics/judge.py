@@ -273,12 +273,12 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
     found: list[SemanticViolation] = []
     reason = ""
     total = spent = 0
+    budget = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
     for shown, args in _vectors(fin):
         left = steps - spent
         if left <= 0:
             reason = reason or f"step budget of {steps} spent before {shown}"
             break
-        budget = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
         ex_in = explore(fin, args, max_steps=left, **budget)
         ex_out = explore(fout, args, max_steps=max(left - ex_in.steps, 1), **budget)
         spent += ex_in.steps + ex_out.steps

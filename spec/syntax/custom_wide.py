@@ -96,9 +96,10 @@ def _vprint(p: Printer, op: Operation) -> str:
     text = op.properties.get("stringLiteral")
     if isinstance(text, StringAttr):
         parts.append(f"str {text}")
-    punct = str(op.properties.get("punctuation", "#vector.punctuation<newline>"))
-    if punct != "#vector.punctuation<newline>":
-        parts.append("punctuation <" + punct.removeprefix("#vector.punctuation<"))
+    default = registry.lookup(op.name).default_properties["punctuation"]
+    punct = op.properties.get("punctuation", default)
+    if punct != default:
+        parts.append("punctuation <" + str(punct).removeprefix("#vector.punctuation<"))
     return " ".join(parts) + p.attr_dict(_left(op, "punctuation", "stringLiteral"))
 
 

@@ -397,7 +397,7 @@ def _check_generic_properties(
                 raise _fail(loc, f"'{name}' op {plural} may only have dialect attributes")
     if name == "arith.constant" and len(results) == 1 and _attr_type(props["value"]) != results[0].text:
         raise _fail(loc, "'arith.constant' op failed to verify that all of {value, result} have same type")
-    if name == "vector.print" and "stringLiteral" in props and (n or str(props.get("punctuation", "#vector.punctuation<newline>")) != "#vector.punctuation<newline>"):
+    if name == "vector.print" and "stringLiteral" in props and (n or _punctuation_set(name, props)):
         raise _fail(loc, "'vector.print' op failed to verify that `source` or `punctuation` are not set when printing strings")
     kind = props.get("kind")
     if name == "memref.atomic_rmw" and len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
@@ -415,6 +415,12 @@ def _check_generic_properties(
 
 _ATOMIC_FLOAT_KINDS = {0: "addf", 3: "maximumf", 6: "minimumf", 9: "mulf", 13: "maxnumf", 14: "minnumf"}
 _ATOMIC_INT_KINDS = {1: "addi", 4: "maxs", 5: "maxu", 7: "mins", 8: "minu", 10: "muli", 11: "ori", 12: "andi"}
+
+
+def _punctuation_set(name: str, props: dict[str, Attr]) -> bool:
+    """A `punctuation` other than the op's default (`newline`)."""
+    default = registry.lookup(name).default_properties["punctuation"]
+    return props.get("punctuation", default) != default
 
 
 def _check_atomic_kind(kind: int, value_type: str, loc: Location) -> None:
