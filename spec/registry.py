@@ -15,6 +15,7 @@ a terminator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from spec.attributes import Attr, DenseArrayAttr, OpaqueAttr
@@ -399,8 +400,13 @@ def lookup(name: str) -> OpInfo:
     defaults (unknown effects, possibly a terminator)."""
     info = _REGISTRY.get(name)
     if info is None:
-        info = OpInfo(name, effects=None, known=False)
+        # Kept, so that a hot loop asking about the same unknown op does not
+        # build its entry each time (the registry is complete after import).
+        info = _REGISTRY_UNKNOWN.setdefault(name, OpInfo(name, effects=None, known=False))
     return info
+
+
+_REGISTRY_UNKNOWN: dict[str, OpInfo] = {}
 
 
 def without_defaults(name: str, props: dict[str, Attr]) -> dict[str, Attr]:
@@ -422,11 +428,13 @@ def known_ops() -> list[str]:
 # -- GPU async ops: one accessor per fact ---------------------------------------
 
 
+@cache
 def is_gpu_async(name: str) -> bool:
     """Whether op `name` implements MLIR's `gpu::AsyncOpInterface`."""
     return lookup(name).gpu_async
 
 
+@cache
 def is_gpu_wait(name: str) -> bool:
     """Whether op `name` is a GPU async op that only waits (`gpu.wait`)."""
     return lookup(name).wait_only
