@@ -214,7 +214,7 @@ def _int(text: str) -> int:
 
 
 
-_VALUE_HEAD = '"v.v"() {v = '
+_VALUE_HEAD = '"builtin.v"() {v = '
 
 
 @functools.lru_cache(maxsize=1)
