@@ -25,6 +25,8 @@ def canonical_type_text(text: str) -> str:
     text = _WS.sub(" ", text.strip())
     if "<" not in text:
         return text
+    if text.startswith("!llvm."):
+        return _llvm_type_text(text)
     # mlir-opt prints `memref<4xf32, strided<[1], offset: ?>>`: no blanks
     # inside brackets, one after each comma and colon.
     out = _TIGHT.sub(r"\1", text).replace("->", " -> ")
@@ -32,6 +34,16 @@ def canonical_type_text(text: str) -> str:
     out = re.sub(r"\s*:\s*", ": ", out)
     out = re.sub(r"(\d|\?)\s*x\s*", r"\1x", out)
     return re.sub(r" +", " ", out)
+
+
+def _llvm_type_text(text: str) -> str:
+    """An LLVM dialect type as mlir-opt-19 prints it: `!llvm.array<2 x i32>`,
+    `!llvm.func<i32 (ptr, ...)>`, `!llvm.struct<(i32, f32)>`."""
+    out = re.sub(r"([<(\[])\s+", r"\1", text)
+    out = re.sub(r"\s+([>)\]])", r"\1", out)
+    out = re.sub(r"\s*,\s*", ", ", out)
+    out = re.sub(r"array<(\d+)\s*x\s*", r"array<\1 x ", out)
+    return re.sub(r"func<([^()]*?)\s*\(", r"func<\1 (", out)
 
 
 @dataclass(frozen=True, slots=True)

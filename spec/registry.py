@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-from spec.attributes import Attr, DenseArrayAttr, OpaqueAttr
+from spec.attributes import I64, Attr, DenseArrayAttr, IntegerAttr, OpaqueAttr
 
 if TYPE_CHECKING:
     from spec.ir import Operation
@@ -243,6 +243,26 @@ for _n in "atan2 copysign powf".split():
     _op(f"math.{_n}", default_properties=_FASTMATH, operand_count=(2, 2))
 _INDEX2 = "add sub mul divs divu rems remu maxs mins maxu minu and or xor shl shrs shru ceildivs ceildivu floordivs"
 _pure(" ".join(f"index.{n}" for n in _INDEX2.split()), operand_count=(2, 2))
+
+# More ops found around the pass (issue 16, part 2), effects as mlir-opt-19
+# declares them: the reshapes, casts, views, extracts and inserts are pure
+# (views of their operand); `gpu.all_reduce` has no effects interface (None);
+# `llvm.call` neither (None: a call may do anything); the symbol ops
+# (`memref.global`, `llvm.func`, `llvm.mlir.global`) sit outside functions.
+_op("cf.switch", terminator=True, segments=("flag", "defaultOperands", "caseOperands"), properties={"case_values", "case_operand_segments"})
+_op("memref.global", effects=None, properties={"sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment"}, operand_count=(0, 0))
+_pure("memref.collapse_shape", properties={"reassociation"}, operand_count=(1, 1))
+_pure("memref.expand_shape", properties={"reassociation", "static_output_shape"}, operand_count=(1, None))
+_pure("memref.reinterpret_cast", properties={"static_offsets", "static_sizes", "static_strides"}, segments=("source", "offsets", "sizes", "strides"))
+_pure("memref.view", operand_count=(2, None))
+_op("gpu.all_reduce", effects=None, properties={"op", "uniform"}, operand_count=(1, 1), isolated=True)
+_op("gpu.yield", terminator=True)
+_pure("vector.extract", properties={"static_position"}, operand_count=(1, None))
+_pure("vector.insert", properties={"static_position"}, operand_count=(2, None))
+_pure("llvm.mlir.addressof", properties={"global_name"}, operand_count=(0, 0))
+_op("llvm.call", effects=None, properties={"callee", "var_callee_type", "CConv", "TailCallKind", "fastmathFlags", "branch_weights", "access_groups", "alias_scopes", "noalias_scopes", "tbaa", "memory_effects", "convergent", "no_unwind", "will_return", "op_bundle_sizes"}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"), "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>")})
+_op("llvm.func", effects=None, isolated=True, operand_count=(0, 0), properties={"sym_name", "sym_visibility", "function_type", "linkage", "dso_local", "CConv", "comdat", "convergent", "personality", "garbageCollector", "passthrough", "arg_attrs", "res_attrs", "function_entry_count", "memory_effects", "visibility_", "arm_streaming", "arm_locally_streaming", "arm_streaming_compatible", "arm_new_za", "arm_in_za", "arm_out_za", "arm_inout_za", "arm_preserves_za", "section", "unnamed_addr", "alignment", "vscale_range", "frame_pointer", "target_cpu", "tune_cpu", "target_features", "unsafe_fp_math", "no_infs_fp_math", "no_nans_fp_math", "approx_func_fp_math", "no_signed_zeros_fp_math", "denormal_fp_math", "denormal_fp_math_f32", "fp_contract", "no_inline", "always_inline", "no_unwind", "will_return", "optimize_none"}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "linkage": OpaqueAttr("#llvm.linkage<external>"), "unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
+_op("llvm.mlir.global", effects=None, isolated=True, operand_count=(0, 0), properties={"global_type", "constant", "sym_name", "linkage", "dso_local", "thread_local_", "externally_initialized", "value", "alignment", "addr_space", "unnamed_addr", "section", "comdat", "dbg_expr", "visibility_"}, default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
 
 # arith: all pure
 for _n in "addi subi muli shli".split():

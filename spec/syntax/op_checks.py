@@ -256,6 +256,32 @@ INHERENT: dict[str, dict[str, Inherent]] = {
 """Inherent attributes of each known op in mlir-opt-19. A known op not listed
 has none."""
 
+# ---- Issue 16, part 2: the inherent attributes of the ops `rules_more`
+# reads, kept in a block of their own (INHERENT is being moved into the
+# registry entries in parallel). Kinds are the storage classes mlir-opt-19
+# converts; the full ODS constraints of the llvm ops are not modelled
+# (`_ANY`: stored as written).
+_ANY = AttrKind("any attribute", lambda a: True)
+_TYPE_ATTR = AttrKind("any type attribute", _is(TypeAttr))
+_ARRAY = AttrKind("array attribute", _is(ArrayAttr))
+INHERENT.update(
+    {
+        "cf.switch": {"case_values": _opt(_ANY), "case_operand_segments": _req(AttrKind("i32 dense array attribute", _dense_of("i32"))), **_SEGMENTED},
+        "memref.global": {**_SYMBOL_OP, "type": _req(_TYPE_ATTR), "initial_value": _opt(_ANY), "constant": _opt(UNIT), "alignment": _opt(ALIGNMENT)},
+        "memref.collapse_shape": {"reassociation": _req(_ARRAY)},
+        "memref.expand_shape": {"reassociation": _req(_ARRAY), "static_output_shape": _req(DENSE_I64)},
+        "memref.reinterpret_cast": {"static_offsets": _req(DENSE_I64), "static_sizes": _req(DENSE_I64), "static_strides": _req(DENSE_I64), **_SEGMENTED},
+        "gpu.all_reduce": {
+            "op": _opt(AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>"))),
+            "uniform": _opt(UNIT),
+        },
+        "vector.extract": {"static_position": _req(DENSE_I64)},
+        "vector.insert": {"static_position": _req(DENSE_I64)},
+        "llvm.mlir.addressof": {"global_name": _req(FLAT_SYMBOL_REF)},
+        **{name: {k: _opt(_ANY) for k in registry.lookup(name).properties} for name in ("llvm.call", "llvm.func", "llvm.mlir.global")},
+    }
+)
+
 
 def _in_check_order(name: str) -> list[tuple[str, Inherent]]:
     """mlir-opt-19 converts and verifies inherent attributes by name, with

@@ -42,11 +42,12 @@ from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
 from spec.syntax.rules_func_gpu import FuncGpuRules
 from spec.syntax.rules_host import HostRules
+from spec.syntax.rules_more import MORE_KEYWORDS, MORE_RULES, MoreRules
 from spec.syntax.rules_wide import WIDE_KEYWORDS, WIDE_RULES, WideRules
 from spec.syntax.syntax_errors import _syntax_error
 
 
-class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, WideRules, BuilderBase):
+class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, WideRules, MoreRules, BuilderBase):
     """Builds IR objects as the LALR parser reduces rules."""
 
 
@@ -66,6 +67,7 @@ _NAME_FIRST = set(
 )
 """Rules whose first child is a token naming the op: kept, and the location."""
 _NAME_FIRST |= WIDE_RULES
+_NAME_FIRST |= MORE_RULES
 
 
 _KEYWORD_RULES = {
@@ -84,6 +86,7 @@ _KEYWORD_RULES = {
     "memref_alloc": "MEMREF_ALLOC",
     "bool_kw": "BOOL",
     **WIDE_KEYWORDS,
+    **MORE_KEYWORDS,
 }
 """Keyword choices written as rules of string literals rather than one regex
 terminal: lark's lexer prefers `BARE_ID` over a regex terminal matching the
