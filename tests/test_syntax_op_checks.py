@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from spec import registry
 from spec.__main__ import main as spec_main
 from spec.diagnostics import DiagnosticError
-from spec.syntax.op_checks import INHERENT, MATH_FASTMATH_OPS
+from spec.syntax.op_checks import INHERENT, MATH_FASTMATH_OPS, MORE_INHERENT
 from spec.syntax.parser import parse_module
 from spec.syntax.printer import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
@@ -285,7 +285,10 @@ def _first_error(stderr: str, path: Path) -> str:
 
 def test_every_table_entry_has_a_template() -> None:
     # The GPU sparse ops are left out until their diagnostics are pinned (issue 16).
-    pinned = {n: e for n, e in INHERENT.items() if registry.lookup(n).library_form is None}
+    # So are the ops of issue 16's second part (`MORE_INHERENT`): their
+    # printed forms are checked in tests/test_syntax_more.py, their
+    # bad-value diagnostics not yet.
+    pinned = {n: e for n, e in INHERENT.items() if registry.lookup(n).library_form is None and n not in MORE_INHERENT}
     assert set(pinned) <= set(TEMPLATES)
     assert all(i.kind.summary in _BAD for entries in pinned.values() for i in entries.values())
 

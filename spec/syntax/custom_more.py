@@ -250,6 +250,3 @@ def _llvm_global(p: Printer, op: Operation) -> str:
     if not isinstance(value, StringAttr):
         text += f" : {op.properties['global_type']}"
     return text
-
-
-

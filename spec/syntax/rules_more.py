@@ -38,6 +38,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
 from spec.syntax.build_base import K_DYNAMIC, BuilderBase, _Partial, _segments, _type, _unescape, _Use
+from spec.syntax.op_checks import check_reduction_kind
 from spec.syntax.rules_wide import REDUCE_OPS, _enum_error
 
 MORE_RULES = frozenset(
@@ -50,9 +51,7 @@ MORE_RULES = frozenset(
 MORE_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper() + "_KW" for rule in MORE_RULES}
 """Keyword rules (string literals) and the token type each hands on."""
 
-LLVM_LINKAGES = (
-    "private internal available_externally linkonce weak common appending extern_weak linkonce_odr weak_odr external".split()
-)
+LLVM_LINKAGES = "private internal available_externally linkonce weak common appending extern_weak linkonce_odr weak_odr external".split()
 """`#llvm.linkage<...>` values (MLIR 19's `LLVM::Linkage`)."""
 
 LLVM_FUNC_DEFAULTS: dict[str, Attr] = {
@@ -140,7 +139,16 @@ class MoreRules(BuilderBase):
     def _attrs(self, items: list) -> dict[str, Attr] | None:
         return next((i for i in items if isinstance(i, dict)), None)
 
-    def _more(self, name: str, meta: Any, operands: list[_Use], results: list[Type], attrs: dict | None, props: dict[str, Attr] | None = None, **kw: Any) -> _Partial:
+    def _more(
+        self,
+        name: str,
+        meta: Any,
+        operands: list[_Use],
+        results: list[Type],
+        attrs: dict | None,
+        props: dict[str, Attr] | None = None,
+        **kw: Any,
+    ) -> _Partial:
         props, attrs = self.split_attrs(name, attrs, props or {})
         return self.op(name, meta, operands, results, properties=props, attributes=attrs, **kw)
 
@@ -237,7 +245,10 @@ class MoreRules(BuilderBase):
     def more_reinterpret_op(self, meta: Any, items: list) -> _Partial:
         src = self.typed(items[1], _type(items[-2]))  # type: ignore[arg-type]
         props: dict[str, Attr] = {}
-        dyn = [self._mixed(lst, key, props) for lst, key in zip(items[2:5], ("static_offsets", "static_sizes", "static_strides"))]
+        dyn = [
+            self._mixed(lst, key, props)
+            for lst, key in zip(items[2:5], ("static_offsets", "static_sizes", "static_strides"))
+        ]
         props["operandSegmentSizes"] = _segments(1, *(len(d) for d in dyn))
         operands = [src, *(u for d in dyn for u in d)]
         return self._more("memref.reinterpret_cast", meta, operands, [_type(items[-1])], self._attrs(items), props)  # type: ignore[list-item]
@@ -265,7 +276,16 @@ class MoreRules(BuilderBase):
             props["uniform"] = UnitAttr()
         if len(fn.inputs) != 1 or len(fn.results) != 1:
             raise DiagnosticError(error(self.loc(meta), "'gpu.all_reduce' op expects one operand and one result"))
-        return self._more("gpu.all_reduce", meta, [self.typed(value, fn.inputs[0])], [fn.results[0]], self._attrs(rest), props, regions=[region])
+        check_reduction_kind(props.get("op"), fn.results[0].text, self.loc(meta))
+        return self._more(
+            "gpu.all_reduce",
+            meta,
+            [self.typed(value, fn.inputs[0])],
+            [fn.results[0]],
+            self._attrs(rest),
+            props,
+            regions=[region],
+        )
 
     def more_gyield_op(self, meta: Any, items: list) -> _Partial:
         attrs = items[1] if isinstance(items[1], dict) else None
@@ -277,7 +297,9 @@ class MoreRules(BuilderBase):
         res_t, src_t = _type(items[-2]), _type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self._mixed(items[2], "static_position", props)
-        return self._more("vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props)  # type: ignore[arg-type,list-item]
+        return self._more(
+            "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props
+        )  # type: ignore[arg-type,list-item]
 
     def more_vinsert_op(self, meta: Any, items: list) -> _Partial:
         val_t, dst_t = _type(items[-2]), _type(items[-1])

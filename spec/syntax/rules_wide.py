@@ -31,6 +31,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.syntax.build_base import BuilderBase, _memref_element, _Partial, _type, _unescape, _Use
+from spec.syntax.op_checks import check_reduction_kind
 
 WIDE_RULES = frozenset(
     "wide_value_op wide_sized_op wide_lane_op wide_index_op wide_math1_op wide_math2_op wide_vload_op "
@@ -179,6 +180,7 @@ class WideRules(BuilderBase):
                 attrs = it
         if len(fn.inputs) != 1 or len(fn.results) != 1:
             raise DiagnosticError(error(self.loc(meta), "'gpu.subgroup_reduce' op expects one operand and one result"))
+        check_reduction_kind(props["op"], fn.results[0].text, self.loc(meta))
         return self._wide("gpu.subgroup_reduce", meta, [self.typed(items[2], fn.inputs[0])], [fn.results[0]], attrs, props)
 
     def wide_atomic_op(self, meta: Any, items: list) -> _Partial:
