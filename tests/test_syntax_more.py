@@ -1,0 +1,94 @@
+"""Issue 16, part 2: the ops `rules_more` reads (`cf.switch`, `memref.global`,
+reshapes, `reinterpret_cast`, `view`, `gpu.all_reduce`/`gpu.yield`,
+`vector.extract`/`insert`, the llvm declarations and calls).
+
+Each file of `tests/wide/` named in `FILES` has mlir-opt-19's output pasted
+next to it (`tests/wide/expected/NAME.19.{custom,generic,pass}.out`: its
+custom and generic printouts and `-gpu-async-region`, with
+`--split-input-file`), so these run without it; with it installed,
+`tests/test_syntax_wide.py` compares every chunk live.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refimpl import rewrite
+from spec import effects
+from spec.diagnostics import DiagnosticError
+from spec.syntax.parser import parse_module, split_input
+from spec.syntax.printer import join_outputs, print_op
+
+WIDE = Path(__file__).resolve().parent / "wide"
+FILES = ("more_forms", "outlined_multi_kernel", "host_memref_llvm")
+
+
+def _chunks(name: str) -> list:
+    text = (WIDE / f"{name}.mlir").read_text()
+    return [parse_module("\n" * offset + chunk, f"{name}.mlir") for chunk, offset in split_input(text)]
+
+
+def _expected(name: str, kind: str) -> str:
+    return (WIDE / "expected" / f"{name}.19.{kind}.out").read_text()
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_custom_form_is_mlir_opt_19s(name: str) -> None:
+    assert join_outputs([print_op(m) for m in _chunks(name)]) == _expected(name, "custom")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_generic_form_is_mlir_opt_19s(name: str) -> None:
+    assert join_outputs([print_op(m, True) for m in _chunks(name)]) == _expected(name, "generic")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_generic_form_reads_back(name: str) -> None:
+    """What we print generically parses to what 19 prints in custom form."""
+    generic = _expected(name, "generic")
+    back = [print_op(parse_module("\n" * off + c)) for c, off in split_input(generic)]
+    assert join_outputs(back) == _expected(name, "custom")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_pass_is_mlir_opt_19s(name: str) -> None:
+    outs = []
+    for module in _chunks(name):
+        result = rewrite(module, "mlir19")
+        assert not result.diagnostics
+        outs.append(print_op(result.module))
+    assert join_outputs(outs) == _expected(name, "pass")
+
+
+def test_effects() -> None:
+    """Which new ops keep a token chain open (effect free) and which the pass
+    waits before, as mlir-opt-19's -gpu-async-region shows."""
+    (module,) = _chunks("outlined_multi_kernel")[1:]
+    func = module.regions[0].blocks[0].ops[0]
+    free = {op.name: effects.is_memory_effect_free(op) for op in func.regions[0].blocks[0].ops}
+    assert free["memref.view"] and free["memref.reinterpret_cast"] and free["memref.expand_shape"]
+    assert free["vector.extract"] and free["vector.insert"]
+    main = _chunks("outlined_multi_kernel")[0]
+    ops = {op.name: op for op in main.walk()}
+    assert not effects.is_memory_effect_free(ops["llvm.call"])
+    assert not effects.is_memory_effect_free(ops["gpu.all_reduce"])
+    assert effects.is_memory_effect_free(ops["llvm.mlir.addressof"])
+    assert effects.is_memory_effect_free(ops["memref.collapse_shape"])
+
+
+@pytest.mark.parametrize(
+    "bad,message",
+    [
+        ("%r = gpu.all_reduce and %x {} : (f32) -> f32", "`and` reduction operation is not compatible with type 'f32'"),
+        ("%r = gpu.all_reduce max %x {} : (f32) -> f32", "custom op 'gpu.all_reduce' invalid op kind"),
+        ("%r = gpu.subgroup_reduce minnumf %i : (i32) -> i32", "`minnumf` reduction operation is not compatible with type 'i32'"),
+    ],
+)
+def test_refused_as_mlir_opt_19_refuses(bad: str, message: str) -> None:
+    """First lines pasted from mlir-opt-19."""
+    text = f"func.func @f(%x: f32, %i: i32) {{\n  {bad}\n  return\n}}\n"
+    with pytest.raises(DiagnosticError) as exc:
+        parse_module(text)
+    assert exc.value.diagnostics[0].message == message
