@@ -259,10 +259,21 @@ _op("gpu.all_reduce", effects=None, properties={"op", "uniform"}, operand_count=
 _op("gpu.yield", terminator=True)
 _pure("vector.extract", properties={"static_position"}, operand_count=(1, None))
 _pure("vector.insert", properties={"static_position"}, operand_count=(2, None))
+_op("vector.transfer_read", effects=frozenset({READ}), properties={"permutation_map", "in_bounds"}, segments=("source", "indices", "padding", "mask"))
+_op("vector.transfer_write", effects=frozenset({WRITE}), properties={"permutation_map", "in_bounds"}, segments=("vector", "source", "indices", "mask"))
 _pure("llvm.mlir.addressof", properties={"global_name"}, operand_count=(0, 0))
 _op("llvm.call", effects=None, properties={"callee", "var_callee_type", "CConv", "TailCallKind", "fastmathFlags", "branch_weights", "access_groups", "alias_scopes", "noalias_scopes", "tbaa", "memory_effects", "convergent", "no_unwind", "will_return", "op_bundle_sizes"}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"), "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>")})
 _op("llvm.func", effects=None, isolated=True, operand_count=(0, 0), properties={"sym_name", "sym_visibility", "function_type", "linkage", "dso_local", "CConv", "comdat", "convergent", "personality", "garbageCollector", "passthrough", "arg_attrs", "res_attrs", "function_entry_count", "memory_effects", "visibility_", "arm_streaming", "arm_locally_streaming", "arm_streaming_compatible", "arm_new_za", "arm_in_za", "arm_out_za", "arm_inout_za", "arm_preserves_za", "section", "unnamed_addr", "alignment", "vscale_range", "frame_pointer", "target_cpu", "tune_cpu", "target_features", "unsafe_fp_math", "no_infs_fp_math", "no_nans_fp_math", "approx_func_fp_math", "no_signed_zeros_fp_math", "denormal_fp_math", "denormal_fp_math_f32", "fp_contract", "no_inline", "always_inline", "no_unwind", "will_return", "optimize_none"}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "linkage": OpaqueAttr("#llvm.linkage<external>"), "unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
 _op("llvm.mlir.global", effects=None, isolated=True, operand_count=(0, 0), properties={"global_type", "constant", "sym_name", "linkage", "dso_local", "thread_local_", "externally_initialized", "value", "alignment", "addr_space", "unnamed_addr", "section", "comdat", "dbg_expr", "visibility_"}, default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
+
+# affine (issue 16): apply pure, load reads, store writes, for and if have
+# their bodies' effects (`RecursiveMemoryEffects`), yield a terminator.
+_pure("affine.apply", properties={"map"}, operand_count=(0, None))
+_op("affine.load", effects=frozenset({READ}), properties={"map"}, operand_count=(1, None))
+_op("affine.store", effects=frozenset({WRITE}), properties={"map"}, operand_count=(2, None))
+_op("affine.for", recursive=True, properties={"lowerBoundMap", "upperBoundMap", "step"}, segments=("lowerBoundOperands", "upperBoundOperands", "inits"))
+_op("affine.if", recursive=True)
+_op("affine.yield", terminator=True, parents=("affine.for", "affine.if", "affine.parallel"))
 
 # arith: all pure
 for _n in "addi subi muli shli".split():

@@ -189,7 +189,15 @@ def check_dialects(tok: Any) -> None:
 def _type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
-    t = _type_of_text(str(tok))
+    text = str(tok)
+    if "#" in text or "affine_" in text:
+        # Alias uses and affine map layouts (`spec.syntax.affine`).
+        from spec.syntax.rules_affine import type_with_affine
+
+        if "affine_" in text or re.search(r"#[A-Za-z_][\w$]*(?![\w$.<])", text):
+            check_dialects(tok)
+            return type_with_affine(tok, text, _type_of_text)
+    t = _type_of_text(text)
     if isinstance(t, tuple):
         raise TokenError(tok, *t)
     check_dialects(tok)
@@ -280,6 +288,9 @@ class BuilderBase(Transformer):
 
     def start_parse(self) -> None:
         """Forget what the previous parse recorded for the checks after it."""
+        from spec.syntax.affine import ALIASES
+
+        ALIASES.clear()
         self.bare_names: list[tuple[Operation, Location, str]] = []
         """Ops written with a name without a dialect (`call`, `return`,
         `module`): the op, where its name is, the name as written. Which

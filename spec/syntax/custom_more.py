@@ -190,6 +190,35 @@ def _vinsert(p: Printer, op: Operation) -> str:
     return f"vector.insert {p.value(val)}, {p.value(dst)} {pos}{p.attr_dict(_left(op, 'static_position'))} : {val.type} into {dst.type}"
 
 
+def _transfer_left(op: Operation) -> dict[str, Attr]:
+    """`in_bounds` all false and a minor identity `permutation_map` are left out."""
+    from spec.syntax.rules_more import _shape, minor_identity
+
+    mem_t = op.operands[0].type if op.name == "vector.transfer_read" else op.operands[1].type
+    vec_t = op.results[0].type if op.name == "vector.transfer_read" else op.operands[0].type
+    rest = _left(op, "operandSegmentSizes")
+    if str(rest.get("permutation_map")) == minor_identity(len(_shape(mem_t.text)), len(_shape(vec_t.text))):
+        del rest["permutation_map"]
+    ib = rest.get("in_bounds")
+    if ib is not None and str(ib).strip("[]").replace(", ", ",").split(",") == ["false"] * len(_shape(vec_t.text)):
+        del rest["in_bounds"]
+    return rest
+
+
+@custom_printer("vector.transfer_read")
+def _tread(p: Printer, op: Operation) -> str:
+    (mem,), idx, (pad,), mask = segments(op)
+    m = f", {p.value(mask[0])}" if mask else ""
+    return f"vector.transfer_read {p.value(mem)}[{p.values(idx)}], {p.value(pad)}{m}{p.attr_dict(_transfer_left(op))} : {mem.type}, {op.results[0].type}"
+
+
+@custom_printer("vector.transfer_write")
+def _twrite(p: Printer, op: Operation) -> str:
+    (val,), (mem,), idx, mask = segments(op)
+    m = f", {p.value(mask[0])}" if mask else ""
+    return f"vector.transfer_write {p.value(val)}, {p.value(mem)}[{p.values(idx)}]{m}{p.attr_dict(_transfer_left(op))} : {val.type}, {mem.type}"
+
+
 # -- llvm --------------------------------------------------------------------------------------
 
 

@@ -264,6 +264,7 @@ has none."""
 _ANY = AttrKind("any attribute", lambda a: True)
 _TYPE_ATTR = AttrKind("any type attribute", _is(TypeAttr))
 _ARRAY = AttrKind("array attribute", _is(ArrayAttr))
+_AFFINE_MAP = AttrKind("AffineMap attribute", _opaque(r"affine_map<.*>"))
 MORE_INHERENT: dict[str, dict[str, Inherent]] = {
         "cf.switch": {"case_values": _opt(_ANY), "case_operand_segments": _req(AttrKind("i32 dense array attribute", _dense_of("i32"))), **_SEGMENTED},
         "memref.global": {**_SYMBOL_OP, "type": _req(_TYPE_ATTR), "initial_value": _opt(_ANY), "constant": _opt(UNIT), "alignment": _opt(ALIGNMENT)},
@@ -278,6 +279,11 @@ MORE_INHERENT: dict[str, dict[str, Inherent]] = {
         "vector.insert": {"static_position": _req(DENSE_I64)},
         "llvm.mlir.addressof": {"global_name": _req(FLAT_SYMBOL_REF)},
         **{name: {k: _opt(_ANY) for k in registry.lookup(name).properties} for name in ("llvm.call", "llvm.func", "llvm.mlir.global")},
+        **{f"vector.transfer_{n}": {"permutation_map": _req(_AFFINE_MAP), "in_bounds": _req(_ARRAY), **_SEGMENTED} for n in ("read", "write")},
+        "affine.apply": {"map": _req(_AFFINE_MAP)},
+        "affine.load": {"map": _req(_AFFINE_MAP)},
+        "affine.store": {"map": _req(_AFFINE_MAP)},
+        "affine.for": {"lowerBoundMap": _req(_AFFINE_MAP), "upperBoundMap": _req(_AFFINE_MAP), "step": _req(INDEX), **_SEGMENTED},
 }
 """Their entries; their bad-value diagnostics are not pinned against
 mlir-opt-19 yet (`tests/test_syntax_op_checks.py` leaves them out)."""

@@ -38,6 +38,7 @@ from spec.syntax.build_base import (  # noqa: F401
 )
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, _resolve, check_default_dialects, verify  # noqa: F401
+from spec.syntax.rules_affine import AFFINE_KEYWORDS, AFFINE_RULES, AffineRules
 from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
 from spec.syntax.rules_func_gpu import FuncGpuRules
@@ -47,7 +48,7 @@ from spec.syntax.rules_wide import WIDE_KEYWORDS, WIDE_RULES, WideRules
 from spec.syntax.syntax_errors import _syntax_error
 
 
-class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, WideRules, MoreRules, BuilderBase):
+class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, WideRules, MoreRules, AffineRules, BuilderBase):
     """Builds IR objects as the LALR parser reduces rules."""
 
 
@@ -68,6 +69,7 @@ _NAME_FIRST = set(
 """Rules whose first child is a token naming the op: kept, and the location."""
 _NAME_FIRST |= WIDE_RULES
 _NAME_FIRST |= MORE_RULES
+_NAME_FIRST |= AFFINE_RULES
 
 
 _KEYWORD_RULES = {
@@ -87,6 +89,7 @@ _KEYWORD_RULES = {
     "bool_kw": "BOOL",
     **WIDE_KEYWORDS,
     **MORE_KEYWORDS,
+    **AFFINE_KEYWORDS,
 }
 """Keyword choices written as rules of string literals rather than one regex
 terminal: lark's lexer prefers `BARE_ID` over a regex terminal matching the

@@ -63,7 +63,9 @@ class CoreRules(BuilderBase):
     # -- top level ----------------------------------------------------------
     def start(self, meta: Any, items: list) -> list[Operation]:
         # The top level is the implicit module's single block: it has no
-        # labels, so any successor there is an undefined block.
+        # labels, so any successor there is an undefined block. Alias
+        # definitions (`#map = ...`) leave a None.
+        items = [op for op in items if op is not None]
         for op in items:
             for s in op.successors:
                 if isinstance(s, Token):
@@ -310,6 +312,13 @@ class CoreRules(BuilderBase):
     def opaque_attr(self, meta: Any, items: list) -> OpaqueAttr:
         check_dialects(items[0])
         raw = str(items[0])
+        if raw.startswith("affine_") or (raw.startswith("#") and "." not in raw and "<" not in raw):
+            # An affine map or set, or an alias use (`spec.syntax.affine`).
+            from spec.syntax.rules_affine import attr_text
+
+            text = attr_text(items[0])
+            if text is not None:
+                return OpaqueAttr(text)
         text = gpu_attr_token_text(items[0]) or canonical_type_text(raw)
         flags = re.fullmatch(r"#arith\.(overflow|fastmath)<([\w\s,]*)>", raw)
         if flags:

@@ -44,7 +44,7 @@ from spec.syntax.rules_wide import REDUCE_OPS, _enum_error
 MORE_RULES = frozenset(
     "more_switch_op more_global_op more_reshape_op more_reinterpret_op more_view_op more_all_reduce_op "
     "more_gyield_op more_vextract_op more_vinsert_op more_addressof_op more_llvm_call_op more_llvm_func_op "
-    "more_llvm_global_op".split()
+    "more_llvm_global_op more_tread_op more_twrite_op".split()
 )
 """Rules whose first child is the keyword token naming the op."""
 
@@ -131,6 +131,23 @@ def memref_to_tensor(t: str) -> str:
 def _symbol_text(tok: Token) -> str:
     text = str(tok)[1:]
     return _unescape(text) if text.startswith('"') else text
+
+
+def _shape(t: str) -> list[str]:
+    """The dims of a shaped type's text (`memref<4x?xf32>`: `4`, `?`)."""
+    body = _split_top(t[t.index("<") + 1 : -1])[0]
+    parts = body.split("x")
+    return parts[:-1]
+
+
+def _element(t: str) -> str:
+    return _split_top(t[t.index("<") + 1 : -1])[0].split("x")[-1]
+
+
+def minor_identity(rank: int, k: int) -> str:
+    """`affine_map<(d0, ..., d{rank-1}) -> (the last k dims)>`."""
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({', '.join(f'd{i}' for i in range(rank - k, rank))})>"
 
 
 class MoreRules(BuilderBase):
@@ -307,6 +324,35 @@ class MoreRules(BuilderBase):
         dyn = self._mixed(items[3], "static_position", props)
         operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]  # type: ignore[arg-type]
         return self._more("vector.insert", meta, operands, [dst_t], self._attrs(items), props)  # type: ignore[list-item]
+
+    def _transfer(self, name: str, meta: Any, mem: _Use, idx: list, vec_t: Type, mem_t: Type, lead: list[_Use], mask: _Use | None, attrs: dict | None) -> _Partial:
+        shape = _shape(vec_t.text)
+        props: dict[str, Attr] = {
+            "in_bounds": ArrayAttr(tuple(IntegerAttr(0, Type("i1")) for _ in shape)),
+            "permutation_map": OpaqueAttr(minor_identity(len(_shape(mem_t.text)), len(shape))),
+        }
+        operands = [*lead, self.typed(mem, mem_t), *(self.typed(u, INDEX) for u in idx)]
+        if name == "vector.transfer_read":
+            operands = [self.typed(mem, mem_t), *(self.typed(u, INDEX) for u in idx), *lead]
+        if mask is not None:
+            operands.append(self.typed(mask, Type("vector<" + "".join(f"{d}x" for d in shape) + "i1>")))
+        sizes = (1, len(idx), 1, int(mask is not None)) if name == "vector.transfer_read" else (1, 1, len(idx), int(mask is not None))
+        props["operandSegmentSizes"] = _segments(*sizes)
+        return self._more(name, meta, operands, [vec_t] if name == "vector.transfer_read" else [], attrs, props)
+
+    def more_tread_op(self, meta: Any, items: list) -> _Partial:
+        mem_t, vec_t = _type(items[-2]), _type(items[-1])
+        uses = [i for i in items[3:-2] if isinstance(i, _Use)]
+        mask = uses[1] if len(uses) > 1 else None
+        pad = self.typed(uses[0], Type(_element(vec_t.text)))  # type: ignore[union-attr]
+        return self._transfer("vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items))  # type: ignore[arg-type]
+
+    def more_twrite_op(self, meta: Any, items: list) -> _Partial:
+        vec_t, mem_t = _type(items[-2]), _type(items[-1])
+        uses = [i for i in items[4:-2] if isinstance(i, _Use)]
+        mask = uses[0] if uses else None
+        val = self.typed(items[1], vec_t)  # type: ignore[arg-type]
+        return self._transfer("vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items))  # type: ignore[arg-type]
 
     # -- llvm ----------------------------------------------------------------------------
     def more_addressof_op(self, meta: Any, items: list) -> _Partial:

@@ -1,0 +1,282 @@
+"""Builder rules of the `affine` ops (`apply`, `load`, `store`, `for`, `if`,
+`yield`) and of `#name = value` attribute aliases (issue 16). The maps and
+sets themselves are `spec.syntax.affine`'s; the printers `custom_affine`'s.
+
+As mlir-opt-19 builds them: `affine.load`/`store` subscripts become a map
+over the SSA values in them (dims in order of first use, `symbol(%x)` a
+symbol), operands the memref then the dims then the symbols; an
+`affine.for` bound is a constant map (`0`), a one-symbol map (`%n`), or a
+map with its operands (`max #map(%a)[%b]`); its `step` an index attribute;
+`affine.if`'s set a discardable `condition` attribute. Regions without a
+terminator get an `affine.yield`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import Token
+
+from spec.attributes import INDEX, Attr, FunctionType, IntegerAttr, OpaqueAttr, Type
+from spec.diagnostics import DiagnosticError, error
+from spec.ir import Region
+from spec.syntax import affine
+from spec.syntax.build_base import BuilderBase, TokenError, _Partial, _segments, _type, _Use
+
+AFFINE_RULES = frozenset("affine_apply_op affine_load_op affine_store_op affine_for_op affine_if_op affine_yield_op".split())
+"""Rules whose first child is the keyword token naming the op."""
+
+AFFINE_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper() + "_KW" for rule in AFFINE_RULES}
+
+
+def _affine_error(tok: Token, exc: affine.AffineError) -> TokenError:
+    return TokenError(tok, exc.offset, exc.message)
+
+
+def attr_text(tok: Token) -> str | None:
+    """The canonical text of an attribute token that is an affine map or
+    set, or an alias use (`#map`) resolved; None for any other token."""
+    raw = str(tok)
+    if raw.startswith(("affine_map<", "affine_set<")):
+        try:
+            return affine.canonical(raw[7:10], raw[11:-1])
+        except affine.AffineError as exc:
+            raise TokenError(tok, exc.offset + 11, exc.message) from None
+    if raw.startswith("#") and "." not in raw and "<" not in raw:
+        value = affine.ALIASES.attrs.get(raw[1:])
+        if value is None:
+            raise TokenError(tok, 0, f"undefined symbol alias id '{raw[1:]}'")
+        return value
+    return None
+
+
+def type_with_affine(tok: Any, text: str, of_text: Any) -> Type | FunctionType:
+    """A type token whose text has alias uses or affine maps (a memref
+    layout): aliases resolved, maps canonical, an identity layout dropped;
+    the rest canonicalised by `of_text` (`build_base._type_of_text`)."""
+    try:
+        text = affine.substitute(text)
+    except affine.AffineError as exc:
+        raise TokenError(tok, exc.offset, exc.message) from None
+    maps: list[str] = []
+    out, pos = [], 0
+    for m in affine._AFFINE_START.finditer(text):
+        if m.start() < pos:
+            continue
+        end = affine._close(text, m.end())
+        try:
+            maps.append(affine.canonical(m.group(1), text[m.end() : end - 1]))
+        except affine.AffineError as exc:
+            raise TokenError(tok, m.end() + exc.offset, exc.message) from None
+        out.append(text[pos : m.start()] + f"#__affine{len(maps) - 1}")
+        pos = end
+    out.append(text[pos:])
+    t = of_text("".join(out))
+    if isinstance(t, tuple):
+        raise TokenError(tok, *t)
+    result = re.sub(r"#__affine(\d+)", lambda m: maps[int(m.group(1))], t.text)
+    if result.startswith("memref<"):
+        result = affine._drop_identity_layout(result)
+    return Type(result)
+
+
+def _map_ref(tok: Token) -> tuple[str, affine.AffineMap | affine.IntegerSet]:
+    text = attr_text(tok)
+    if text is None or not text.startswith("affine_"):
+        raise TokenError(tok, 0, "expected affine map or integer set")
+    body = text[11:-1]
+    return text, (affine.parse_map(body) if text.startswith("affine_map") else affine.parse_set(body))
+
+
+class AffineRules(BuilderBase):
+    """The `affine_*` rules and `alias_def`."""
+
+    def alias_def(self, meta: Any, items: list) -> None:
+        tok: Token = items[0]
+        name = str(tok)[1:]
+        if "." in name or "<" in name:
+            raise TokenError(tok, 0, "expected attribute alias name")
+        if name in affine.ALIASES.attrs:
+            raise TokenError(tok, 0, f"redefinition of attribute alias id '{name}'")
+        affine.ALIASES.attrs[name] = str(items[1])
+        return None
+
+    def affine_ref(self, meta: Any, items: list) -> tuple:
+        tok = items[0]
+        text, obj = _map_ref(tok)
+        return ("ref", tok, text, obj)
+
+    def dim_syms(self, meta: Any, items: list) -> tuple:
+        return ("operands", items[0] or [], items[1] or [] if len(items) > 1 else [])
+
+    def _operands(self, ref: tuple, ds: tuple, meta: Any) -> list[_Use]:
+        obj = ref[3]
+        dims, syms = ds[1], ds[2]
+        if len(dims) != obj.dims:
+            raise DiagnosticError(error(self.loc(meta), "dim operand count and affine map dim count must match"))
+        if len(syms) != obj.syms:
+            raise DiagnosticError(error(self.loc(meta), "symbol operand count and affine map symbol count must match"))
+        return [self.typed(u, INDEX) for u in (*dims, *syms)]
+
+    def affine_apply_op(self, meta: Any, items: list) -> _Partial:
+        ref, ds = items[1], items[2]
+        attrs = items[3] if len(items) > 3 and isinstance(items[3], dict) else None
+        if not isinstance(ref[3], affine.AffineMap) or len(ref[3].results) != 1:
+            raise DiagnosticError(error(self.loc(meta), "'affine.apply' op mapping must produce one value"))
+        props, attrs = self.split_attrs("affine.apply", attrs, {"map": OpaqueAttr(ref[2])})
+        return self.op("affine.apply", meta, self._operands(ref, ds, meta), [INDEX], properties=props, attributes=attrs)
+
+    # Subscripts: a tree of tuples, numbered into a map by `affine_subs`.
+    def aff_const(self, meta: Any, items: list) -> tuple:
+        return ("const", int(str(items[0]), 0))
+
+    def aff_dim(self, meta: Any, items: list) -> tuple:
+        return ("dim", items[0])
+
+    def aff_sym(self, meta: Any, items: list) -> tuple:
+        return ("sym", items[0])
+
+    def aff_neg(self, meta: Any, items: list) -> tuple:
+        return ("neg", items[0])
+
+    def aff_add(self, meta: Any, items: list) -> tuple:
+        return ("add", items[0], items[1])
+
+    def aff_sub(self, meta: Any, items: list) -> tuple:
+        return ("sub", items[0], items[1])
+
+    def aff_mul(self, meta: Any, items: list) -> tuple:
+        return ("mul", items[0], items[1])
+
+    def aff_div(self, meta: Any, items: list) -> tuple:
+        return (str(items[1]), items[0], items[2])
+
+    def affine_subs(self, meta: Any, items: list) -> tuple[OpaqueAttr, list[_Use]]:
+        dims: list[_Use] = []
+        syms: list[_Use] = []
+        dim_names: list[str] = []
+        sym_names: list[str] = []
+
+        def build(t: tuple) -> affine.Expr:
+            kind = t[0]
+            if kind == "const":
+                return affine.const(t[1])
+            if kind in ("dim", "sym"):
+                use: _Use = t[1]
+                name = f"{use.name}#{use.number}"
+                if name in dim_names:
+                    return affine.Expr("dim", dim_names.index(name))
+                if name in sym_names:
+                    return affine.Expr("sym", sym_names.index(name))
+                names, uses = (dim_names, dims) if kind == "dim" else (sym_names, syms)
+                names.append(name)
+                uses.append(self.typed(use, INDEX))
+                return affine.Expr(kind, len(names) - 1)
+            if kind == "neg":
+                return affine.mul(build(t[1]), affine.const(-1))
+            lhs, rhs = build(t[1]), build(t[2])
+            if kind == "add":
+                return affine.add(lhs, rhs)
+            if kind == "sub":
+                return affine.sub(lhs, rhs)
+            if kind == "mul":
+                return affine.mul(lhs, rhs)
+            return affine.div(kind, lhs, rhs)
+
+        exprs = tuple(build(t) for t in items if t is not None)
+        m = affine.AffineMap(len(dim_names), len(sym_names), exprs)
+        return OpaqueAttr(m.text), [*dims, *syms]
+
+    def affine_load_op(self, meta: Any, items: list) -> _Partial:
+        mt = _type(items[-1])
+        amap, idx = items[2]
+        attrs = items[3] if isinstance(items[3], dict) else None
+        elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
+        props, attrs = self.split_attrs("affine.load", attrs, {"map": amap})
+        return self.op("affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type,list-item]
+
+    def affine_store_op(self, meta: Any, items: list) -> _Partial:
+        mt = _type(items[-1])
+        amap, idx = items[3]
+        attrs = items[4] if isinstance(items[4], dict) else None
+        elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
+        props, attrs = self.split_attrs("affine.store", attrs, {"map": amap})
+        operands = [self.typed(items[1], elem), self.typed(items[2], mt), *idx]  # type: ignore[arg-type]
+        return self.op("affine.store", meta, operands, [], properties=props, attributes=attrs)
+
+    def affine_bound(self, meta: Any, items: list) -> tuple[str, list[_Use]]:
+        items = [i for i in items if i is not None]
+        first = items[0]
+        if isinstance(first, Token) and first.type == "INT":
+            return affine.AffineMap(0, 0, (affine.const(int(str(first), 0)),)).text, []
+        if isinstance(first, _Use):
+            return affine.AffineMap(0, 1, (affine.Expr("sym", 0),)).text, [self.typed(first, INDEX)]
+        minmax = str(first) if isinstance(first, Token) else None
+        ref, ds = items[-2], items[-1]
+        if not isinstance(ref[3], affine.AffineMap):
+            raise TokenError(ref[1], 0, "expected affine map")
+        if len(ref[3].results) > 1 and minmax is None:
+            raise TokenError(ref[1], 0, "expected 'max' or 'min' prefix for a multi-result bound")
+        return ref[2], self._operands(ref, ds, None)
+
+    def affine_for_op(self, meta: Any, items: list) -> _Partial:
+        iv: Token = items[1]
+        (lb, lb_ops), (ub, ub_ops) = items[2], items[3]
+        step = 1
+        pairs: list = []
+        types: list[Type] = []
+        region = Region()
+        attrs = None
+        for it in items[4:]:
+            if isinstance(it, Token) and it.type == "INT":
+                step = int(str(it), 0)
+                if step <= 0:
+                    raise DiagnosticError(error(self.tok_loc(it), "expected step to be representable as a positive signed integer"))
+            elif isinstance(it, tuple) and it[0] == "iter":
+                pairs, types = it[1], it[2]
+            elif isinstance(it, Region):
+                region = it
+            elif isinstance(it, dict):
+                attrs = it
+        inits = [self.typed(u, t) for (_, u), t in zip(pairs, types)]
+        self._entry_args(region, [(iv, INDEX), *((tok, t) for (tok, _), t in zip(pairs, types))])
+        self._ensure_terminator(region, "affine.yield", self.loc(meta))
+        props: dict[str, Attr] = {
+            "lowerBoundMap": OpaqueAttr(lb),
+            "upperBoundMap": OpaqueAttr(ub),
+            "step": IntegerAttr(step, INDEX),
+            "operandSegmentSizes": _segments(len(lb_ops), len(ub_ops), len(inits)),
+        }
+        props, attrs = self.split_attrs("affine.for", attrs, props)
+        return self.op("affine.for", meta, [*lb_ops, *ub_ops, *inits], types, properties=props, attributes=attrs, regions=[region])
+
+    def affine_if_op(self, meta: Any, items: list) -> _Partial:
+        ref, ds = items[1], items[2]
+        if not isinstance(ref[3], affine.IntegerSet):
+            raise TokenError(ref[1], 0, "expected integer set")
+        types: list[Type] = []
+        regions: list[Region] = []
+        attrs = None
+        for it in items[3:]:
+            if isinstance(it, Region):
+                regions.append(it)
+            elif isinstance(it, list):
+                types = it
+            elif isinstance(it, dict):
+                attrs = it
+        loc = self.loc(meta)
+        self._ensure_terminator(regions[0], "affine.yield", loc)
+        if len(regions) == 1:
+            regions.append(Region())
+        else:
+            self._ensure_terminator(regions[1], "affine.yield", loc)
+        attrs = {"condition": OpaqueAttr(ref[2]), **(attrs or {})}
+        return self.op("affine.if", meta, self._operands(ref, ds, meta), types, attributes=attrs, regions=regions)
+
+    def affine_yield_op(self, meta: Any, items: list) -> _Partial:
+        attrs = items[1] if isinstance(items[1], dict) else None
+        return self.op("affine.yield", meta, self._typed_list(items[-2], items[-1], meta), attributes=attrs)
+
+
+from spec.syntax import custom_affine  # noqa: E402, F401 - registers the printers and the alias pass
