@@ -1,6 +1,8 @@
 """Issue 16, part 2: the ops `rules_more` reads (`cf.switch`, `memref.global`,
 reshapes, `reinterpret_cast`, `view`, `gpu.all_reduce`/`gpu.yield`,
-`vector.extract`/`insert`, the llvm declarations and calls).
+`vector.extract`/`insert`/`transfer_read`/`transfer_write`, the llvm
+declarations and calls) and `rules_affine` reads (the `affine` ops, maps,
+sets and `#alias = ...` definitions).
 
 Each file of `tests/wide/` named in `FILES` has mlir-opt-19's output pasted
 next to it (`tests/wide/expected/NAME.19.{custom,generic,pass}.out`: its
@@ -22,7 +24,7 @@ from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printer import join_outputs, print_op
 
 WIDE = Path(__file__).resolve().parent / "wide"
-FILES = ("more_forms", "outlined_multi_kernel", "host_memref_llvm")
+FILES = ("more_forms", "outlined_multi_kernel", "host_memref_llvm", "affine_forms", "affine_vector")
 
 
 def _chunks(name: str) -> list:
@@ -84,6 +86,7 @@ def test_effects() -> None:
         ("%r = gpu.all_reduce and %x {} : (f32) -> f32", "`and` reduction operation is not compatible with type 'f32'"),
         ("%r = gpu.all_reduce max %x {} : (f32) -> f32", "custom op 'gpu.all_reduce' invalid op kind"),
         ("%r = gpu.subgroup_reduce minnumf %i : (i32) -> i32", "`minnumf` reduction operation is not compatible with type 'i32'"),
+        ("%r = affine.apply #nowhere(%i)", "undefined symbol alias id 'nowhere'"),
     ],
 )
 def test_refused_as_mlir_opt_19_refuses(bad: str, message: str) -> None:
@@ -92,3 +95,25 @@ def test_refused_as_mlir_opt_19_refuses(bad: str, message: str) -> None:
     with pytest.raises(DiagnosticError) as exc:
         parse_module(text)
     assert exc.value.diagnostics[0].message == message
+
+
+def test_alias_errors_where_mlir_opt_19_puts_them() -> None:
+    """Positions and first lines pasted from mlir-opt-19."""
+    cases = {
+        "#map = affine_map<(d0) -> (d0)>\n#map = affine_map<(d0) -> (d0)>\n": (2, 1, "redefinition of attribute alias id 'map'"),
+        "func.func @f(%m: memref<4xf32, #foo>) { return }\n": (1, 36, "undefined symbol alias id 'foo'"),
+        "func.func @f() attributes {a = #foo} { return }\n": (1, 36, "undefined symbol alias id 'foo'"),
+    }
+    for text, (line, col, message) in cases.items():
+        with pytest.raises(DiagnosticError) as exc:
+            parse_module(text)
+        d = exc.value.diagnostics[0]
+        assert (d.loc.line, d.loc.col, d.message) == (line, col, message)
+
+
+def test_identity_layout_dropped_and_maps_canonical() -> None:
+    text = "#id = affine_map<(i) -> (i)>\nfunc.func @f(%a: memref<4xf32, #id>, %b: memref<4xf32, affine_map<(i)[n] -> (n - i - 1 + 0)>>) { return }\n"
+    assert print_op(parse_module(text)) == (
+        "#map = affine_map<(d0)[s0] -> (-d0 + s0 - 1)>\n"
+        "module {\n  func.func @f(%arg0: memref<4xf32>, %arg1: memref<4xf32, #map>) {\n    return\n  }\n}"
+    )

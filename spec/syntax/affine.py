@@ -481,9 +481,12 @@ class AliasTable:
 
     def __init__(self) -> None:
         self.attrs: dict[str, str] = {}
+        self.where: dict[str, int] = {}
+        """Where each was defined (offset in the text)."""
 
     def clear(self) -> None:
         self.attrs.clear()
+        self.where.clear()
 
 
 ALIASES = AliasTable()
@@ -499,7 +502,7 @@ def substitute(text: str) -> str:
     def repl(m: re.Match[str]) -> str:
         value = ALIASES.attrs.get(m.group(1))
         if value is None:
-            raise AffineError(m.start(), f"undefined symbol alias id '{m.group(1)}'")
+            raise AffineError(m.end(), f"undefined symbol alias id '{m.group(1)}'")
         return value
 
     return _ALIAS_USE.sub(repl, text)

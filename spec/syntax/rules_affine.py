@@ -46,7 +46,7 @@ def attr_text(tok: Token) -> str | None:
     if raw.startswith("#") and "." not in raw and "<" not in raw:
         value = affine.ALIASES.attrs.get(raw[1:])
         if value is None:
-            raise TokenError(tok, 0, f"undefined symbol alias id '{raw[1:]}'")
+            raise TokenError(tok, len(raw), f"undefined symbol alias id '{raw[1:]}'")
         return value
     return None
 
@@ -97,9 +97,12 @@ class AffineRules(BuilderBase):
         name = str(tok)[1:]
         if "." in name or "<" in name:
             raise TokenError(tok, 0, "expected attribute alias name")
-        if name in affine.ALIASES.attrs:
+        # A syntax error re-parses the text from the start (`lark_fast`):
+        # the same definition is then met again, at the same place.
+        if affine.ALIASES.where.get(name, tok.start_pos) != tok.start_pos:
             raise TokenError(tok, 0, f"redefinition of attribute alias id '{name}'")
         affine.ALIASES.attrs[name] = str(items[1])
+        affine.ALIASES.where[name] = tok.start_pos
         return None
 
     def affine_ref(self, meta: Any, items: list) -> tuple:
@@ -148,6 +151,9 @@ class AffineRules(BuilderBase):
 
     def aff_mul(self, meta: Any, items: list) -> tuple:
         return ("mul", items[0], items[1])
+
+    def aff_div_kw(self, meta: Any, items: list) -> str:
+        return str(items[0])
 
     def aff_div(self, meta: Any, items: list) -> tuple:
         return (str(items[1]), items[0], items[2])
