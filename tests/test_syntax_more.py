@@ -115,5 +115,5 @@ def test_identity_layout_dropped_and_maps_canonical() -> None:
     text = "#id = affine_map<(i) -> (i)>\nfunc.func @f(%a: memref<4xf32, #id>, %b: memref<4xf32, affine_map<(i)[n] -> (n - i - 1 + 0)>>) { return }\n"
     assert print_op(parse_module(text)) == (
         "#map = affine_map<(d0)[s0] -> (-d0 + s0 - 1)>\n"
-        "module {\n  func.func @f(%arg0: memref<4xf32>, %arg1: memref<4xf32, #map>) {\n    return\n  }\n}"
+        "module {\n  func.func @f(%arg0: memref<4xf32>, %arg1: memref<4xf32, #map>) {\n    return\n  }\n}\n"
     )
