@@ -479,6 +479,40 @@ def gpu_work_ops() -> frozenset[str]:
 SEGMENT_SIZES = "operandSegmentSizes"
 
 
+def loop_init_operands(op: Operation) -> list:
+    """The initial values of a loop's carried values: `scf.for`'s operands
+    after its bounds and step, `affine.for`'s `inits` segment (its bounds'
+    operands come first)."""
+    if op.name == "affine.for":
+        sizes = op.properties.get(SEGMENT_SIZES)
+        if isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 3:
+            return op.operands[sizes.values[0] + sizes.values[1] :]
+        return []
+    return op.operands[3:]
+
+
+BRANCH_OPS = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
+"""Terminators that go to other blocks of their region (the model follows them)."""
+
+
+def switch_successor_operands(op: Operation) -> list[list]:
+    """`cf.switch`'s operands passed to each successor: the default's, then
+    each case's (`case_operand_segments`)."""
+    sizes = op.properties.get(SEGMENT_SIZES)
+    cases = op.properties.get("case_operand_segments")
+    if not (isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 3):
+        return [[] for _ in op.successors]
+    n_default = sizes.values[1]
+    out = [op.operands[1 : 1 + n_default]]
+    at = 1 + n_default
+    for n in cases.values if isinstance(cases, DenseArrayAttr) else []:
+        out.append(op.operands[at : at + n])
+        at += n
+    while len(out) < len(op.successors):
+        out.append([])
+    return out
+
+
 def async_dependency_span(op: Operation) -> tuple[int, int]:
     """[start, end) of the dependency operands (`[deps]`) of a GPU async op
     among its operands: the registry's `deps_segment` of

@@ -117,3 +117,26 @@ def test_identity_layout_dropped_and_maps_canonical() -> None:
         "#map = affine_map<(d0)[s0] -> (-d0 + s0 - 1)>\n"
         "module {\n  func.func @f(%arg0: memref<4xf32>, %arg1: memref<4xf32, #map>) {\n    return\n  }\n}\n"
     )
+
+
+VERIFY = Path(__file__).resolve().parent / "wide_verify"
+
+
+@pytest.mark.parametrize(
+    "name,path_note",
+    [("affine_for", "affine.for at"), ("switch", "cf.switch at")],
+)
+def test_verifier_follows_affine_for_and_switch(name: str, path_note: str) -> None:
+    """The verifier models `affine.for` as a loop (0..K trips, the loop
+    lemma), `affine.if` as a two-way decision and `cf.switch` as an n-way
+    one: the reference rewrite verifies, a wait moved past a host read is
+    refuted on the path that shows it."""
+    import subprocess
+    import sys
+
+    src = VERIFY / f"{name}_in.mlir"
+    ok = subprocess.run([sys.executable, "-m", "verifier", "check", str(src), "--mode", "mlir19"], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = subprocess.run([sys.executable, "-m", "verifier", "check", str(src), "--after", str(VERIFY / f"{name}_wrong.mlir")], capture_output=True, text=True)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert path_note in bad.stderr + bad.stdout

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from spec import registry
 from spec.ir import Operation
 from spec.semantics.events import EventGraph, is_token_type
 from spec.semantics.union_graph import GuardedGraph
@@ -41,7 +42,7 @@ from verifier.reach import reachable
 def crosses_iterations(loop: Operation) -> bool:
     """Condition 1 fails: a token-typed init, loop-carried value or result."""
     carried = loop.regions[0].blocks[0].args[1:] if loop.regions and loop.regions[0].blocks else []
-    values = [*loop.operands[3:], *carried, *loop.results]
+    values = [*registry.loop_init_operands(loop), *carried, *loop.results]
     return any(is_token_type(v.type) for v in values)
 
 
@@ -68,7 +69,7 @@ class LoopLemma:
         kept) if either fails or the lemma already failed."""
         if not self.holds or not gin.bounded:
             return False
-        other = gin.loops - {"scf.for"}
+        other = gin.loops - {"scf.for", "affine.for"}
         if other:
             self.holds, self.why = False, f"{', '.join(sorted(other))} loops are bounded, not covered by the lemma"
             return False

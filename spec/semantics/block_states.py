@@ -56,7 +56,7 @@ def block_states(region: Region, unroll: int) -> BlockStates | None:
         order.append(st)
         term = region.blocks[st[0]].ops[-1] if region.blocks[st[0]].ops else None
         nxt: list[State] = []
-        if term is not None and term.name in ("cf.br", "cf.cond_br"):
+        if term is not None and term.name in ("cf.br", "cf.cond_br", "cf.switch"):
             for b in term.successors:
                 bi = index[b]
                 visits = dict(st[1])

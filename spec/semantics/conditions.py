@@ -20,7 +20,7 @@ TRUE = 0
 """The condition of every path."""
 
 
-LOOP_KINDS = frozenset({"scf.for", "scf.while", "scf.parallel"})
+LOOP_KINDS = frozenset({"scf.for", "scf.while", "scf.parallel", "affine.for"})
 """Decisions on a trip count 0..K, encoded by monotone "iteration j runs"
 flags; every other decision picks one of its options."""
 

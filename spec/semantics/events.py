@@ -71,7 +71,7 @@ UNMODELLED_OPS = {
     "gpu.launch": "gpu.launch (with a body) is not modelled; the pass rejects it",
 }
 
-PASSING_OPS = frozenset({"scf.yield", "scf.condition", "cf.br", "cf.cond_br"})
+PASSING_OPS = frozenset({"scf.yield", "scf.condition", "cf.br", "cf.cond_br", "cf.switch"})
 """Terminators that pass tokens on to block arguments or region results
 (`bind`): the only ops besides the modelled ones that may take a token."""
 
@@ -304,13 +304,19 @@ class _Builder:
                 return cur, None
             cur, _ = self.thread(block, cur, tid, depth)
             term = block.ops[-1] if block.ops else None
-            if term is None or term.name not in ("cf.br", "cf.cond_br"):
+            if term is None or term.name not in registry.BRANCH_OPS:
                 if term is not None and term.successors:
                     self.unsupported(term, f"'{term.name}' op branches in a way the model cannot follow")
                     return cur, None
                 return cur, term
             if term.name == "cf.br":
                 nxt, operands = term.successors[0], term.operands
+            elif term.name == "cf.switch":
+                c = self.decide(
+                    len(term.successors),
+                    lambda c, t=term: f"cf.switch at {t.loc} goes to its {'default' if c == 0 else f'case #{c - 1}'} successor",
+                )
+                nxt, operands = term.successors[c], registry.switch_successor_operands(term)[c]
             else:
                 sizes = term.properties.get("operandSegmentSizes")
                 n_true = sizes.values[1] if isinstance(sizes, DenseArrayAttr) else 0
@@ -340,11 +346,11 @@ class _Builder:
         """A region op holding GPU or async ops: follow the path into it."""
         name = op.name
         g = self.g
-        if name == "scf.if":
+        if name in ("scf.if", "affine.if"):
             c = self.decide(
                 2,
-                lambda c: f"scf.if at {op.loc} takes the {'then' if c == 0 else 'else'} branch",
-                self.same_condition(op, op.operands[0]) if op.operands else None,
+                lambda c: f"{name} at {op.loc} takes the {'then' if c == 0 else 'else'} branch",
+                self.same_condition(op, op.operands[0]) if op.operands and name == "scf.if" else None,
             )
             if c < len(op.regions) and op.regions[c].blocks:
                 cur, term = self.region(op.regions[c], [], cur, tid, depth)
@@ -357,11 +363,11 @@ class _Builder:
             if term is not None:
                 self.bind(op.results, term.operands)
             return cur
-        if name == "scf.for":
+        if name in ("scf.for", "affine.for"):
             g.bounded = True
-            g.loops.add("scf.for")
-            trips = self.decide(self.unroll + 1, lambda c: f"scf.for at {op.loc} runs {c} time{'s' if c != 1 else ''}")
-            carried = op.operands[3:]
+            g.loops.add(name)
+            trips = self.decide(self.unroll + 1, lambda c: f"{name} at {op.loc} runs {c} time{'s' if c != 1 else ''}")
+            carried = registry.loop_init_operands(op)
             for _ in range(trips):
                 first = len(g.kinds)
                 cur, term = self._iteration(op.regions[0], carried, cur, tid, depth)

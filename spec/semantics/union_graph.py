@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from spec import registry
 from spec.attributes import DenseArrayAttr
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.block_states import MAX_CF_STATES, block_states
@@ -316,7 +317,7 @@ class _GuardedBuilder(_Builder):
             node, _ = self.thread(block, node, tid, depth)
             ways *= self.mult
             term = block.ops[-1] if block.ops else None
-            if term is None or term.name not in ("cf.br", "cf.cond_br"):
+            if term is None or term.name not in registry.BRANCH_OPS:
                 if term is not None and term.successors:
                     self.unsupported(term, f"'{term.name}' op branches in a way the model cannot follow")
                     continue
@@ -327,6 +328,12 @@ class _GuardedBuilder(_Builder):
                 continue
             if term.name == "cf.br":
                 outs = [(g.cond, succs[st][0], term.operands)]
+            elif term.name == "cf.switch":
+                d = self.decide_at(term, "cf.switch", len(term.successors))
+                if d is None:
+                    continue
+                passed = registry.switch_successor_operands(term)
+                outs = [(sym.conj(g.cond, sym.option(d, k)), succs[st][k], passed[k]) for k in range(len(term.successors))]
             else:
                 d = self.decide_at(term, "cf.cond_br", 2)
                 if d is None:
@@ -355,13 +362,13 @@ class _GuardedBuilder(_Builder):
 
     def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         name = op.name
-        if name == "scf.if":
+        if name in ("scf.if", "affine.if"):
             return self.scf_if(op, cur, tid, depth)
         if name == "scf.execute_region":
             cur, exits = self.gregion(op.regions[0], cur, tid, depth)
             self.join_bind(op.results, [(c, s) for c, _, _, s in exits], tid)
             return cur
-        if name == "scf.for":
+        if name in ("scf.for", "affine.for"):
             return self.scf_for(op, cur, tid, depth)
         if name == "scf.while":
             return self.scf_while(op, cur, tid, depth)
@@ -396,7 +403,7 @@ class _GuardedBuilder(_Builder):
 
     def scf_if(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         g, sym = self.g, self.sym
-        d = self.decide_at(op, "scf.if", 2)
+        d = self.decide_at(op, op.name, 2)
         if d is None:
             return cur
         # A decision met before (the same condition): every path takes the
@@ -448,7 +455,7 @@ class _GuardedBuilder(_Builder):
             return cur
         block = region.blocks[0]
         parent, ctx0, mult0 = g.cond, g.ctx, self.mult
-        carried = self.snap(op.operands[3:])
+        carried = self.snap(registry.loop_init_operands(op))
         leave: list[tuple[int, int | None, list[_Snap] | None]] = [(sym.conj(parent, sym.option(d, 0)), cur, carried)]
         total, prod = 1, 1
         for j in range(1, self.unroll + 1):
@@ -514,7 +521,7 @@ class _GuardedBuilder(_Builder):
         return self.join([(c, n) for c, n, _ in leave], tid)
 
 
-DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel", "arith.select"})
+DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel", "arith.select", "affine.if", "affine.for"})
 """Ops whose execution the guarded builder splits on a decision (`control`);
 the other decisions are branches between blocks (`cf_region`)."""
 
