@@ -18,6 +18,7 @@ from verifier.enumeration import (
     STRAIGHT,
     TINY,
     VALUES,
+    WHOLE,
     _walk,
     brute_force,
     counts,
@@ -33,11 +34,12 @@ EXPECTED = {
     "control": [8, 94, 1433],
     "values": [7, 80, 1386],
     "full": [31, 1865],
+    "whole": [14, 285, 8253],
 }
 
 # Brute force (naive generation, canonicalised, deduplicated) must give
 # the same number of distinct programs, on the smallest sizes.
-BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (VALUES, 3), (FULL, 2)]
+BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (VALUES, 3), (FULL, 2), (WHOLE, 3)]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
