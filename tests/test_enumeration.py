@@ -15,6 +15,7 @@ from verifier.enumeration import (
     ASYNC,
     CONTROL,
     FULL,
+    GATE,
     STRAIGHT,
     TINY,
     VALUES,
@@ -35,11 +36,12 @@ EXPECTED = {
     "values": [7, 80, 1386],
     "full": [31, 1865],
     "whole": [14, 285, 8253],
+    "gate": [3, 13, 74, 580],
 }
 
 # Brute force (naive generation, canonicalised, deduplicated) must give
 # the same number of distinct programs, on the smallest sizes.
-BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (VALUES, 3), (FULL, 2), (WHOLE, 3)]
+BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (VALUES, 3), (FULL, 2), (WHOLE, 3), (GATE, 4)]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -91,10 +91,13 @@ class Alphabet:
     """A `!gpu.async.token` argument `%a0`, usable as a dependency."""
     return_token: bool = False
     """`return %t : !gpu.async.token` ends the function (one op)."""
+    max_depth: int | None = None
+    """How deep region ops nest (`None`: no limit; 1: the bodies of the
+    function's region ops hold no region op)."""
 
     def describe(self) -> str:
         """One line for reports: the name and what is on."""
-        parts = [f"{self.buffers} buffer(s)", "gpu " + "/".join(self.gpu), "host " + "/".join(self.host)]
+        parts = [f"{self.buffers} buffer(s)", "gpu " + "/".join(self.gpu), "host " + ("/".join(self.host) or "none")]
         for flag in ("user_tokens", "waits", "execute", "scf_if", "scf_for", "cf", "token_arg", "return_token"):
             if getattr(self, flag):
                 parts.append(flag)
@@ -102,6 +105,8 @@ class Alphabet:
             parts.append("values " + "/".join(self.values))
         if self.scf_if or self.cf:
             parts.append(f"{self.conditions} condition(s)")
+        if self.max_depth is not None:
+            parts.append(f"region ops nested at most {self.max_depth} deep")
         return f"{self.name}: " + ", ".join(parts)
 
 
@@ -159,7 +164,12 @@ with user tokens, both waits, executes with both value results and their
 awaits, `scf.if`, `scf.for`, `cf` diamonds, the token argument and the
 returned token. The alphabet a size-4 claim over the whole subset can be
 made on in about half an hour: 326,117 programs of 1..4 ops."""
-ALPHABETS = {a.name: a for a in (TINY, STRAIGHT, ASYNC, CONTROL, VALUES, FULL, WHOLE)}
+GATE = Alphabet("gate", buffers=1, gpu=("launch",), host=(), execute=True, scf_if=True, max_depth=1)
+"""The conformance gate's enumerated prefix: launches, executes and their
+awaits, `scf.if`, region bodies without region ops; 670 programs of 1..4
+ops, among them upstream's loss of a launch past the function's end when an
+execute's token is awaited on one path only (size 4)."""
+ALPHABETS = {a.name: a for a in (TINY, STRAIGHT, ASYNC, CONTROL, VALUES, FULL, WHOLE, GATE)}
 
 
 @dataclass(frozen=True)
@@ -197,6 +207,8 @@ class State:
     atoks: tuple[str, ...] = ()
     avals: tuple[tuple[str, str], ...] = ()
     allocs: tuple[int, ...] = ()
+    depth: int = 0
+    """Region ops around this point."""
 
     def fresh(self, stem: str) -> tuple[str, State]:
         return f"%{stem}{self.counter}", replace(self, counter=self.counter + 1)
@@ -283,7 +295,7 @@ def _regions(
             yield (), s, []
         return
     for k in range(n + 1):
-        for body, inner in _ops_of_size(a, s, k, False, canonical):
+        for body, inner in _ops_of_size(a, replace(s, depth=s.depth + 1), k, False, canonical):
             after = inner.inner(s)
             for rest, s2, ends in _regions(a, after, n - k, count - 1, canonical):
                 yield (body, *rest), s2, [inner, *ends]
@@ -293,7 +305,7 @@ def _op_of_size(a: Alphabet, s: State, k: int, top: bool, canonical: bool) -> It
     """Every single op of size exactly `k` in state `s` (region ops for k > 1)."""
     if k == 1:
         yield from _leaf_ops(a, s, canonical)
-    if k >= 1:
+    if k >= 1 and (a.max_depth is None or s.depth < a.max_depth):
         yield from _region_ops(a, s, k, top, canonical)
 
 

@@ -7,7 +7,7 @@ milliseconds, not a process:
 
 - the refimpl (`--mode M`, no `--impl`): parsed, `refimpl.rewrite` and the
   rewritten IR handed to `check` as it is (no printing, no second parse).
-  `refimpl` is imported lazily, in `_RefimplRunner`, never at module level:
+  `refimpl` is imported lazily, in `RefimplRunner`, never at module level:
   the verifier treats the refimpl as one implementation among others and
   keeps importing nothing of it (`check` runs it as a subprocess); this
   runner is the one place where calling its Python API is worth it;
@@ -116,7 +116,7 @@ def _failed(p: Program, verdict: str, detail: str, t0: float) -> Result:
 
 
 @dataclass(frozen=True)
-class _RefimplRunner:
+class RefimplRunner:
     """The refimpl in `mode`, called in-process (lazy import, see the module docstring)."""
 
     mode: str
@@ -141,7 +141,7 @@ class _RefimplRunner:
 
 
 @dataclass(frozen=True)
-class _CommandRunner:
+class CommandRunner:
     """An external command, batched with `--split-input-file` (see the module docstring)."""
 
     argv: tuple[str, ...]
@@ -217,7 +217,7 @@ def split_output(text: str) -> list[str]:
     return [c for c in chunks if c.strip()] if len(chunks) > 1 else chunks
 
 
-Runner = _RefimplRunner | _CommandRunner
+Runner = RefimplRunner | CommandRunner
 
 # ---------------------------------------------------------------- selection and workers
 
@@ -478,9 +478,9 @@ def main(args: argparse.Namespace) -> int:
         if not argv:
             sys.stderr.write("error: --impl: empty command\n")
             return 2
-        runner = _CommandRunner(argv, args.impl_batch, args.timeout_ms)
+        runner = CommandRunner(argv, args.impl_batch, args.timeout_ms)
     else:
-        runner = _RefimplRunner(args.mode, args.timeout_ms)
+        runner = RefimplRunner(args.mode, args.timeout_ms)
     header = _header(alphabet, runner)
     results_path = Path(args.results) if args.results else None
     done: dict[str, Result] = {}
