@@ -149,24 +149,7 @@ FULL = Alphabet(
     return_token=True,
 )
 """Everything this module knows."""
-WHOLE = Alphabet(
-    "whole",
-    buffers=1,
-    gpu=("launch",),
-    host=("store",),
-    user_tokens=True,
-    waits=True,
-    execute=True,
-    values=("token", "f32"),
-    scf_if=True,
-    scf_for=True,
-    scf_while=True,
-    scf_parallel=True,
-    cf=True,
-    conditions=1,
-    token_arg=True,
-    return_token=True,
-)
+WHOLE = replace(FULL, name="whole", buffers=1, gpu=("launch",), host=("store",), conditions=1)
 """Every construct of `FULL`, one of each kind: one GPU op (a launch; sync
 or `async [deps]`), one host effect (a store), one buffer and one condition,
 with user tokens, both waits, executes with both value results and their
