@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 import verifier
 from spec.ir import Operation
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from spec.views import is_gpu_async, new_wait
 from tests.support.profiles import examples
 from verifier.gate import RefimplImpl

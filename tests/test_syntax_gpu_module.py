@@ -31,7 +31,7 @@ from spec.attributes import ArrayAttr, OpaqueAttr
 from spec.diagnostics import DiagnosticError
 from spec.syntax.gpu_targets import canonical_gpu_attr, is_gpu_target, is_offloading_handler
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 # The inputs use ops of unregistered dialects; mlir-opt-19 reads them with

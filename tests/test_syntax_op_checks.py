@@ -32,7 +32,7 @@ from spec.__main__ import main as spec_main
 from spec.diagnostics import DiagnosticError
 from spec.syntax.op_checks import INHERENT, MATH_FASTMATH_OPS
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 REPO = Path(__file__).resolve().parent.parent

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from spec.diagnostics import DiagnosticError, render
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 from verifier.report import Report
 
 IMPL_TIMEOUT_S = 120

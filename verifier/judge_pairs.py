@@ -30,7 +30,7 @@ import verifier
 from spec.diagnostics import DiagnosticError
 from spec.semantics.judge import OK, UNDECIDED, WRONG, Judgement, judge_modules
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 from verifier.boundary_programs import ALL, Options, boundary_programs
 from verifier.edits import EDITS
 from verifier.gate import ImplFailed, RefimplImpl

@@ -28,7 +28,7 @@ from spec.attributes import GPU_TOKEN
 from spec.diagnostics import DiagnosticError, render
 from spec.ir import Block, Operation, Value
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 
 
 def _blocks(module: Operation) -> list[Block]:

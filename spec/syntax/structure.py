@@ -37,6 +37,7 @@ from spec import registry
 from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, TypeAttr
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note
 from spec.ir import Block, Operation, Region, Value
+from spec.syntax.printer import Printer
 
 SYMBOL_TABLES = frozenset({"builtin.module", "gpu.module"})
 """Registered ops with MLIR's `SymbolTable` trait (in our subset)."""
@@ -50,8 +51,6 @@ ISOLATED_SCOPES = frozenset({"func.func", "builtin.module", "gpu.module", "gpu.f
 
 def generic_text(op: Operation) -> str:
     """`op` in generic form, numbered from its isolated-from-above scope."""
-    from spec.syntax.printer import Printer  # noqa: PLC0415 - the printer imports the parser's helpers
-
     scope = op
     while scope.name not in ISOLATED_SCOPES and scope.parent_op is not None:
         scope = scope.parent_op
