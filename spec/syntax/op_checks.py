@@ -38,7 +38,7 @@ Where this differs from mlir-opt-19 (recorded in
 tests/test_syntax_op_checks.py): an unknown arith flag is an attribute parse
 error there and an invalid property here (same verdict, other message); the
 ODS constraints of GPU target and offloading attributes are approximated by
-the attribute's name (`spec/syntax/gpu_targets.py`); a dict value that fails conversion next to
+the attribute's name (`spec/syntax/dialect_attrs/gpu_targets.py`); a dict value that fails conversion next to
 `<{...}>` leaves a default-valued property at its default (mlir-opt-19
 nulls it). Not modelled: symbol uses (does the callee exist?), the address
 spaces of `gpu.func` attributions, `memref.subview`'s inferred result type.
@@ -70,7 +70,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Region, Value
-from spec.syntax.gpu_targets import is_gpu_target, is_offloading_handler
+from spec.syntax.dialect_attrs import is_gpu_target, is_offloading_handler
 
 
 @dataclass(frozen=True)
