@@ -30,10 +30,14 @@ from hypothesis import strategies as st
 from spec import registry
 from spec.__main__ import main as spec_main
 from spec.diagnostics import DiagnosticError
-from spec.syntax.op_checks import INHERENT, MATH_FASTMATH_OPS
+from spec.syntax.op_checks import declared
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+
+INHERENT = {name: declared(name) for name in registry.known_ops() if declared(name)}
+"""Every known op with inherent attributes in mlir-opt-19, from the registry."""
+MATH_OPS = [name.removeprefix("math.") for name in registry.known_ops() if name.startswith("math.")]
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -134,7 +138,7 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
     "vector.load": ("body", '%0 = "vector.load"(%m, %a) {P} {A} : (memref<4xf32>, index) -> vector<2xf32>', {}),
     "vector.store": ("body", '%v = "vector.splat"(%x) : (f32) -> vector<2xf32>\n  "vector.store"(%v, %m, %a) {P} {A} : (vector<2xf32>, memref<4xf32>, index) -> ()', {}),
     "vector.print": ("body", '"vector.print"(%x) {P} {A} : (f32) -> ()', {}),
-    **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x) {{P}} {{A}} : (f32) -> f32', {}) for n in MATH_FASTMATH_OPS if n not in ("atan2", "copysign", "powf")},
+    **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x) {{P}} {{A}} : (f32) -> f32', {}) for n in MATH_OPS if n not in ("atan2", "copysign", "powf")},
     **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x, %x) {{P}} {{A}} : (f32, f32) -> f32', {}) for n in ("atan2", "copysign", "powf")},
 }
 TEMPLATES["memref.get_global"] = ("body", '%0 = "memref.get_global"() {P} {A} : () -> memref<4xf32>', {"name": "@gl"})
@@ -281,6 +285,13 @@ def test_cli_exit_code_and_location(tmp_path: Path) -> None:
 def _first_error(stderr: str, path: Path) -> str:
     line = next((ln for ln in stderr.splitlines() if ": error: " in ln), "")
     return line.replace(str(path), "FILE")
+
+
+def test_every_registry_constraint_is_defined() -> None:
+    from spec.syntax.op_checks import CONSTRAINTS
+
+    used = {i.constraint for name in registry.known_ops() for i in registry.inherent_attributes(name).values()}
+    assert used <= set(CONSTRAINTS) and used
 
 
 def test_every_table_entry_has_a_template() -> None:
