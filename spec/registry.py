@@ -103,6 +103,14 @@ class OpInfo:
     """A GPU async op with no GPU work of its own (`gpu.wait`): it only
     orders on its dependencies, blocking the host unless it is `async`. Not
     an effectful event; the pass adds, merges and moves such ops."""
+    sync: str = ""
+    """What the op does for the ordering of other ops, if it is no event of
+    the semantics itself (docs/design.md section 4): `wait` holds its thread
+    until one token or value completes (`gpu.wait`, `async.await`: the waits
+    a rewrite adds); `wait_group` until a group's tokens do
+    (`async.await_all`); `thread` begins or completes an async thread
+    (`async.execute`, `async.yield`); `group` only gathers tokens
+    (`async.create_group`, `async.add_to_group`). Read through `sync_kind`."""
     fixed_trailing: int = 0
     """GPU async ops without operand segments: operands after the deps."""
     segments: tuple[str, ...] = ()
@@ -137,7 +145,14 @@ class OpInfo:
     """The ops it may sit directly in (MLIR's `HasParent` / `ParentOneOf`)."""
     isolated: bool = False
     """MLIR's `IsolatedFromAbove`: no op in its regions uses a value defined
-    outside them."""
+    outside them (and where the generic printer's numbering starts)."""
+    symbol: bool = False
+    """MLIR's `Symbol` trait: it defines a symbol (`sym_name`)."""
+    symbol_table: bool = False
+    """MLIR's `SymbolTable` trait: its block holds symbols, unique by name."""
+    no_terminator: bool = False
+    """MLIR's `NoTerminator` (or an implicit terminator the custom form
+    hides): its blocks need not end in a terminator."""
     library_form: LibraryForm | None = None
     """The GPU library ops' shared custom form (see `LibraryForm`)."""
     result_segments: bool = False
@@ -188,16 +203,16 @@ def _pure(names: str, **kw: object) -> None:
 
 
 # builtin / func
-_op("builtin.module", effects=None, inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")}, operand_count=(0, 0), default_dialect="builtin", isolated=True)
-_op("func.func", effects=None, inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS}, operand_count=(0, 0), default_dialect="func", isolated=True)
+_op("builtin.module", effects=None, symbol_table=True, no_terminator=True, inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")}, operand_count=(0, 0), default_dialect="builtin", isolated=True)
+_op("func.func", effects=None, symbol=True, inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS}, operand_count=(0, 0), default_dialect="func", isolated=True)
 _op("func.call", effects=None, inherent={"callee": _req("flat_symbol_ref")})  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
 _op("func.return", terminator=True, parents=("func.func",))
 
 # gpu: kernels and modules (opaque to the pass)
-_op("gpu.module", effects=None, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True)
+_op("gpu.module", effects=None, symbol=True, symbol_table=True, no_terminator=True, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True)
 _op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",))
 # gpu.func keeps `sym_name` in the discardable dict (spec.syntax.op_checks checks it).
-_op("gpu.func", effects=None, inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",))
+_op("gpu.func", effects=None, symbol=True, inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",))
 _op("gpu.return", terminator=True, parents=("gpu.func",))
 _op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",))
 _op("gpu.barrier", effects=None, operand_count=(0, 0))
@@ -211,7 +226,7 @@ _op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_traili
 _op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
 _op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
-_op("gpu.wait", effects=None, gpu_async=True, wait_only=True, fixed_trailing=0)
+_op("gpu.wait", effects=None, gpu_async=True, wait_only=True, sync="wait", fixed_trailing=0)
 
 # gpu: the sparse library ops (cuSPARSE / cuSPARSELt calls), all GPU async.
 # MLIR 19 declares no memory effects for them (effects None): they read and
@@ -328,12 +343,12 @@ _op("cf.cond_br", terminator=True, segments=("condition", "trueDestOperands", "f
 _op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1))
 
 # async
-_op("async.execute", effects=None, segments=("dependencies", "bodyOperands"))
-_op("async.await", effects=None, operand_count=(1, 1))
-_op("async.yield", terminator=True, parents=("async.execute",))
-_op("async.create_group", operand_count=(1, 1))
-_op("async.add_to_group", effects=None, operand_count=(2, 2))
-_op("async.await_all", effects=None, operand_count=(1, 1))
+_op("async.execute", effects=None, sync="thread", segments=("dependencies", "bodyOperands"))
+_op("async.await", effects=None, sync="wait", operand_count=(1, 1))
+_op("async.yield", terminator=True, sync="thread", parents=("async.execute",))
+_op("async.create_group", sync="group", operand_count=(1, 1))
+_op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2))
+_op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1))
 
 
 def _names(dialect: str, mnemonics: str) -> frozenset[str]:
@@ -487,6 +502,26 @@ def is_gpu_async(name: str) -> bool:
 def is_gpu_wait(name: str) -> bool:
     """Whether op `name` is a GPU async op that only waits (`gpu.wait`)."""
     return lookup(name).wait_only
+
+
+@cache
+def sync_kind(name: str) -> str:
+    """`OpInfo.sync` of op `name`: "" for an op that is no synchronization."""
+    return lookup(name).sync
+
+
+def blocks_thread(name: str) -> bool:
+    """Whether op `name` may hold its thread until tokens complete (a
+    blocking `gpu.wait`, `async.await`, `async.await_all`)."""
+    return sync_kind(name) in ("wait", "wait_group")
+
+
+@cache
+def is_function_return(name: str) -> bool:
+    """Whether op `name` returns from a `func.func` (the terminator whose
+    parent is the function: an event of the semantics, design section 4)."""
+    info = lookup(name)
+    return info.terminator and info.parents == ("func.func",)
 
 
 def gpu_work_ops() -> frozenset[str]:
