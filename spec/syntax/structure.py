@@ -56,9 +56,17 @@ def current_op_note(op: Operation) -> Diagnostic:
     return note(op.loc, f"see current operation: {sep}{text}")
 
 
+def op_diagnostic(op: Operation, message: str, *more: Diagnostic) -> Diagnostic:
+    """`emitOpError` as mlir-opt renders it: `'NAME' op MESSAGE` at the op,
+    plus the `see current operation` note (the op in generic form, numbered
+    from its isolated-from-above scope in the IR's current state, so a pass
+    that reports it shows what it had rewritten so far)."""
+    return error(op.loc, f"'{op.name}' op {message}", current_op_note(op), *more)
+
+
 def op_error(op: Operation, message: str, *more: Diagnostic) -> DiagnosticError:
-    """`emitOpError`: `'NAME' op MESSAGE` plus the `see current operation` note."""
-    return DiagnosticError(error(op.loc, f"'{op.name}' op {message}", current_op_note(op), *more))
+    """`op_diagnostic` raised as the parser's verifier raises it."""
+    return DiagnosticError(op_diagnostic(op, message, *more))
 
 
 # -- on entrance -------------------------------------------------------------------
