@@ -431,7 +431,7 @@ def test_accepted_generic_op_reprints_in_custom_form(text: str) -> None:
         module = parse_module(text)
     except DiagnosticError as exc:
         assert all(d.loc.line >= 1 and d.loc.col >= 1 for d in exc.diagnostics)
-        return
+        return  # checked: a rejection located in the text (test_templates_are_valid: some are accepted)
     custom = print_op(module)
     again = parse_module(custom)
     assert print_op(again) == custom
@@ -473,7 +473,7 @@ def test_generic_op_verdicts_agree_with_mlir_opt_19(text: str) -> None:
         assert ref.returncode != 0, f"we reject, mlir-opt-19 accepts: {first.message}"
         theirs = _first_error(ref.stderr, Path("<stdin>"))
         assert theirs.endswith(f"error: {first.message}"), f"\nours:   {first.message}\ntheirs: {theirs}"
-        return
+        return  # checked: both reject, with the same first error
     theirs = _first_error(ref.stderr, Path("<stdin>"))
     # Symbol uses (does the callee or kernel exist, with this signature?)
     # are verified against the symbol table, which the parser does not model;
