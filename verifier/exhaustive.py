@@ -47,7 +47,6 @@ import json
 import os
 import shlex
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -163,54 +162,6 @@ class _CommandRunner:
         if run.stopped:
             return -1, "", run.stopped
         return run.returncode, run.stdout.decode("utf-8", "replace"), run.stderr.decode("utf-8", "replace")
-
-    def run(self, batch: list[Program]) -> list[Result]:
-        import refimpl  # noqa: PLC0415 - lazily: the verifier does not depend on the refimpl
-
-        out = []
-        for p in batch:
-            t0 = time.perf_counter()
-            module_in = parse_module(p.text, "<input>")
-            result = refimpl.rewrite(parse_module(p.text, "<input>"), self.mode)
-            if not result.ok:
-                out.append(_failed(p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0))
-                continue
-            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms))
-        return out
-
-    def label(self) -> str:
-        return f"refimpl --mode {self.mode} (in-process)"
-
-
-@dataclass(frozen=True)
-class _CommandRunner:
-    """An external command, batched with `--split-input-file` (see the module docstring)."""
-
-    argv: tuple[str, ...]
-    batch: int
-    timeout_ms: int
-    impl_timeout_s: float = IMPL_TIMEOUT_S
-
-    def _exec(self, args: list[str], text: str) -> tuple[int, str, str]:
-        fd, path = tempfile.mkstemp(suffix=".mlir", prefix="exhaustive-")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            try:
-                proc = subprocess.run(
-                    [*self.argv, *args, path],
-                    capture_output=True,
-                    text=True,
-                    stdin=subprocess.DEVNULL,
-                    timeout=self.impl_timeout_s,
-                )
-            except subprocess.TimeoutExpired:
-                return -1, "", f"timed out after {self.impl_timeout_s:g} s"
-            except OSError as exc:
-                return -1, "", f"cannot run {self.argv[0]}: {exc}"
-        finally:
-            os.unlink(path)
-        return proc.returncode, proc.stdout, proc.stderr
 
     def run(self, batch: list[Program]) -> list[Result]:
         outs: list[str] | None = None
