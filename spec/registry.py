@@ -4,11 +4,18 @@ Per op: whether it is a GPU async op (MLIR's `gpu::AsyncOpInterface`) and
 where its dependency operands sit; its memory effects as MLIR declares them
 (`pure`, a set of `read`/`write`/`alloc`/`free`, `recursive` for region ops
 whose effects are those of their bodies, or `None` when the op implements no
-effects interface); whether it is a terminator; the 2020 classification the
-seed used; and printing facts (inherent attributes, operand segments, the
-default properties the custom form elides); its inherent attributes as
-mlir-opt-19 declares them, each with its ODS constraint (`inherent`, read
-through `inherent_attributes`).
+effects interface); what it does for ordering if it is a synchronization op
+(`sync`: waits, threads, groups); whether it is a terminator; its traits
+(`IsolatedFromAbove`, `Symbol`, `SymbolTable`, `NoTerminator`); the 2020
+classification the seed used; its inherent attributes as mlir-opt-19
+declares them, each with its ODS constraint (`inherent`, read through
+`inherent_attributes`); and printing facts (operand segments, the default
+properties the custom form elides).
+
+This is the one place for such facts: the syntax checks, the printer, the
+semantics, the pass and the verifier read them here (through the accessors
+at the end, or `lookup(name)`), so adding an op touches its entry and its
+syntax.
 
 Unknown ops are what MLIR makes of unregistered ops: unknown effects, possibly
 a terminator.
