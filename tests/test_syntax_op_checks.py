@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from spec import registry
 from spec.__main__ import main as spec_main
 from spec.diagnostics import DiagnosticError
-from spec.syntax.op_checks import declared
+from spec.syntax.op_checks import CONSTRAINTS, declared
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
@@ -288,8 +288,6 @@ def _first_error(stderr: str, path: Path) -> str:
 
 
 def test_every_registry_constraint_is_defined() -> None:
-    from spec.syntax.op_checks import CONSTRAINTS
-
     used = {i.constraint for name in registry.known_ops() for i in registry.inherent_attributes(name).values()}
     assert used <= set(CONSTRAINTS) and used
 
