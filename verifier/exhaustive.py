@@ -47,7 +47,6 @@ import json
 import os
 import shlex
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -58,13 +57,13 @@ from pathlib import Path
 from spec.diagnostics import DiagnosticError, render
 from spec.syntax.parser import parse_module
 from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
+from verifier.external import IMPL_TIMEOUT_S, run_impl
 from verifier.progress import Progress
 
 BATCH = 64
 """Programs per unit of work handed to a worker (in-process)."""
 IMPL_BATCH = 100
 """Default `--impl-batch`: programs per run of an external command."""
-IMPL_TIMEOUT_S = 600.0
 OTHER = ("impl-failed", "unparsable", "inconsistent")
 SPLIT = "// -----"
 
@@ -155,20 +154,14 @@ class CommandRunner:
             with os.fdopen(fd, "w") as f:
                 f.write(text)
             try:
-                proc = subprocess.run(
-                    [*self.argv, *args, path],
-                    capture_output=True,
-                    text=True,
-                    stdin=subprocess.DEVNULL,
-                    timeout=self.impl_timeout_s,
-                )
-            except subprocess.TimeoutExpired:
-                return -1, "", f"timed out after {self.impl_timeout_s:g} s"
+                run = run_impl([*self.argv, *args], path, self.impl_timeout_s)
             except OSError as exc:
                 return -1, "", f"cannot run {self.argv[0]}: {exc}"
         finally:
             os.unlink(path)
-        return proc.returncode, proc.stdout, proc.stderr
+        if run.stopped:
+            return -1, "", run.stopped
+        return run.returncode, run.stdout.decode("utf-8", "replace"), run.stderr.decode("utf-8", "replace")
 
     def run(self, batch: list[Program]) -> list[Result]:
         outs: list[str] | None = None
