@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_programs import generate  # noqa: E402
 
 from spec.syntax.parser import parse_module  # noqa: E402
-from spec.syntax.printer import print_op  # noqa: E402
+from spec.syntax.printing import print_op  # noqa: E402
 
 
 @dataclass

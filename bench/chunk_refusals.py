@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from refimpl import rewrite  # noqa: E402
 from spec.diagnostics import DiagnosticError  # noqa: E402
 from spec.syntax.parser import parse_module, split_input  # noqa: E402
-from spec.syntax.printer import print_op  # noqa: E402
+from spec.syntax.printing import print_op  # noqa: E402
 
 DEFAULT = [ROOT / "tests" / "wide", ROOT / "tests" / "corpus", ROOT / "tests" / "sparse"]
 MLIR19 = shutil.which("mlir-opt-19")

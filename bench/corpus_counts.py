@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from refimpl import rewrite  # noqa: E402
 from spec.diagnostics import DiagnosticError  # noqa: E402
 from spec.syntax.parser import parse_module, split_input  # noqa: E402
-from spec.syntax.printer import print_op  # noqa: E402
+from spec.syntax.printing import print_op  # noqa: E402
 
 TOOLS = {"mlir-opt-19": shutil.which("mlir-opt-19"), "mlir-opt-22": shutil.which("mlir-opt-22")}
 

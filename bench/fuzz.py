@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 
 from spec.diagnostics import DiagnosticError  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
-from spec.syntax.printer import print_op  # noqa: E402
+from spec.syntax.printing import print_op  # noqa: E402
 from spec.tool import decode_source, run_per_module  # noqa: E402
 
 TOKENS = [b"%0", b"%arg0", b"{", b"}", b"(", b")", b"[", b"]", b",", b":", b"=", b"->", b"gpu.wait", b"async",

@@ -20,6 +20,7 @@ import argparse
 import signal
 import sys
 import time
+import traceback
 from collections import Counter
 from pathlib import Path
 
@@ -88,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         except _Slow:
             _armed[0] = False
             rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
+        except Exception as exc:  # noqa: BLE001 - a crash is a finding, not the end of the run
+            _armed[0] = False
+            rows.append(Row(pair, "crash", "-", detail=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()[-1500:]}"))
         finally:
             _armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -129,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     strict = [r for r in rows if r.verdict == "refuted" and r.judgement == "ok"]
     print(f"\nverified but semantically wrong (UNSOUND): {len(unsound)}")
     print(f"refuted but semantically ok (allowed): {len(strict)}")
+    crashed = [r for r in rows if r.verdict == "crash"]
+    print(f"crashed (the verifier or the judge raised): {len(crashed)}")
+    for r in crashed[: args.examples]:
+        print(f"---- crash: {r.pair.describe()}\n{_body(r.pair.input_text)}\n---- {r.detail}")
     for title, group in (("UNSOUND", unsound), ("refuted-but-ok", strict)):
         by: dict[str, list[Row]] = {}
         for r in group:
@@ -141,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("---- input:\n" + _body(r.pair.input_text))
                 print("---- output:\n" + _body(r.output))
                 print("---- " + r.detail[:1500])
-    return 1 if unsound else 0
+    return 1 if unsound or crashed else 0
 
 
 def _body(text: str) -> str:

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_verify import HEAD, LINES, kinds  # noqa: E402
 
-from spec import views  # noqa: E402
+from spec import gpu_async  # noqa: E402
 from spec.ir import Location, Operation  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
 
@@ -57,15 +57,15 @@ def build(ks: list[str], file: str, rewrite: bool) -> Operation:
         nonlocal chain
         if rewrite:
             if chain is None:
-                chain = views.async_token(add(views.new_wait(None, [], True)))
-            views.set_async_deps(op, [chain])
-            chain = views.make_async(op)
+                chain = gpu_async.async_token(add(gpu_async.new_wait(None, [], True)))
+            gpu_async.set_async_deps(op, [chain])
+            chain = gpu_async.make_async(op)
         add(op)
 
     def sync_point() -> None:
         nonlocal chain
         if rewrite and chain is not None:
-            add(views.new_wait(None, [chain], False))
+            add(gpu_async.new_wait(None, [chain], False))
             chain = None
 
     name_of = {"launch": "gpu.launch_func", "copy": "gpu.memcpy", "set": "gpu.memset", "store": "memref.store", "call": "func.call"}

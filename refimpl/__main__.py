@@ -21,7 +21,7 @@ from refimpl import MODES, rewrite
 from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, render
 from spec.syntax.parser import allow_unregistered_dialects, parse_module, split_input
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from spec.tool import Source, cli_parser, read_source, run_tool, write_output
 
 

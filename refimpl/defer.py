@@ -23,7 +23,7 @@ deferred result after an `async.await` user (or as an extra operand of an
 from __future__ import annotations
 
 from refimpl.uses import AWAIT, EXECUTE, UseLists, add_execute_results, executes_post_order
-from spec import effects, views
+from spec import effects, gpu_async
 from spec.attributes import GPU_TOKEN, DenseArrayAttr
 from spec.ir import Block, Operation, Region, Value
 from spec.syntax.structure import dominators
@@ -38,8 +38,16 @@ def _stops_scan(op: Operation) -> bool:
 
 
 def defer_waits(func: Operation, mode: str) -> UseLists | None:
-    """Phase 2 on one function (see the module docstring). Returns the use
-    lists for phase 3, or None when `func` has no `async.execute`."""
+    """Phase 2 on one function. Returns the use lists (MLIR's use-list
+    order of the execute results, as this phase left them) for phase 3, or
+    None when `func` has no `async.execute`; no state outlives the call.
+
+    Invariant afterwards: an `async.execute` whose token is only awaited or
+    a dependency of other executes (in `reference`, with one such user in
+    its own block) no longer ends its body with a blocking `gpu.wait`; the
+    tokens it waited on are yielded as extra results, and every user of its
+    token (in `reference`, also of its value results, unless the host has
+    already waited for them) waits for those results itself."""
     if not any(op.name == EXECUTE for op in func.walk()):
         return None
     uses = UseLists(func)
@@ -53,8 +61,8 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
             continue
         body = execute.regions[0].blocks[0]
         for op in reversed(body.ops[:-1]):
-            if views.is_gpu_wait(op):
-                if views.async_token(op) is None:
+            if gpu_async.is_gpu_wait(op):
+                if gpu_async.async_token(op) is None:
                     worklist.append(op)
                 break
             if _side_effects(op):
@@ -135,11 +143,11 @@ def _yield_implies(execute: Operation, tokens: list[Value]) -> dict[Value, set[V
     deferred = {yielded[r.index - 1]: r for r in tokens}
     closure: dict[Value, set[Value]] = {}
     for op in body.ops:
-        if views.is_gpu_async(op):
-            token = views.async_token(op)
+        if gpu_async.is_gpu_async(op):
+            token = gpu_async.async_token(op)
             if token is not None:
                 got = {deferred[token]} if token in deferred else set()
-                for d in views.async_deps(op):
+                for d in gpu_async.async_deps(op):
                     got |= closure.get(d, {deferred[d]} if d in deferred else set())
                 closure[token] = got
     out: dict[Value, set[Value]] = {}
@@ -207,16 +215,16 @@ def _waited(ops: list[Operation], tokens: list[Value], stands_for: dict[Value, s
         if op.name == AWAIT and op.results and op.operands and op.operands[0] in want:
             stands_for[op.results[0]] = {op.operands[0]}
             continue
-        if views.is_gpu_async(op):
+        if gpu_async.is_gpu_async(op):
             implied: set[Value] = set()
-            for d in views.async_deps(op):
+            for d in gpu_async.async_deps(op):
                 implied |= stands_for.get(d, set())
-            token = views.async_token(op)
-            if not views.is_gpu_wait(op) and not prefix and not want <= implied:
+            token = gpu_async.async_token(op)
+            if not gpu_async.is_gpu_wait(op) and not prefix and not want <= implied:
                 return False
             if token is not None:
                 stands_for[token] = implied
-            elif views.is_gpu_wait(op):
+            elif gpu_async.is_gpu_wait(op):
                 done |= implied
             continue
         if not prefix and _stops_scan(op):
@@ -233,11 +241,11 @@ def _wait_before(uses: UseLists, tokens: list[Value], user: Operation) -> None:
     values = []
     for t in tokens:
         aw = Operation(AWAIT, operands=[t], loc=user.loc)
-        values.append(aw.add_result(views.value_type_of_async(t.type)))
+        values.append(aw.add_result(gpu_async.value_type_of_async(t.type)))
         block.insert(at, aw)
         uses.add(t, aw)
         at += 1
-    block.insert(at, views.new_wait(user.loc, values, is_async=False))
+    block.insert(at, gpu_async.new_wait(user.loc, values, is_async=False))
 
 
 def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, worklist: list[Operation]) -> None:
@@ -251,7 +259,7 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
         values: list[Value] = []
         for t in tokens:
             aw = Operation(AWAIT, operands=[t], loc=loc, parent=block)
-            values.append(aw.add_result(views.value_type_of_async(t.type)))
+            values.append(aw.add_result(gpu_async.value_type_of_async(t.type)))
             block.ops.insert(at, aw)
             uses.add(t, aw)
             at += 1
@@ -268,11 +276,11 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
     while not _stops_scan(block.ops[at]):
         at += 1
     found = block.ops[at]
-    if views.is_gpu_async(found):
+    if gpu_async.is_gpu_async(found):
         for v in values:
-            views.add_async_dep(found, v)
+            gpu_async.add_async_dep(found, v)
         return
-    wait = views.new_wait(loc, values, is_async=False)
+    wait = gpu_async.new_wait(loc, values, is_async=False)
     block.insert(at, wait)
     parent = block.parent_op
     if parent is not None and parent.name == EXECUTE and _candidate(uses, parent) and block.ops[-1] is found:

@@ -10,10 +10,10 @@ dependency de-duplication; nothing about `async.execute`.
 
 from __future__ import annotations
 
-from refimpl.opnote import op_error
 from refimpl.thread import LAUNCH, PassFailure
-from spec import effects, views
+from spec import effects, gpu_async
 from spec.ir import Block, Operation, Value
+from spec.syntax.structure import op_diagnostic
 
 
 class _Walk:
@@ -45,34 +45,34 @@ class _Walk:
 
     def fail(self, op: Operation, message: str) -> PassFailure:
         self.flush()
-        return PassFailure(op_error(op, message))
+        return PassFailure(op_diagnostic(op, message))
 
     def visit(self, op: Operation) -> None:
         if op.name == LAUNCH:
             raise self.fail(op, "replace with gpu.launch_func first")
-        if views.is_gpu_wait(op):
+        if gpu_async.is_gpu_wait(op):
             raise self.fail(op, "unexpected pre-existing gpu.wait")
-        if views.is_gpu_async(op):
+        if gpu_async.is_gpu_async(op):
             self.rewrite_async(op)
             return
         if self.current is None:
             return
         if not effects.has_terminator_trait(op) and effects.seed_has_no_effect(op):
             return
-        self.insert_before(op, views.new_wait(op.loc, [self.current], is_async=False))
+        self.insert_before(op, gpu_async.new_wait(op.loc, [self.current], is_async=False))
         self.current = None
 
     def rewrite_async(self, op: Operation) -> None:
-        if views.async_token(op) is not None:
+        if gpu_async.async_token(op) is not None:
             raise self.fail(op, "is already async")
         if op.regions:
             raise self.fail(op, "regions are not supported")
         if self.current is None:
-            start = views.new_wait(op.loc, [], is_async=True)
+            start = gpu_async.new_wait(op.loc, [], is_async=True)
             self.insert_before(op, start)
             self.current = start.results[0]
-        views.add_async_dep(op, self.current, dedup=False)
-        self.current = views.make_async(op, first=True)
+        gpu_async.add_async_dep(op, self.current, dedup=False)
+        self.current = gpu_async.make_async(op, first=True)
 
 
 def run(func: Operation) -> None:

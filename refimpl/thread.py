@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from refimpl.opnote import op_error
-from spec import effects, views
+from spec import effects, gpu_async
 from spec.diagnostics import Diagnostic
 from spec.ir import Block, Operation, Value
 from spec.registry import lookup
+from spec.syntax.structure import op_diagnostic
 
 LAUNCH = "gpu.launch"
 """Kernels with inline bodies must be outlined first (rule 7)."""
@@ -76,7 +76,7 @@ def thread_tokens(func: Operation, mode: str = "reference") -> bool:
         carried = thread_block(block, carried, mode)
         if carried is not None and mode != "mlir19":
             # A block without a terminator ended with its chain open.
-            block.append(views.new_wait(block.ops[-1].loc, [carried], is_async=False))
+            block.append(gpu_async.new_wait(block.ops[-1].loc, [carried], is_async=False))
     return leaked
 
 
@@ -92,23 +92,23 @@ def thread_block(block: Block, current: Value | None = None, mode: str = "refere
         if op.name == LAUNCH:
             block.ops = out + ops[i:]
             _reparent(block)
-            raise PassFailure(op_error(op, "replace with gpu.launch_func first"))
-        if views.is_gpu_wait(op):
+            raise PassFailure(op_diagnostic(op, "replace with gpu.launch_func first"))
+        if gpu_async.is_gpu_wait(op):
             # A user-written wait joins the chain; an async one continues it,
             # a blocking one ends it.
             if current is not None:
-                views.add_async_dep(op, current)
-            current = views.async_token(op)
+                gpu_async.add_async_dep(op, current)
+            current = gpu_async.async_token(op)
         elif lookup(op.name).gpu_async:
             if current is None:
-                start = views.new_wait(op.loc, [], is_async=True)
+                start = gpu_async.new_wait(op.loc, [], is_async=True)
                 out.append(start)
                 current = start.results[0]
-            views.add_async_dep(op, current)
-            token = views.async_token(op)
-            current = token if token is not None else views.make_async(op, keep_result_segments=mode == "mlir19")
+            gpu_async.add_async_dep(op, current)
+            token = gpu_async.async_token(op)
+            current = token if token is not None else gpu_async.make_async(op, keep_result_segments=mode == "mlir19")
         elif current is not None and (effects.may_be_terminator(op) or not effects.is_memory_effect_free(op)):
-            out.append(views.new_wait(op.loc, [current], is_async=False))
+            out.append(gpu_async.new_wait(op.loc, [current], is_async=False))
             current = None
         out.append(op)
     block.ops = out

@@ -5,7 +5,7 @@ The model is MLIR's own, kept generic so that any operation fits: an
 attributes, regions and successors. Op-specific knowledge (which operand
 segments a GPU op has, which attributes are inherent) lives in
 `spec.registry`; typed helpers for the ops the pass and verifier need live in
-`spec.views`.
+`spec.gpu_async`.
 
 Values are identified by object identity, never by name: names are a printing
 concern (`spec.syntax.printer`). Use-def information is computed on demand

@@ -4,9 +4,18 @@ Per op: whether it is a GPU async op (MLIR's `gpu::AsyncOpInterface`) and
 where its dependency operands sit; its memory effects as MLIR declares them
 (`pure`, a set of `read`/`write`/`alloc`/`free`, `recursive` for region ops
 whose effects are those of their bodies, or `None` when the op implements no
-effects interface); whether it is a terminator; the 2020 classification the
-seed used; and printing facts (inherent attributes, operand segments, the
-default properties the custom form elides).
+effects interface); what it does for ordering if it is a synchronization op
+(`sync`: waits, threads, groups); whether it is a terminator; its traits
+(`IsolatedFromAbove`, `Symbol`, `SymbolTable`, `NoTerminator`); the 2020
+classification the seed used; its inherent attributes as mlir-opt-19
+declares them, each with its ODS constraint (`inherent`, read through
+`inherent_attributes`); and printing facts (operand segments, the default
+properties the custom form elides).
+
+This is the one place for such facts: the syntax checks, the printer, the
+semantics, the pass and the verifier read them here (through the accessors
+at the end, or `lookup(name)`), so adding an op touches its entry and its
+syntax.
 
 Unknown ops are what MLIR makes of unregistered ops: unknown effects, possibly
 a terminator.
@@ -14,6 +23,7 @@ a terminator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -67,6 +77,25 @@ HANDLE_TYPES = {
 
 
 @dataclass(frozen=True)
+class Inherent:
+    """An inherent attribute as mlir-opt-19 declares it: the name of its ODS
+    constraint and whether the op requires it. What each constraint accepts,
+    and the summary mlir-opt-19's verifier prints for it, is syntax's
+    business: `spec.syntax.op_checks.CONSTRAINTS`, keyed by these names."""
+
+    constraint: str
+    required: bool = False
+
+
+def _req(constraint: str) -> Inherent:
+    return Inherent(constraint, required=True)
+
+
+def _opt(constraint: str) -> Inherent:
+    return Inherent(constraint)
+
+
+@dataclass(frozen=True)
 class OpInfo:
     name: str
     effects: frozenset[str] | None = frozenset()
@@ -81,6 +110,14 @@ class OpInfo:
     """A GPU async op with no GPU work of its own (`gpu.wait`): it only
     orders on its dependencies, blocking the host unless it is `async`. Not
     an effectful event; the pass adds, merges and moves such ops."""
+    sync: str = ""
+    """What the op does for the ordering of other ops, if it is no event of
+    the semantics itself (docs/design.md section 4): `wait` holds its thread
+    until one token or value completes (`gpu.wait`, `async.await`: the waits
+    a rewrite adds); `wait_group` until a group's tokens do
+    (`async.await_all`); `thread` begins or completes an async thread
+    (`async.execute`, `async.yield`); `group` only gathers tokens
+    (`async.create_group`, `async.add_to_group`). Read through `sync_kind`."""
     fixed_trailing: int = 0
     """GPU async ops without operand segments: operands after the deps."""
     segments: tuple[str, ...] = ()
@@ -88,7 +125,13 @@ class OpInfo:
     deps_segment: int | None = None
     """Index of the async-dependencies segment."""
     properties: frozenset[str] = frozenset()
-    """Inherent attributes printed in `<{...}>` in the generic form."""
+    """Inherent attributes printed in `<{...}>` in the generic form: those
+    of `inherent` and the few the custom-form parser takes that mlir-opt-19
+    does not declare (mlir-opt-22's `cf.cond_br` `branch_weights`)."""
+    inherent: Mapping[str, Inherent] = field(default_factory=dict)
+    """mlir-opt-19's inherent attributes, by name (`operandSegmentSizes` and
+    `resultSegmentSizes` included): what its property conversion and
+    verifier check of an op written generically. Empty: it declares none."""
     default_properties: dict[str, Attr] = field(default_factory=dict)
     """Properties with a default value: elided by the custom form."""
     operand_count: tuple[int, int | None] = (0, None)
@@ -109,7 +152,14 @@ class OpInfo:
     """The ops it may sit directly in (MLIR's `HasParent` / `ParentOneOf`)."""
     isolated: bool = False
     """MLIR's `IsolatedFromAbove`: no op in its regions uses a value defined
-    outside them."""
+    outside them (and where the generic printer's numbering starts)."""
+    symbol: bool = False
+    """MLIR's `Symbol` trait: it defines a symbol (`sym_name`)."""
+    symbol_table: bool = False
+    """MLIR's `SymbolTable` trait: its block holds symbols, unique by name."""
+    no_terminator: bool = False
+    """MLIR's `NoTerminator` (or an implicit terminator the custom form
+    hides): its blocks need not end in a terminator."""
     library_form: LibraryForm | None = None
     """The GPU library ops' shared custom form (see `LibraryForm`)."""
     result_segments: bool = False
@@ -131,15 +181,27 @@ class OpInfo:
 
 _OVERFLOW = {"overflowFlags": OpaqueAttr("#arith.overflow<none>")}
 _FASTMATH = {"fastmath": OpaqueAttr("#arith.fastmath<none>")}
+_OVERFLOW_ATTR = {"overflowFlags": _opt("overflow")}
+_FASTMATH_ATTR = {"fastmath": _opt("fastmath")}
+_SYMBOL_ATTRS = {"sym_name": _req("string"), "sym_visibility": _opt("string")}
+_FUNCTION_ATTRS = {"function_type": _req("function_type"), "arg_attrs": _opt("dict_array"), "res_attrs": _opt("dict_array")}
+_GPU_DIM_ATTRS = {"dimension": _req("gpu_dim"), "upper_bound": _opt("index")}
+_NONTEMPORAL = {"nontemporal": _opt("bool")}
 _REGISTRY: dict[str, OpInfo] = {}
+
+
+_SEGMENTS_ATTR = _opt("segments")
 
 
 def _op(name: str, **kw: object) -> None:
     defaults = kw.get("default_properties", {})
-    props = set(kw.pop("properties", ())) | set(defaults)  # type: ignore[arg-type]
+    inherent = dict(kw.pop("inherent", {}))  # type: ignore[call-overload]
     if kw.get("segments"):
-        props.add("operandSegmentSizes")
-    _REGISTRY[name] = OpInfo(name, properties=frozenset(props), **kw)  # type: ignore[arg-type]
+        inherent["operandSegmentSizes"] = _SEGMENTS_ATTR
+    if kw.get("result_segments"):
+        inherent["resultSegmentSizes"] = _SEGMENTS_ATTR
+    props = set(kw.pop("properties", ())) | set(defaults) | set(inherent)  # type: ignore[arg-type]
+    _REGISTRY[name] = OpInfo(name, properties=frozenset(props), inherent=inherent, **kw)  # type: ignore[arg-type]
 
 
 def _pure(names: str, **kw: object) -> None:
@@ -148,29 +210,30 @@ def _pure(names: str, **kw: object) -> None:
 
 
 # builtin / func
-_op("builtin.module", effects=None, properties={"sym_name", "sym_visibility"}, operand_count=(0, 0), default_dialect="builtin", isolated=True)
-_op("func.func", effects=None, properties={"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}, operand_count=(0, 0), default_dialect="func", isolated=True)
-_op("func.call", effects=None, properties={"callee"})
+_op("builtin.module", effects=None, symbol_table=True, no_terminator=True, inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")}, operand_count=(0, 0), default_dialect="builtin", isolated=True)
+_op("func.func", effects=None, symbol=True, inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS}, operand_count=(0, 0), default_dialect="func", isolated=True)
+_op("func.call", effects=None, inherent={"callee": _req("flat_symbol_ref")})  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
 _op("func.return", terminator=True, parents=("func.func",))
 
 # gpu: kernels and modules (opaque to the pass)
-_op("gpu.module", effects=None, properties={"sym_name", "targets", "offloadingHandler"}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True)
+_op("gpu.module", effects=None, symbol=True, symbol_table=True, no_terminator=True, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True)
 _op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",))
-_op("gpu.func", effects=None, properties={"function_type", "arg_attrs", "res_attrs", "workgroup_attrib_attrs", "private_attrib_attrs", "known_block_size", "known_grid_size"}, operand_count=(0, 0), isolated=True, parents=("gpu.module",))
+# gpu.func keeps `sym_name` in the discardable dict (spec.syntax.op_checks checks it).
+_op("gpu.func", effects=None, symbol=True, inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",))
 _op("gpu.return", terminator=True, parents=("gpu.func",))
 _op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",))
 _op("gpu.barrier", effects=None, operand_count=(0, 0))
-_pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
-_pure("gpu.cluster_id gpu.cluster_dim", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
+_pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
+_pure("gpu.cluster_id gpu.cluster_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
 _op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize"), deps_segment=0)
 
 # gpu: the async ops the pass threads tokens through
-_op("gpu.launch_func", effects=None, gpu_async=True, properties={"kernel"}, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
+_op("gpu.launch_func", effects=None, gpu_async=True, inherent={"kernel": _req("symbol_ref")}, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
 _op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2)
 _op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
-_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, properties={"hostShared"}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
+_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
-_op("gpu.wait", effects=None, gpu_async=True, wait_only=True, fixed_trailing=0)
+_op("gpu.wait", effects=None, gpu_async=True, wait_only=True, sync="wait", fixed_trailing=0)
 
 # gpu: the sparse library ops (cuSPARSE / cuSPARSELt calls), all GPU async.
 # MLIR 19 declares no memory effects for them (effects None): they read and
@@ -179,18 +242,20 @@ _MODES = {"modeA": OpaqueAttr("#gpu<mat_transpose_mode NON_TRANSPOSE>"), "modeB"
 _IDX3 = ("index", "index", "index")
 
 
-def _library(name: str, form: LibraryForm, segments: tuple[str, ...] = (), props: frozenset[str] = frozenset(), **kw: object) -> None:
+def _library(name: str, form: LibraryForm, segments: tuple[str, ...] = (), **kw: object) -> None:
+    """A GPU library op: its operand layout and inherent attributes follow
+    from its custom form (modes, the lead enum, a compute type)."""
     fixed = sum(1 for k in form.operands if not k.endswith("*"))
     layout: dict[str, object] = {"segments": segments, "deps_segment": 0} if segments else {"fixed_trailing": fixed}
+    inherent: dict[str, Inherent] = {}
     if form.modes:
         kw["default_properties"] = {k: _MODES[k] for k in list(_MODES)[: len(form.modes)]}
+        inherent.update({k: _opt("mat_transpose_mode") for k in list(_MODES)[: len(form.modes)]})
     if form.lead:
-        props = props | {form.lead}
+        inherent[form.lead] = _req(form.lead_enum)
     if "compute" in (form.colon, form.into):
-        props = props | {"computeType"}
-    if kw.get("result_segments"):
-        props = props | {"resultSegmentSizes"}
-    _op(name, effects=None, gpu_async=True, library_form=form, properties=props, **layout, **kw)  # type: ignore[arg-type]
+        inherent["computeType"] = _req("type")
+    _op(name, effects=None, gpu_async=True, library_form=form, inherent=inherent, **layout, **kw)  # type: ignore[arg-type]
 
 
 _library("gpu.create_dn_tensor", LibraryForm(("memref", "index*"), (("dnTensor", "dntensor"),), colon="dims", into="memref"), segments=("asyncDependencies", "memref", "dims"))
@@ -225,22 +290,22 @@ _library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memr
 # write, atomic_rmw reads and writes); the others keep the chain (pure).
 _op("gpu.host_register", effects=None, operand_count=(1, 1))
 _op("gpu.host_unregister", effects=None, operand_count=(1, 1))
-_pure("gpu.global_id", properties={"dimension", "upper_bound"}, operand_count=(0, 0))
-_pure("gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size", properties={"upper_bound"}, operand_count=(0, 0))
-_op("gpu.shuffle", properties={"mode"}, operand_count=(3, 3))
-_op("gpu.subgroup_reduce", effects=None, properties={"op", "uniform"}, operand_count=(1, 1))
-_op("gpu.printf", effects=frozenset({WRITE}), properties={"format"})
-_op("memref.atomic_rmw", effects=frozenset({READ, WRITE}), properties={"kind"}, operand_count=(2, None))
-_op("memref.get_global", properties={"name"}, operand_count=(0, 0))
-_op("vector.load", effects=frozenset({READ}), properties={"nontemporal"}, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
-_op("vector.store", effects=frozenset({WRITE}), properties={"nontemporal"}, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
-_op("vector.print", effects=frozenset({WRITE}), properties={"stringLiteral"}, default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")}, operand_count=(0, 1))
+_pure("gpu.global_id", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
+_pure("gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size", inherent={"upper_bound": _opt("index")}, operand_count=(0, 0))
+_op("gpu.shuffle", inherent={"mode": _req("shuffle_mode")}, operand_count=(3, 3))
+_op("gpu.subgroup_reduce", effects=None, inherent={"op": _req("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1))
+_op("gpu.printf", effects=frozenset({WRITE}), inherent={"format": _req("string")})
+_op("memref.atomic_rmw", effects=frozenset({READ, WRITE}), inherent={"kind": _req("atomic_rmw_kind")}, operand_count=(2, None))
+_op("memref.get_global", inherent={"name": _req("flat_symbol_ref")}, operand_count=(0, 0))
+_op("vector.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
+_op("vector.store", effects=frozenset({WRITE}), inherent=_NONTEMPORAL, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
+_op("vector.print", effects=frozenset({WRITE}), inherent={"punctuation": _opt("vector_punctuation"), "stringLiteral": _opt("string_literal")}, default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")}, operand_count=(0, 1))
 _pure("vector.splat vector.broadcast", operand_count=(1, 1))
 _MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
 for _n in _MATH1.split():
-    _op(f"math.{_n}", default_properties=_FASTMATH, operand_count=(1, 1))
+    _op(f"math.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1))
 for _n in "atan2 copysign powf".split():
-    _op(f"math.{_n}", default_properties=_FASTMATH, operand_count=(2, 2))
+    _op(f"math.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2))
 _INDEX2 = "add sub mul divs divu rems remu maxs mins maxu minu and or xor shl shrs shru ceildivs ceildivu floordivs"
 _pure(" ".join(f"index.{n}" for n in _INDEX2.split()), operand_count=(2, 2))
 
@@ -249,55 +314,55 @@ _pure(" ".join(f"index.{n}" for n in _INDEX2.split()), operand_count=(2, 2))
 # (views of their operand); `gpu.all_reduce` has no effects interface (None);
 # `llvm.call` neither (None: a call may do anything); the symbol ops
 # (`memref.global`, `llvm.func`, `llvm.mlir.global`) sit outside functions.
-_op("cf.switch", terminator=True, segments=("flag", "defaultOperands", "caseOperands"), properties={"case_values", "case_operand_segments"})
-_op("memref.global", effects=None, properties={"sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment"}, operand_count=(0, 0))
-_pure("memref.collapse_shape", properties={"reassociation"}, operand_count=(1, 1))
-_pure("memref.expand_shape", properties={"reassociation", "static_output_shape"}, operand_count=(1, None))
-_pure("memref.reinterpret_cast", properties={"static_offsets", "static_sizes", "static_strides"}, segments=("source", "offsets", "sizes", "strides"))
+_op("cf.switch", terminator=True, segments=("flag", "defaultOperands", "caseOperands"), inherent={"case_values": _opt("any"), "case_operand_segments": _req("dense_i32")})
+_op("memref.global", effects=None, inherent={**_SYMBOL_ATTRS, "type": _req("type"), "initial_value": _opt("any"), "constant": _opt("unit"), "alignment": _opt("alignment")}, operand_count=(0, 0))
+_pure("memref.collapse_shape", inherent={"reassociation": _req("array")}, operand_count=(1, 1))
+_pure("memref.expand_shape", inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")}, operand_count=(1, None))
+_pure("memref.reinterpret_cast", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"))
 _pure("memref.view", operand_count=(2, None))
-_op("gpu.all_reduce", effects=None, properties={"op", "uniform"}, operand_count=(1, 1), isolated=True)
+_op("gpu.all_reduce", effects=None, inherent={"op": _opt("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1), isolated=True)
 _op("gpu.yield", terminator=True)
-_pure("vector.extract", properties={"static_position"}, operand_count=(1, None))
-_pure("vector.insert", properties={"static_position"}, operand_count=(2, None))
-_op("vector.transfer_read", effects=frozenset({READ}), properties={"permutation_map", "in_bounds"}, segments=("source", "indices", "padding", "mask"))
-_op("vector.transfer_write", effects=frozenset({WRITE}), properties={"permutation_map", "in_bounds"}, segments=("vector", "source", "indices", "mask"))
-_pure("llvm.mlir.addressof", properties={"global_name"}, operand_count=(0, 0))
-_op("llvm.call", effects=None, properties={"callee", "var_callee_type", "CConv", "TailCallKind", "fastmathFlags", "branch_weights", "access_groups", "alias_scopes", "noalias_scopes", "tbaa", "memory_effects", "convergent", "no_unwind", "will_return", "op_bundle_sizes"}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"), "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>")})
-_op("llvm.func", effects=None, isolated=True, operand_count=(0, 0), properties={"sym_name", "sym_visibility", "function_type", "linkage", "dso_local", "CConv", "comdat", "convergent", "personality", "garbageCollector", "passthrough", "arg_attrs", "res_attrs", "function_entry_count", "memory_effects", "visibility_", "arm_streaming", "arm_locally_streaming", "arm_streaming_compatible", "arm_new_za", "arm_in_za", "arm_out_za", "arm_inout_za", "arm_preserves_za", "section", "unnamed_addr", "alignment", "vscale_range", "frame_pointer", "target_cpu", "tune_cpu", "target_features", "unsafe_fp_math", "no_infs_fp_math", "no_nans_fp_math", "approx_func_fp_math", "no_signed_zeros_fp_math", "denormal_fp_math", "denormal_fp_math_f32", "fp_contract", "no_inline", "always_inline", "no_unwind", "will_return", "optimize_none"}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "linkage": OpaqueAttr("#llvm.linkage<external>"), "unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
-_op("llvm.mlir.global", effects=None, isolated=True, operand_count=(0, 0), properties={"global_type", "constant", "sym_name", "linkage", "dso_local", "thread_local_", "externally_initialized", "value", "alignment", "addr_space", "unnamed_addr", "section", "comdat", "dbg_expr", "visibility_"}, default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
+_pure("vector.extract", inherent={"static_position": _req("dense_i64")}, operand_count=(1, None))
+_pure("vector.insert", inherent={"static_position": _req("dense_i64")}, operand_count=(2, None))
+_op("vector.transfer_read", effects=frozenset({READ}), inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")}, segments=("source", "indices", "padding", "mask"))
+_op("vector.transfer_write", effects=frozenset({WRITE}), inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")}, segments=("vector", "source", "indices", "mask"))
+_pure("llvm.mlir.addressof", inherent={"global_name": _req("flat_symbol_ref")}, operand_count=(0, 0))
+_op("llvm.call", effects=None, inherent={"callee": _opt("any"), "var_callee_type": _opt("any"), "CConv": _opt("any"), "TailCallKind": _opt("any"), "fastmathFlags": _opt("any"), "branch_weights": _opt("any"), "access_groups": _opt("any"), "alias_scopes": _opt("any"), "noalias_scopes": _opt("any"), "tbaa": _opt("any"), "memory_effects": _opt("any"), "convergent": _opt("any"), "no_unwind": _opt("any"), "will_return": _opt("any"), "op_bundle_sizes": _opt("any")}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"), "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>")})
+_op("llvm.func", effects=None, isolated=True, operand_count=(0, 0), inherent={"sym_name": _opt("any"), "sym_visibility": _opt("any"), "function_type": _opt("any"), "linkage": _opt("any"), "dso_local": _opt("any"), "CConv": _opt("any"), "comdat": _opt("any"), "convergent": _opt("any"), "personality": _opt("any"), "garbageCollector": _opt("any"), "passthrough": _opt("any"), "arg_attrs": _opt("any"), "res_attrs": _opt("any"), "function_entry_count": _opt("any"), "memory_effects": _opt("any"), "visibility_": _opt("any"), "arm_streaming": _opt("any"), "arm_locally_streaming": _opt("any"), "arm_streaming_compatible": _opt("any"), "arm_new_za": _opt("any"), "arm_in_za": _opt("any"), "arm_out_za": _opt("any"), "arm_inout_za": _opt("any"), "arm_preserves_za": _opt("any"), "section": _opt("any"), "unnamed_addr": _opt("any"), "alignment": _opt("any"), "vscale_range": _opt("any"), "frame_pointer": _opt("any"), "target_cpu": _opt("any"), "tune_cpu": _opt("any"), "target_features": _opt("any"), "unsafe_fp_math": _opt("any"), "no_infs_fp_math": _opt("any"), "no_nans_fp_math": _opt("any"), "approx_func_fp_math": _opt("any"), "no_signed_zeros_fp_math": _opt("any"), "denormal_fp_math": _opt("any"), "denormal_fp_math_f32": _opt("any"), "fp_contract": _opt("any"), "no_inline": _opt("any"), "always_inline": _opt("any"), "no_unwind": _opt("any"), "will_return": _opt("any"), "optimize_none": _opt("any")}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "linkage": OpaqueAttr("#llvm.linkage<external>"), "unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
+_op("llvm.mlir.global", effects=None, isolated=True, operand_count=(0, 0), inherent={"global_type": _opt("any"), "constant": _opt("any"), "sym_name": _opt("any"), "linkage": _opt("any"), "dso_local": _opt("any"), "thread_local_": _opt("any"), "externally_initialized": _opt("any"), "value": _opt("any"), "alignment": _opt("any"), "addr_space": _opt("any"), "unnamed_addr": _opt("any"), "section": _opt("any"), "comdat": _opt("any"), "dbg_expr": _opt("any"), "visibility_": _opt("any")}, default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
 
 # affine (issue 16): apply pure, load reads, store writes, for and if have
 # their bodies' effects (`RecursiveMemoryEffects`), yield a terminator.
-_pure("affine.apply", properties={"map"}, operand_count=(0, None))
-_op("affine.load", effects=frozenset({READ}), properties={"map"}, operand_count=(1, None))
-_op("affine.store", effects=frozenset({WRITE}), properties={"map"}, operand_count=(2, None))
-_op("affine.for", recursive=True, properties={"lowerBoundMap", "upperBoundMap", "step"}, segments=("lowerBoundOperands", "upperBoundOperands", "inits"))
+_pure("affine.apply", inherent={"map": _req("affine_map")}, operand_count=(0, None))
+_op("affine.load", effects=frozenset({READ}), inherent={"map": _req("affine_map")}, operand_count=(1, None))
+_op("affine.store", effects=frozenset({WRITE}), inherent={"map": _req("affine_map")}, operand_count=(2, None))
+_op("affine.for", recursive=True, inherent={"lowerBoundMap": _req("affine_map"), "upperBoundMap": _req("affine_map"), "step": _req("index")}, segments=("lowerBoundOperands", "upperBoundOperands", "inits"))
 _op("affine.if", recursive=True)
 _op("affine.yield", terminator=True, parents=("affine.for", "affine.if", "affine.parallel"))
 
 # arith: all pure
 for _n in "addi subi muli shli".split():
-    _op(f"arith.{_n}", default_properties=_OVERFLOW, operand_count=(2, 2))
+    _op(f"arith.{_n}", default_properties=_OVERFLOW, inherent=_OVERFLOW_ATTR, operand_count=(2, 2))
 for _n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf".split():
-    _op(f"arith.{_n}", default_properties=_FASTMATH, operand_count=(2, 2))
+    _op(f"arith.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2))
 _pure(" ".join(f"arith.{n}" for n in "divsi divui remsi remui andi ori xori maxsi minsi maxui minui shrsi shrui ceildivsi floordivsi".split()), operand_count=(2, 2))
-_op("arith.negf", default_properties=_FASTMATH, operand_count=(1, 1))
+_op("arith.negf", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1))
 _pure(" ".join(f"arith.{n}" for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()), operand_count=(1, 1))
-_op("arith.constant", properties={"value"}, operand_count=(0, 0))
-_op("arith.cmpi", properties={"predicate"}, operand_count=(2, 2))
-_op("arith.cmpf", properties={"predicate"}, default_properties=_FASTMATH, operand_count=(2, 2))
+_op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0))
+_op("arith.cmpi", inherent={"predicate": _req("cmpi_predicate")}, operand_count=(2, 2))
+_op("arith.cmpf", inherent={"predicate": _req("cmpf_predicate"), **_FASTMATH_ATTR}, default_properties=_FASTMATH, operand_count=(2, 2))
 _op("arith.select", operand_count=(3, 3))
 
 # memref
-_op("memref.alloc", effects=frozenset({ALLOC}), properties={"alignment"}, segments=("dynamicSizes", "symbolOperands"))
-_op("memref.alloca", effects=frozenset({ALLOC}), properties={"alignment"}, segments=("dynamicSizes", "symbolOperands"))
+_op("memref.alloc", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"))
+_op("memref.alloca", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"))
 _op("memref.dealloc", effects=frozenset({FREE}), operand_count=(1, 1))
-_op("memref.load", effects=frozenset({READ}), properties={"nontemporal"}, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
-_op("memref.store", effects=frozenset({WRITE}), properties={"nontemporal"}, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
+_op("memref.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
+_op("memref.store", effects=frozenset({WRITE}), inherent=_NONTEMPORAL, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
 _op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2))
 _op("memref.dim", operand_count=(2, 2))
 _op("memref.cast", operand_count=(1, 1))
-_op("memref.subview", properties={"static_offsets", "static_sizes", "static_strides"}, segments=("source", "offsets", "sizes", "strides"))
+_op("memref.subview", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"))
 
 # scf
 _op("scf.for", recursive=True, operand_count=(3, None))
@@ -312,16 +377,16 @@ _op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.re
 
 # cf
 _op("cf.br", terminator=True)
-_op("cf.cond_br", terminator=True, segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"})
-_op("cf.assert", effects=frozenset({WRITE}), properties={"msg"}, operand_count=(1, 1))
+_op("cf.cond_br", terminator=True, segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"})  # 22's, not 19's: no inherent entry
+_op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1))
 
 # async
-_op("async.execute", effects=None, segments=("dependencies", "bodyOperands"))
-_op("async.await", effects=None, operand_count=(1, 1))
-_op("async.yield", terminator=True, parents=("async.execute",))
-_op("async.create_group", operand_count=(1, 1))
-_op("async.add_to_group", effects=None, operand_count=(2, 2))
-_op("async.await_all", effects=None, operand_count=(1, 1))
+_op("async.execute", effects=None, sync="thread", segments=("dependencies", "bodyOperands"))
+_op("async.await", effects=None, sync="wait", operand_count=(1, 1))
+_op("async.yield", terminator=True, sync="thread", parents=("async.execute",))
+_op("async.create_group", sync="group", operand_count=(1, 1))
+_op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2))
+_op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1))
 
 
 def _names(dialect: str, mnemonics: str) -> frozenset[str]:
@@ -448,6 +513,12 @@ def without_defaults(name: str, props: dict[str, Attr]) -> dict[str, Attr]:
     return {k: v for k, v in props.items() if defaults.get(k) != str(v)}
 
 
+def inherent_attributes(name: str) -> Mapping[str, Inherent]:
+    """mlir-opt-19's inherent attributes of op `name` with their constraints
+    (empty for an op that declares none, or an unknown op)."""
+    return lookup(name).inherent
+
+
 def is_known(name: str) -> bool:
     return name in _REGISTRY
 
@@ -469,6 +540,26 @@ def is_gpu_async(name: str) -> bool:
 def is_gpu_wait(name: str) -> bool:
     """Whether op `name` is a GPU async op that only waits (`gpu.wait`)."""
     return lookup(name).wait_only
+
+
+@cache
+def sync_kind(name: str) -> str:
+    """`OpInfo.sync` of op `name`: "" for an op that is no synchronization."""
+    return lookup(name).sync
+
+
+def blocks_thread(name: str) -> bool:
+    """Whether op `name` may hold its thread until tokens complete (a
+    blocking `gpu.wait`, `async.await`, `async.await_all`)."""
+    return sync_kind(name) in ("wait", "wait_group")
+
+
+@cache
+def is_function_return(name: str) -> bool:
+    """Whether op `name` returns from a `func.func` (the terminator whose
+    parent is the function: an event of the semantics, design section 4)."""
+    info = lookup(name)
+    return info.terminator and info.parents == ("func.func",)
 
 
 def gpu_work_ops() -> frozenset[str]:

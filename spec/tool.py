@@ -31,7 +31,7 @@ from typing import NoReturn
 from spec.diagnostics import Diagnostic, DiagnosticError, error, render
 from spec.ir import Location, Operation
 from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Inputs larger than this are refused (see the README's limits)."""

@@ -15,9 +15,11 @@ from verifier.enumeration import (
     ASYNC,
     CONTROL,
     FULL,
+    GATE,
     STRAIGHT,
     TINY,
     VALUES,
+    WHOLE,
     _walk,
     brute_force,
     counts,
@@ -32,12 +34,15 @@ EXPECTED = {
     "async": [10, 145, 3008],
     "control": [8, 94, 1433],
     "values": [7, 80, 1386],
-    "full": [31, 1865],
+    "full": [33, 2105],
+    "whole": [16, 395, 13541],
+    "gate": [3, 13, 74, 580],
+    "core": [14, 285, 8253],
 }
 
 # Brute force (naive generation, canonicalised, deduplicated) must give
 # the same number of distinct programs, on the smallest sizes.
-BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (VALUES, 3), (FULL, 2)]
+BRUTE = [(TINY, 4), (STRAIGHT, 2), (ASYNC, 3), (CONTROL, 3), (VALUES, 3), (FULL, 2), (WHOLE, 3), (GATE, 4)]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -77,7 +82,7 @@ def test_arguments_in_order_of_first_use() -> None:
                 for kind, j in op.bufs:
                     if kind == "b" and j not in bufs:
                         bufs.append(j)
-                if op.kind in ("if", "cond_br") and op.operand not in conds:
+                if op.kind in ("if", "cond_br", "while") and op.operand not in conds:
                     conds.append(op.operand)
             assert bufs == list(range(len(bufs))), p.text
             assert conds == [f"%p{j}" for j in range(len(conds))], p.text

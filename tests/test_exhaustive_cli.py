@@ -122,7 +122,7 @@ def test_readme_smallest_upstream_bugs() -> None:
     upstream's two bugs, by id, are refuted in mlir19 mode with the
     signatures given there, and verified for the reference."""
     from verifier.enumeration import ALPHABETS, programs
-    from verifier.exhaustive import _RefimplRunner
+    from verifier.exhaustive import RefimplRunner
 
     cases = {
         ("control", "4-15150"): "before-end: gpu.launch_func -> func.func (cross-thread)",
@@ -130,7 +130,7 @@ def test_readme_smallest_upstream_bugs() -> None:
     }
     for (alphabet, pid), sig in cases.items():
         (p,) = [p for p in programs(ALPHABETS[alphabet], 4) if p.id == pid]
-        (bad,) = _RefimplRunner("mlir19", 10_000).run([p])
+        (bad,) = RefimplRunner("mlir19", 10_000).run([p])
         assert (bad.verdict, bad.signature) == ("refuted", sig)
-        (good,) = _RefimplRunner("reference", 10_000).run([p])
+        (good,) = RefimplRunner("reference", 10_000).run([p])
         assert good.verdict == "verified"

@@ -13,7 +13,7 @@ import pytest
 
 from spec.diagnostics import DiagnosticError, render
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 CASES: dict[str, tuple[str, str]] = {

@@ -22,7 +22,7 @@ from lark import Lark
 
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import MAX_NESTING, parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from spec.tool import decode_source, run_per_module
 from tests.support.mutations import byte_mutations, token_mutations
 

@@ -60,7 +60,7 @@ pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[1]
 DIST = "gpu-async-region-reference"
 CORPUS_SIZE = len(list((REPO / "verifier" / "corpus").glob("*.mlir")))
-GATE_TESTS = CORPUS_SIZE + 3
+GATE_TESTS = CORPUS_SIZE + 4
 """test_corpus per file, test_corpus_is_present and the two generated-program tests."""
 
 
@@ -210,6 +210,18 @@ def test_installed_gate_refutes_mlir19_mode(installed: Installed) -> None:
     assert _counts(proc.stdout.strip().splitlines()[-1]) == {"passed": CORPUS_SIZE, "failed": 1}, _outcome(proc)
     assert re.search(r"^FAILED \S*test_conformance\.py::test_corpus\[async_value_consumers\.mlir\]", proc.stdout, re.M), _outcome(proc)
     assert "gate: refuted for implementation" in proc.stdout, _outcome(proc)
+
+
+def test_installed_gate_enumeration_refutes_mlir19_mode(installed: Installed) -> None:
+    """The gate's enumerated prefix (every program of 1..4 ops over
+    `enumeration.GATE`), the mlir19 mode run as a command with
+    `--split-input-file`: it fails on upstream's launch left running past
+    the end, with no luck involved."""
+    impl = f"{installed.python} -m refimpl --mode mlir19"
+    proc = installed.run("-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "-k", "small_program", "--impl", impl)
+    assert proc.returncode == 1, _outcome(proc)
+    assert _counts(proc.stdout.strip().splitlines()[-1]) == {"failed": 1, "deselected": GATE_TESTS - 1}, _outcome(proc)
+    assert "before-end: gpu.launch_func -> func.func (cross-thread)" in proc.stdout, _outcome(proc)
 
 
 @pytest.mark.parametrize("profile", ["dev", "thorough"])

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import verifier
+from spec.gpu_async import is_gpu_async, new_wait
 from spec.ir import Operation
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
-from spec.views import is_gpu_async, new_wait
+from spec.syntax.printing import print_op
 from tests.support.profiles import examples
 from verifier.gate import RefimplImpl
 from verifier.generators import STRAIGHT, Features, programs

@@ -15,7 +15,7 @@ import pytest
 from refimpl import functions, rewrite
 from refimpl.ir_verify import first_error
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 from tests.support.refimpl_runs import LIT_DIR, chunks_of
 

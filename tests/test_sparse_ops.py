@@ -16,7 +16,7 @@ import pytest
 
 from spec import registry
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 from tests.support.refimpl_runs import ours, theirs
 

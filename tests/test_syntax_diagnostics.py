@@ -20,7 +20,7 @@ import pytest
 from spec.diagnostics import DiagnosticError
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 # Some inputs use ops of unregistered dialects; mlir-opt-19 reads them with

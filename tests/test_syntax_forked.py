@@ -13,7 +13,7 @@ import spec.syntax.parse_in_child as forked
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parse_in_child import parse_modules
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")
 

@@ -2,7 +2,7 @@
 [targets] attributes {...} {...}`): where they are stored, how they print in
 the custom and generic forms (mlir-opt-19's text, pinned here and compared
 with the tool when installed), the canonical spelling of the target and
-handler attributes (`spec/syntax/gpu_targets.py`: `#nvvm.target`,
+handler attributes (`spec/syntax/dialect_attrs/gpu_targets.py`: `#nvvm.target`,
 `#rocdl.target`, `#spirv.target_env` with its `#spirv.vce` and
 `#spirv.resource_limits`, `#gpu.select_object`, quoted `<`/`>` inside
 them), and located diagnostics for malformed forms and for attribute names
@@ -29,9 +29,9 @@ import pytest
 from spec.__main__ import main as spec_main
 from spec.attributes import ArrayAttr, OpaqueAttr
 from spec.diagnostics import DiagnosticError
-from spec.syntax.gpu_targets import canonical_gpu_attr, is_gpu_target, is_offloading_handler
-from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.dialect_attrs import canonical_gpu_attr, is_gpu_target, is_offloading_handler
+from spec.syntax.parser import parse_attr_value, parse_module
+from spec.syntax.printing import join_outputs, print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 # The inputs use ops of unregistered dialects; mlir-opt-19 reads them with
@@ -260,7 +260,7 @@ def test_target_predicates() -> None:
     assert is_gpu_target(OpaqueAttr("#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<>>"))
     assert not is_gpu_target(OpaqueAttr("#gpu.select_object<0 : i64>")) and not is_gpu_target(OpaqueAttr("#nvvm.targetx"))
     assert is_offloading_handler(OpaqueAttr("#gpu.select_object")) and not is_offloading_handler(OpaqueAttr("#nvvm.target"))
-    assert canonical_gpu_attr("#arith.fastmath<fast>") is None
+    assert canonical_gpu_attr("#arith.fastmath<fast>", parse_attr_value) is None
 
 
 # -- diagnostics ---------------------------------------------------------------

@@ -21,7 +21,7 @@ import spec.syntax.parser as parser_module
 from spec.diagnostics import DiagnosticError
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.support.mutations import byte_mutations, token_mutations
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))

@@ -21,7 +21,7 @@ from refimpl import rewrite
 from spec import effects
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 
 WIDE = Path(__file__).resolve().parent / "wide"
 FILES = ("more_forms", "outlined_multi_kernel", "host_memref_llvm", "affine_forms", "affine_vector")

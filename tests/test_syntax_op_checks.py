@@ -30,10 +30,14 @@ from hypothesis import strategies as st
 from spec import registry
 from spec.__main__ import main as spec_main
 from spec.diagnostics import DiagnosticError
-from spec.syntax.op_checks import INHERENT, MATH_FASTMATH_OPS, MORE_INHERENT
+from spec.syntax.op_checks import CONSTRAINTS, MORE_OPS, declared
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+
+INHERENT = {name: declared(name) for name in registry.known_ops() if declared(name)}
+"""Every known op with inherent attributes in mlir-opt-19, from the registry."""
+MATH_OPS = [name.removeprefix("math.") for name in registry.known_ops() if name.startswith("math.")]
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -134,7 +138,7 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
     "vector.load": ("body", '%0 = "vector.load"(%m, %a) {P} {A} : (memref<4xf32>, index) -> vector<2xf32>', {}),
     "vector.store": ("body", '%v = "vector.splat"(%x) : (f32) -> vector<2xf32>\n  "vector.store"(%v, %m, %a) {P} {A} : (vector<2xf32>, memref<4xf32>, index) -> ()', {}),
     "vector.print": ("body", '"vector.print"(%x) {P} {A} : (f32) -> ()', {}),
-    **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x) {{P}} {{A}} : (f32) -> f32', {}) for n in MATH_FASTMATH_OPS if n not in ("atan2", "copysign", "powf")},
+    **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x) {{P}} {{A}} : (f32) -> f32', {}) for n in MATH_OPS if n not in ("atan2", "copysign", "powf")},
     **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x, %x) {{P}} {{A}} : (f32, f32) -> f32', {}) for n in ("atan2", "copysign", "powf")},
 }
 TEMPLATES["memref.get_global"] = ("body", '%0 = "memref.get_global"() {P} {A} : () -> memref<4xf32>', {"name": "@gl"})
@@ -283,12 +287,17 @@ def _first_error(stderr: str, path: Path) -> str:
     return line.replace(str(path), "FILE")
 
 
+def test_every_registry_constraint_is_defined() -> None:
+    used = {i.constraint for name in registry.known_ops() for i in registry.inherent_attributes(name).values()}
+    assert used <= set(CONSTRAINTS) and used
+
+
 def test_every_table_entry_has_a_template() -> None:
     # The GPU sparse ops are left out until their diagnostics are pinned (issue 16).
-    # So are the ops of issue 16's second part (`MORE_INHERENT`): their
+    # So are the ops of issue 16's second part (`op_checks.MORE_OPS`): their
     # printed forms are checked in tests/test_syntax_more.py, their
     # bad-value diagnostics not yet.
-    pinned = {n: e for n, e in INHERENT.items() if registry.lookup(n).library_form is None and n not in MORE_INHERENT}
+    pinned = {n: e for n, e in INHERENT.items() if registry.lookup(n).library_form is None and n not in MORE_OPS}
     assert set(pinned) <= set(TEMPLATES)
     assert all(i.kind.summary in _BAD for entries in pinned.values() for i in entries.values())
 
@@ -423,7 +432,7 @@ def test_accepted_generic_op_reprints_in_custom_form(text: str) -> None:
         module = parse_module(text)
     except DiagnosticError as exc:
         assert all(d.loc.line >= 1 and d.loc.col >= 1 for d in exc.diagnostics)
-        return
+        return  # checked: a rejection located in the text (test_templates_are_valid: some are accepted)
     custom = print_op(module)
     again = parse_module(custom)
     assert print_op(again) == custom
@@ -465,7 +474,7 @@ def test_generic_op_verdicts_agree_with_mlir_opt_19(text: str) -> None:
         assert ref.returncode != 0, f"we reject, mlir-opt-19 accepts: {first.message}"
         theirs = _first_error(ref.stderr, Path("<stdin>"))
         assert theirs.endswith(f"error: {first.message}"), f"\nours:   {first.message}\ntheirs: {theirs}"
-        return
+        return  # checked: both reject, with the same first error
     theirs = _first_error(ref.stderr, Path("<stdin>"))
     # Symbol uses (does the callee or kernel exist, with this signature?)
     # are verified against the symbol table, which the parser does not model;

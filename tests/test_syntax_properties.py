@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from spec.attributes import Type, format_float, round_to_type
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

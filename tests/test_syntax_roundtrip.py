@@ -10,7 +10,7 @@ import pytest
 
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 from tests.mlir_tools import MLIR_OPT_19, MLIR_OPT_22, needs_mlir19, needs_mlir22
 
 # The inputs use ops of unregistered dialects; mlir-opt-19 reads them with

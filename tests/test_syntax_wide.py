@@ -18,7 +18,7 @@ from refimpl import rewrite
 from spec import effects
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 WIDE = Path(__file__).resolve().parent / "wide"

@@ -15,7 +15,7 @@ import pytest
 from refimpl import rewrite
 from spec.semantics.events import build
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 from tests.support.rewrites import LAUNCH, both, module, summary
 from verifier import check
 from verifier.obligations import obligations

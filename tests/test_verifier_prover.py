@@ -91,3 +91,14 @@ def test_solvers_renewed_in_the_child_stay_in_its_context(monkeypatch: pytest.Mo
     alone = _report(monkeypatch, False)
     forked = _report(monkeypatch, True)
     assert forked["data"] == alone["data"] and forked["proved"] == alone["proved"]
+
+
+def test_verdicts_order_by_how_bad_and_sort_beside_other_words() -> None:
+    """`inconsistent < refuted < unknown < verified`; a table that holds a
+    verdict and another word (`timeout`, `impl-failed`) still sorts (the
+    judge's running table once died on `sorted` of such keys)."""
+    from verifier.solver import Status
+
+    assert Status.INCONSISTENT < Status.REFUTED < Status.UNKNOWN < Status.VERIFIED
+    assert min(Status.VERIFIED, Status.UNKNOWN) is Status.UNKNOWN and Status.REFUTED <= "refuted"
+    assert sorted([Status.VERIFIED, "timeout", Status.REFUTED, "impl-failed"]) == ["impl-failed", "refuted", "timeout", "verified"]

@@ -18,13 +18,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import selectors
 import shlex
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
@@ -32,30 +28,23 @@ from spec.semantics.events import DEFAULT_UNROLL
 from spec.syntax.parse_in_child import Parsed, parse_modules
 from spec.syntax.parser import allow_unregistered_dialects
 from spec.tool import (
-    MAX_INPUT_BYTES,
     Source,
     add_subcommand,
     cli_parser,
     decode_source,
     read_source,
     run_tool,
-    track_group,
     track_temp,
-    untrack_group,
     untrack_temp,
     write_file,
 )
 from verifier import CheckOptions, check, progress
+from verifier.external import IMPL_TIMEOUT_S, ImplProcess
 from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 EXIT_BAD_INPUT = 2
-IMPL_TIMEOUT_S = 600
-"""Default of `--impl-timeout`: the implementation's whole run, wall time."""
 DEFAULT_BUDGET_S = 300.0
 """Seconds for a whole check before what is left is `unknown` (--budget-s)."""
-MAX_STDERR_BYTES = 64 * 1024
-"""Of an implementation's stderr only this much is kept (its first lines are
-shown when it fails)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=IMPL_TIMEOUT_S,
         metavar="SECONDS",
-        help=f"the implementation (--impl or the refimpl) is killed, with all its children, after this (default {IMPL_TIMEOUT_S})",
+        help=f"the implementation (--impl or the refimpl) is killed, with all its children, after this (default {IMPL_TIMEOUT_S:g})",
     )
     c.add_argument("--func", metavar="NAME", help="check only this function")
     c.add_argument(
@@ -147,97 +136,41 @@ def _parser() -> argparse.ArgumentParser:
 
 
 class _Impl:
-    """An implementation run on INPUT (the verifier parses INPUT meanwhile).
-
-    It runs in a process group of its own, stdin closed: on a timeout, an
-    oversized output or the verifier's own end the whole group is killed,
-    so a child that keeps stdout open (`sh -c 'sleep 1000'`) cannot hang
-    the verifier, and nothing it started outlives the run."""
+    """An implementation run on INPUT (the verifier parses INPUT meanwhile):
+    `verifier.external.ImplProcess`, its failures as diagnostics on the
+    output's label."""
 
     def __init__(self, argv: list[str], input_path: str, label: str, timeout_s: float) -> None:
         self.label = label
-        self.timeout_s = timeout_s
-        self.deadline = time.monotonic() + timeout_s
         where = Location(label, 0, 0)
         try:
-            self.proc = subprocess.Popen(
-                [*argv, input_path],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
+            self.process = ImplProcess(argv, input_path, timeout_s)
         except FileNotFoundError:
             raise DiagnosticError(error(where, f"implementation not found: {argv[0]}")) from None
         except OSError as exc:  # not executable, no shebang (ENOEXEC), ...
             raise DiagnosticError(error(where, f"cannot run implementation '{argv[0]}': {exc.strerror or exc}")) from None
-        track_group(self.proc.pid)
-        self.ended = False
 
     def kill(self) -> None:
-        """End the implementation and everything in its process group (once:
-        after the wait its process group id may be anyone's)."""
-        if self.ended:
-            return
-        self.ended = True
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        self.proc.wait()
-        untrack_group(self.proc.pid)
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            if pipe is not None:
-                pipe.close()
+        self.process.kill()
 
     def output(self) -> Source:
         """The implementation's stdout, checked as an input file is (size,
         UTF-8, no NUL), or a DiagnosticError saying why there is none."""
         where = Location(self.label, 0, 0)
         try:
-            out, err, why = self._collect()
+            run = self.process.collect()
         finally:
             self.kill()
-        if why:
-            raise DiagnosticError(error(where, why))
-        notes = [note(where, line) for line in err.decode("utf-8", "replace").strip().splitlines()[:20]]
-        if self.proc.returncode != 0:
-            raise DiagnosticError(error(where, f"implementation failed (exit {self.proc.returncode})", *notes))
-        if not out.strip():
+        if run.stopped:
+            raise DiagnosticError(error(where, run.stopped))
+        notes = [note(where, line) for line in run.stderr.decode("utf-8", "replace").strip().splitlines()[:20]]
+        if run.returncode != 0:
+            raise DiagnosticError(error(where, f"implementation failed (exit {run.returncode})", *notes))
+        if not run.stdout.strip():
             # Not a rewrite that deleted every function: a tool that failed
             # without saying so.
             raise DiagnosticError(error(where, "implementation exited 0 but printed nothing", *notes))
-        return decode_source(bytes(out), self.label)
-
-    def _collect(self) -> tuple[bytearray, bytearray, str]:
-        """Read stdout and stderr until both close and the process ends, or
-        a limit is hit (then the third item says which)."""
-        proc = self.proc
-        assert proc.stdout is not None and proc.stderr is not None
-        out, err = bytearray(), bytearray()
-        timed_out = f"implementation timed out after {self.timeout_s:g} s"
-        with selectors.DefaultSelector() as sel:
-            sel.register(proc.stdout, selectors.EVENT_READ, out)
-            sel.register(proc.stderr, selectors.EVENT_READ, err)
-            while sel.get_map():
-                left = self.deadline - time.monotonic()
-                if left <= 0:
-                    return out, err, timed_out
-                for key, _ in sel.select(left):
-                    chunk = os.read(key.fd, 1 << 16)
-                    if not chunk:
-                        sel.unregister(key.fileobj)
-                    elif key.data is out:
-                        out += chunk
-                        if len(out) > MAX_INPUT_BYTES:
-                            return out, err, f"implementation printed more than {MAX_INPUT_BYTES} bytes"
-                    elif len(err) < MAX_STDERR_BYTES:
-                        err += chunk
-        try:
-            proc.wait(max(self.deadline - time.monotonic(), 0))
-        except subprocess.TimeoutExpired:
-            return out, err, timed_out
-        return out, err, ""
+        return decode_source(run.stdout, self.label)
 
 
 def _parsed(src: Source, parsed: Parsed, role: str) -> Operation:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from spec import registry, views
+from spec import gpu_async, registry
 from spec.attributes import GPU_TOKEN, Type, UnitAttr
 from spec.ir import Block, Operation, Value
 from verifier.mutants import MUTANTS
@@ -105,29 +105,29 @@ def duplicate_wait(module: Operation, pick: Pick) -> bool:
     if not isinstance(op, Operation) or op.parent is None:
         return False
     b = op.parent
-    dup = views.new_wait(op.loc, list(op.operands), False)
+    dup = gpu_async.new_wait(op.loc, list(op.operands), False)
     b.insert(b.ops.index(op), dup)
     return True
 
 
 def drop_dependency(module: Operation, pick: Pick) -> bool:
-    cands = [op for op in _ops(module, lambda o: views.is_gpu_async(o)) if views.async_deps(op)]
+    cands = [op for op in _ops(module, lambda o: gpu_async.is_gpu_async(o)) if gpu_async.async_deps(op)]
     op = _choose(cands, pick)
     if not isinstance(op, Operation):
         return False
-    deps = views.async_deps(op)
+    deps = gpu_async.async_deps(op)
     k = pick(len(deps))
-    views.set_async_deps(op, deps[:k] + deps[k + 1 :])
+    gpu_async.set_async_deps(op, deps[:k] + deps[k + 1 :])
     return True
 
 
 def add_dependency(module: Operation, pick: Pick) -> bool:
-    cands = [(op, t) for op in _ops(module, lambda o: views.is_gpu_async(o)) for t in _tokens_before(op, GPU_TOKEN) if t not in views.async_deps(op)]
+    cands = [(op, t) for op in _ops(module, lambda o: gpu_async.is_gpu_async(o)) for t in _tokens_before(op, GPU_TOKEN) if t not in gpu_async.async_deps(op)]
     c = _choose(cands, pick)
     if c is None:
         return False
     op, t = c  # type: ignore[misc]
-    views.add_async_dep(op, t)
+    gpu_async.add_async_dep(op, t)
     return True
 
 

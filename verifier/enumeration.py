@@ -17,8 +17,9 @@ follow from the structure. What could be renamed freely are the function's
 arguments: buffers (`%b0`, `%b1`, ...), conditions (`%p0`, `%p1`, ...) and the
 token argument (`%a0`). The enumerator only ever picks an argument already
 used or the next unused one (a restricted growth string), so arguments are
-numbered in order of first use in the text, and the signature lists just
-the arguments used. Symmetric choices are collapsed: dependency lists are
+numbered in order of first use in the text (an `scf.while`'s condition
+counts where the `while` starts), and the signature lists just the
+arguments used. Symmetric choices are collapsed: dependency lists are
 sets (one sorted list per set, never a permutation), and an `scf.if` or a
 `cf` diamond whose first region is empty has an empty second region too
 (the other case is the same program with the condition negated). At most
@@ -83,6 +84,10 @@ class Alphabet:
     yielding a GPU token of the body's scope) and `"f32"` (yielding `%x`)."""
     scf_if: bool = False
     scf_for: bool = False
+    scf_while: bool = False
+    """`scf.while` on a condition argument: a body before `scf.condition`, one after."""
+    scf_parallel: bool = False
+    """`scf.parallel` over `%c0 to %n`, one body."""
     cf: bool = False
     """A `cf.cond_br` diamond (in the function's body only, not nested)."""
     conditions: int = 1
@@ -91,17 +96,22 @@ class Alphabet:
     """A `!gpu.async.token` argument `%a0`, usable as a dependency."""
     return_token: bool = False
     """`return %t : !gpu.async.token` ends the function (one op)."""
+    max_depth: int | None = None
+    """How deep region ops nest (`None`: no limit; 1: the bodies of the
+    function's region ops hold no region op)."""
 
     def describe(self) -> str:
         """One line for reports: the name and what is on."""
-        parts = [f"{self.buffers} buffer(s)", "gpu " + "/".join(self.gpu), "host " + "/".join(self.host)]
-        for flag in ("user_tokens", "waits", "execute", "scf_if", "scf_for", "cf", "token_arg", "return_token"):
+        parts = [f"{self.buffers} buffer(s)", "gpu " + "/".join(self.gpu), "host " + ("/".join(self.host) or "none")]
+        for flag in ("user_tokens", "waits", "execute", "scf_if", "scf_for", "scf_while", "scf_parallel", "cf", "token_arg", "return_token"):
             if getattr(self, flag):
                 parts.append(flag)
         if self.values:
             parts.append("values " + "/".join(self.values))
-        if self.scf_if or self.cf:
+        if self.scf_if or self.cf or self.scf_while:
             parts.append(f"{self.conditions} condition(s)")
+        if self.max_depth is not None:
+            parts.append(f"region ops nested at most {self.max_depth} deep")
         return f"{self.name}: " + ", ".join(parts)
 
 
@@ -131,13 +141,30 @@ FULL = Alphabet(
     values=("token", "f32"),
     scf_if=True,
     scf_for=True,
+    scf_while=True,
+    scf_parallel=True,
     cf=True,
     conditions=2,
     token_arg=True,
     return_token=True,
 )
 """Everything this module knows."""
-ALPHABETS = {a.name: a for a in (TINY, STRAIGHT, ASYNC, CONTROL, VALUES, FULL)}
+WHOLE = replace(FULL, name="whole", buffers=1, gpu=("launch",), host=("store",), conditions=1)
+"""Every construct of `FULL`, one of each kind: one GPU op (a launch; sync
+or `async [deps]`), one host effect (a store), one buffer and one condition,
+with user tokens, both waits, executes with both value results and their
+awaits, `scf.if`, `scf.for`, `scf.while`, `scf.parallel`, `cf` diamonds,
+the token argument and the returned token: 13,952 programs of 1..3 ops,
+596,261 of 1..4."""
+CORE = replace(WHOLE, name="core", scf_while=False, scf_parallel=False)
+"""`WHOLE` without `scf.while` and `scf.parallel` (`scf.for` stays): 326,117
+programs of 1..4 ops, a size-4 run that fits in an hour on 2 cores."""
+GATE = Alphabet("gate", buffers=1, gpu=("launch",), host=(), execute=True, scf_if=True, max_depth=1)
+"""The conformance gate's enumerated prefix: launches, executes and their
+awaits, `scf.if`, region bodies without region ops; 670 programs of 1..4
+ops, among them upstream's loss of a launch past the function's end when an
+execute's token is awaited on one path only (size 4)."""
+ALPHABETS = {a.name: a for a in (TINY, STRAIGHT, ASYNC, CONTROL, VALUES, FULL, WHOLE, CORE, GATE)}
 
 
 @dataclass(frozen=True)
@@ -175,6 +202,8 @@ class State:
     atoks: tuple[str, ...] = ()
     avals: tuple[tuple[str, str], ...] = ()
     allocs: tuple[int, ...] = ()
+    depth: int = 0
+    """Region ops around this point."""
 
     def fresh(self, stem: str) -> tuple[str, State]:
         return f"%{stem}{self.counter}", replace(self, counter=self.counter + 1)
@@ -261,7 +290,7 @@ def _regions(
             yield (), s, []
         return
     for k in range(n + 1):
-        for body, inner in _ops_of_size(a, s, k, False, canonical):
+        for body, inner in _ops_of_size(a, replace(s, depth=s.depth + 1), k, False, canonical):
             after = inner.inner(s)
             for rest, s2, ends in _regions(a, after, n - k, count - 1, canonical):
                 yield (body, *rest), s2, [inner, *ends]
@@ -271,7 +300,7 @@ def _op_of_size(a: Alphabet, s: State, k: int, top: bool, canonical: bool) -> It
     """Every single op of size exactly `k` in state `s` (region ops for k > 1)."""
     if k == 1:
         yield from _leaf_ops(a, s, canonical)
-    if k >= 1:
+    if k >= 1 and (a.max_depth is None or s.depth < a.max_depth):
         yield from _region_ops(a, s, k, top, canonical)
 
 
@@ -342,9 +371,14 @@ def _region_ops(a: Alphabet, s: State, k: int, top: bool, canonical: bool) -> It
                     if canonical and not bodies[0] and bodies[1]:
                         continue
                     yield Op(kind, operand=cond, regions=bodies), s2
-    if a.scf_for:
-        for bodies, s2, _ in _regions(a, replace(s, counter=s.counter + 1), n, 1, canonical):
-            yield Op("for", result=(f"%i{s.counter}",), regions=bodies), s2
+    for kind, on in (("for", a.scf_for), ("parallel", a.scf_parallel)):
+        if on:
+            for bodies, s2, _ in _regions(a, replace(s, counter=s.counter + 1), n, 1, canonical):
+                yield Op(kind, result=(f"%i{s.counter}",), regions=bodies), s2
+    if a.scf_while:
+        for cond, s1 in _cond_choices(a, s, canonical):
+            for bodies, s2, _ in _regions(a, s1, n, 2, canonical):
+                yield Op("while", operand=cond, regions=bodies), s2
     if a.execute:
         for deps in _subsets(s.atoks, canonical):
             e, s1 = s.fresh("e")
@@ -429,7 +463,7 @@ def canonical(body: tuple[Op, ...], ret: str) -> tuple[tuple[Op, ...], str]:
                     j = bufs.setdefault(j, len(bufs))
                 nb.append((kind, j))
             operand = op.operand
-            if op.kind in ("if", "cond_br"):
+            if op.kind in ("if", "cond_br", "while"):
                 operand = conds.setdefault(operand, f"%p{len(conds)}")
             regions = op.regions
             if op.kind in ("if", "cond_br") and not regions[0] and regions[1]:
@@ -460,7 +494,7 @@ def _used(body: tuple[Op, ...], ret: str) -> tuple[int, int, bool]:
         for kind, j in op.bufs:
             if kind == "b":
                 nbuf = max(nbuf, j + 1)
-        if op.kind in ("if", "cond_br"):
+        if op.kind in ("if", "cond_br", "while"):
             ncond = max(ncond, int(op.operand[2:]) + 1)
         targ = targ or "%a0" in op.deps
     return nbuf, ncond, targ
@@ -536,6 +570,14 @@ def _op_lines(op: Op, ind: str, labels: list[int]) -> list[str]:
         return [*out, f"{ind}}}"]
     if k == "for":
         return [f"{ind}scf.for {op.result[0]} = %c0 to %n step %c1 {{", *_lines(op.regions[0], inner, labels), f"{ind}}}"]
+    if k == "parallel":
+        head = f"{ind}scf.parallel ({op.result[0]}) = (%c0) to (%n) step (%c1) {{"
+        return [head, *_lines(op.regions[0], inner, labels), f"{ind}}}"]
+    if k == "while":
+        return [
+            f"{ind}scf.while : () -> () {{", *_lines(op.regions[0], inner, labels), f"{inner}scf.condition({op.operand})",
+            f"{ind}}} do {{", *_lines(op.regions[1], inner, labels), f"{inner}scf.yield", f"{ind}}}",
+        ]  # fmt: skip
     if k == "execute":
         deps = f" [{', '.join(op.deps)}]" if op.deps else ""
         if op.value_type:

@@ -7,7 +7,7 @@ milliseconds, not a process:
 
 - the refimpl (`--mode M`, no `--impl`): parsed, `refimpl.rewrite` and the
   rewritten IR handed to `check` as it is (no printing, no second parse).
-  `refimpl` is imported lazily, in `_RefimplRunner`, never at module level:
+  `refimpl` is imported lazily, in `RefimplRunner`, never at module level:
   the verifier treats the refimpl as one implementation among others and
   keeps importing nothing of it (`check` runs it as a subprocess); this
   runner is the one place where calling its Python API is worth it;
@@ -47,7 +47,6 @@ import json
 import os
 import shlex
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -58,13 +57,13 @@ from pathlib import Path
 from spec.diagnostics import DiagnosticError, render
 from spec.syntax.parser import parse_module
 from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
+from verifier.external import IMPL_TIMEOUT_S, run_impl
 from verifier.progress import Progress
 
 BATCH = 64
 """Programs per unit of work handed to a worker (in-process)."""
 IMPL_BATCH = 100
 """Default `--impl-batch`: programs per run of an external command."""
-IMPL_TIMEOUT_S = 600.0
 OTHER = ("impl-failed", "unparsable", "inconsistent")
 SPLIT = "// -----"
 
@@ -116,7 +115,7 @@ def _failed(p: Program, verdict: str, detail: str, t0: float) -> Result:
 
 
 @dataclass(frozen=True)
-class _RefimplRunner:
+class RefimplRunner:
     """The refimpl in `mode`, called in-process (lazy import, see the module docstring)."""
 
     mode: str
@@ -141,7 +140,7 @@ class _RefimplRunner:
 
 
 @dataclass(frozen=True)
-class _CommandRunner:
+class CommandRunner:
     """An external command, batched with `--split-input-file` (see the module docstring)."""
 
     argv: tuple[str, ...]
@@ -155,20 +154,14 @@ class _CommandRunner:
             with os.fdopen(fd, "w") as f:
                 f.write(text)
             try:
-                proc = subprocess.run(
-                    [*self.argv, *args, path],
-                    capture_output=True,
-                    text=True,
-                    stdin=subprocess.DEVNULL,
-                    timeout=self.impl_timeout_s,
-                )
-            except subprocess.TimeoutExpired:
-                return -1, "", f"timed out after {self.impl_timeout_s:g} s"
+                run = run_impl([*self.argv, *args], path, self.impl_timeout_s)
             except OSError as exc:
                 return -1, "", f"cannot run {self.argv[0]}: {exc}"
         finally:
             os.unlink(path)
-        return proc.returncode, proc.stdout, proc.stderr
+        if run.stopped:
+            return -1, "", run.stopped
+        return run.returncode, run.stdout.decode("utf-8", "replace"), run.stderr.decode("utf-8", "replace")
 
     def run(self, batch: list[Program]) -> list[Result]:
         outs: list[str] | None = None
@@ -217,7 +210,7 @@ def split_output(text: str) -> list[str]:
     return [c for c in chunks if c.strip()] if len(chunks) > 1 else chunks
 
 
-Runner = _RefimplRunner | _CommandRunner
+Runner = RefimplRunner | CommandRunner
 
 # ---------------------------------------------------------------- selection and workers
 
@@ -478,9 +471,9 @@ def main(args: argparse.Namespace) -> int:
         if not argv:
             sys.stderr.write("error: --impl: empty command\n")
             return 2
-        runner = _CommandRunner(argv, args.impl_batch, args.timeout_ms)
+        runner = CommandRunner(argv, args.impl_batch, args.timeout_ms)
     else:
-        runner = _RefimplRunner(args.mode, args.timeout_ms)
+        runner = RefimplRunner(args.mode, args.timeout_ms)
     header = _header(alphabet, runner)
     results_path = Path(args.results) if args.results else None
     done: dict[str, Result] = {}

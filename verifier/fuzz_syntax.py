@@ -54,7 +54,7 @@ from pathlib import Path
 
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
 
 REPO = Path(__file__).resolve().parent.parent
 MARKER = "// fuzz-split-9d2c"

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -34,10 +33,10 @@ from dataclasses import dataclass
 from spec.diagnostics import DiagnosticError, render
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
+from verifier.external import run_impl
 from verifier.report import Report
 
-IMPL_TIMEOUT_S = 120
 PASS, FAIL, UNDECIDED = "pass", "fail", "undecided"
 
 
@@ -50,7 +49,8 @@ Implementation = Callable[[str], str]
 
 @dataclass(frozen=True)
 class CommandImpl:
-    """An external command: `argv + [input path]`, output on stdout."""
+    """An external command: `argv + [input path]`, output on stdout, run by
+    `verifier.external.run_impl` (its timeout, its process group killed)."""
 
     argv: tuple[str, ...]
 
@@ -64,12 +64,15 @@ class CommandImpl:
         try:
             with os.fdopen(fd, "w") as f:
                 f.write(text)
-            proc = subprocess.run([*self.argv, path], capture_output=True, text=True, timeout=IMPL_TIMEOUT_S)
+            run = run_impl(self.argv, path)
         finally:
             os.unlink(path)
-        if proc.returncode != 0:
-            raise ImplFailed(f"exit {proc.returncode}\n{proc.stderr}")
-        return proc.stdout
+        stderr = run.stderr.decode("utf-8", "replace")
+        if run.stopped:
+            raise ImplFailed(f"{run.stopped}\n{stderr}")
+        if run.returncode != 0:
+            raise ImplFailed(f"exit {run.returncode}\n{stderr}")
+        return run.stdout.decode("utf-8", "replace")
 
     def __str__(self) -> str:
         return shlex.join(self.argv)
@@ -137,8 +140,6 @@ def judge(text: str, impl: Implementation, expect: str | None = None, timeout_ms
         out = impl(text)
     except ImplFailed as exc:
         return Outcome(FAIL, "impl-failed", text, "", str(exc))
-    except subprocess.TimeoutExpired:
-        return Outcome(FAIL, "impl-failed", text, "", f"timed out after {IMPL_TIMEOUT_S} s")
     try:
         module_out = parse_module(out, "<output>", dominance=False)
     except DiagnosticError as exc:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import shutil
-import subprocess
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -30,10 +29,10 @@ import verifier
 from spec.diagnostics import DiagnosticError
 from spec.semantics.judge import OK, UNDECIDED, WRONG, Judgement, judge_modules
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 from verifier.boundary_programs import ALL, Options, boundary_programs
 from verifier.edits import EDITS
-from verifier.gate import ImplFailed, RefimplImpl
+from verifier.gate import CommandImpl, ImplFailed, RefimplImpl
 from verifier.generators import Features, programs
 
 MLIR_OPT = shutil.which("mlir-opt-19")
@@ -66,10 +65,7 @@ def _rewrite(text: str, source: str) -> str:
     if source == "refimpl-mlir19":
         return RefimplImpl("mlir19")(text)
     assert MLIR_OPT is not None
-    p = subprocess.run([MLIR_OPT, "-gpu-async-region"], input=text, capture_output=True, text=True, timeout=60)
-    if p.returncode != 0:
-        raise ImplFailed(p.stderr)
-    return p.stdout
+    return CommandImpl((MLIR_OPT, "-gpu-async-region"))(text)
 
 
 def output_text(pair: Pair) -> str:

@@ -23,12 +23,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from spec import registry, views
+from spec import gpu_async, registry
 from spec.attributes import GPU_TOKEN
 from spec.diagnostics import DiagnosticError, render
 from spec.ir import Block, Operation, Value
 from spec.syntax.parser import parse_module
-from spec.syntax.printer import join_outputs, print_op
+from spec.syntax.printing import join_outputs, print_op
 
 
 def _blocks(module: Operation) -> list[Block]:
@@ -36,7 +36,7 @@ def _blocks(module: Operation) -> list[Block]:
 
 
 def _is_blocking_wait(op: Operation) -> bool:
-    return views.is_gpu_wait(op) and not op.results and bool(op.operands)
+    return gpu_async.is_gpu_wait(op) and not op.results and bool(op.operands)
 
 
 def _drop_waits_before(pred: Callable[[Operation], bool]) -> Callable[[Operation], int]:
@@ -74,10 +74,10 @@ def _drop_dependency(module: Operation) -> int:
     """GPU ops (other than waits) lose the first token of their `[deps]`."""
     n = 0
     for op in module.walk():
-        if views.is_gpu_async(op) and not views.is_gpu_wait(op):
-            deps = views.async_deps(op)
+        if gpu_async.is_gpu_async(op) and not gpu_async.is_gpu_wait(op):
+            deps = gpu_async.async_deps(op)
             if deps:
-                views.set_async_deps(op, deps[1:])
+                gpu_async.set_async_deps(op, deps[1:])
                 n += 1
     return n
 
@@ -89,7 +89,7 @@ def _wait_after_effect(module: Operation) -> int:
         i = 0
         while i + 1 < len(block.ops):
             op, nxt = block.ops[i], block.ops[i + 1]
-            if _is_blocking_wait(op) and not registry.lookup(nxt.name).terminator and not views.is_gpu_async(nxt):
+            if _is_blocking_wait(op) and not registry.lookup(nxt.name).terminator and not gpu_async.is_gpu_async(nxt):
                 block.ops[i], block.ops[i + 1] = nxt, op
                 n += 1
                 i += 2
@@ -107,8 +107,8 @@ def _stale_token(module: Operation) -> int:
             continue
         for k, tok in enumerate(op.operands):
             producer = tok.defining_op
-            if producer is not None and views.is_gpu_async(producer) and not views.is_gpu_wait(producer):
-                older = views.async_deps(producer)
+            if producer is not None and gpu_async.is_gpu_async(producer) and not gpu_async.is_gpu_wait(producer):
+                older = gpu_async.async_deps(producer)
                 if older:
                     op.operands[k] = older[0]
                     n += 1

@@ -49,22 +49,35 @@ class Status(enum.StrEnum):
     def rank(self) -> int:
         return _RANK[self]
 
+    # The ranks happen to be the words' alphabetical order, so a verdict
+    # compared with any other word (`timeout`, `impl-failed` in a results
+    # table) falls back to comparing the words, consistently.
+    def _key(self, other: object) -> tuple[str, str] | None:
+        if not isinstance(other, str):
+            return None
+        return str(self), str(other)
+
     def __lt__(self, other: object) -> bool:
-        return self.rank < Status(other).rank if isinstance(other, str) else NotImplemented
+        k = self._key(other)
+        return k[0] < k[1] if k else NotImplemented
 
     def __le__(self, other: object) -> bool:
-        return self.rank <= Status(other).rank if isinstance(other, str) else NotImplemented
+        k = self._key(other)
+        return k[0] <= k[1] if k else NotImplemented
 
     def __gt__(self, other: object) -> bool:
-        return self.rank > Status(other).rank if isinstance(other, str) else NotImplemented
+        k = self._key(other)
+        return k[0] > k[1] if k else NotImplemented
 
     def __ge__(self, other: object) -> bool:
-        return self.rank >= Status(other).rank if isinstance(other, str) else NotImplemented
+        k = self._key(other)
+        return k[0] >= k[1] if k else NotImplemented
 
     __hash__ = str.__hash__
 
 
 _RANK = {Status.INCONSISTENT: 0, Status.REFUTED: 1, Status.UNKNOWN: 2, Status.VERIFIED: 3}
+assert sorted(_RANK, key=str) == sorted(_RANK, key=_RANK.__getitem__), "the comparisons rely on it"
 
 
 class Logic(enum.Enum):

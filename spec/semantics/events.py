@@ -60,10 +60,9 @@ from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import Event, EventGraph
 
-SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.is_gpu_wait(n)) | frozenset(
-    {"async.await", "async.execute", "async.yield", "async.create_group", "async.add_to_group", "async.await_all"}
-)
-"""Synchronization ops: they order events but are not events of the property."""
+SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.sync_kind(n))
+"""Synchronization ops (the registry's `sync` facts): they order events but
+are not events of the property."""
 
 GROUP_OPS = frozenset({"async.create_group", "async.add_to_group", "async.await_all"})
 

@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_DYNAMIC_DIM",
     "DEFAULT_INDEX",
     "GPU_OPS",
+    "HOST_OPS",
     "HOST_EFFECTS",
     "SYNC_STEPS",
     "PURE_EXTRA",
@@ -106,14 +107,37 @@ DEFAULT_INDEX = 2
 GPU_OPS = frozenset(n for n in registry.gpu_work_ops() if registry.lookup(n).library_form is None)
 """GPU ops with a start and a finish that the interpreter runs: the
 registry's GPU work ops but the library ops (`gpu.wait` only synchronizes)."""
-HOST_EFFECTS = frozenset(
+
+HOST_OPS = frozenset(
     {"memref.load", "memref.store", "memref.copy", "memref.alloc", "memref.alloca", "memref.dealloc", "func.call", "cf.assert"}
+    | {"memref.dim", "memref.cast", "memref.subview", "async.create_group", "async.add_to_group"}
 )
-SYNC_STEPS = frozenset({"async.execute", "async.await", "async.yield", "async.await_all", "func.return"})
-PURE_EXTRA = frozenset({"memref.dim", "memref.cast", "memref.subview", "async.create_group", "async.add_to_group"})
+"""The host ops besides `arith` and the synchronization ops that this
+interpreter has code for (`step_effects`, `Thread`). Which of them are
+effectful is the registry's word, not this list's (`HOST_EFFECTS`)."""
 CONTROL = frozenset(
     {"scf.for", "scf.if", "scf.while", "scf.parallel", "scf.execute_region", "scf.yield", "scf.condition", "scf.reduce", "cf.br", "cf.cond_br", "builtin.module"}
 )
+"""The ops whose regions or successors `Thread` walks (control flow, not
+steps): what this interpreter implements, the registry says nothing here."""
+
+
+def _effectful(name: str) -> bool:
+    """The registry's effects: declared (read, write, alloc, free) or none
+    declared at all (no effects interface: anything may happen)."""
+    effects = registry.lookup(name).effects
+    return effects is None or bool(effects)
+
+
+SYNC_STEPS = frozenset(
+    n for n in registry.known_ops() if registry.sync_kind(n) in ("wait", "wait_group", "thread") and not registry.is_gpu_async(n)
+) | frozenset(n for n in registry.known_ops() if registry.is_function_return(n))
+"""Steps that wait, begin or complete a thread, or return from the function
+(the registry's `sync` facts; a blocking `gpu.wait` is a step of its own)."""
+HOST_EFFECTS = frozenset(n for n in HOST_OPS if not registry.sync_kind(n) and _effectful(n))
+"""The effectful host ops the interpreter runs: each one a step."""
+PURE_EXTRA = HOST_OPS - HOST_EFFECTS
+"""The other host ops it runs, eagerly (views, shapes, gathering tokens)."""
 
 
 def is_visible(op: Operation) -> bool:
@@ -130,7 +154,7 @@ def is_visible(op: Operation) -> bool:
 def is_effectful_event(op: Operation) -> bool:
     """DESIGN.md's effectful events: GPU ops other than `gpu.wait`, host ops
     with memory effects, and `func.return`."""
-    return op.name in GPU_OPS or op.name in HOST_EFFECTS or op.name == "func.return"
+    return op.name in GPU_OPS or op.name in HOST_EFFECTS or registry.is_function_return(op.name)
 
 
 def check_supported(func: Operation) -> None:

@@ -46,6 +46,7 @@ import difflib
 import itertools
 from dataclasses import dataclass, field
 
+from spec import registry
 from spec.diagnostics import DiagnosticError
 from spec.ir import Location, Operation
 from spec.semantics.boundary import CUT_OFF, BoundaryMachine
@@ -73,8 +74,9 @@ schedule bound alone lets one exploration of a deep program, with its
 sleep-set-pruned runs, take minutes. A step costs about 50 us here."""
 
 SKIP_IN_ALIGNMENT = frozenset({"scf.yield"})
-PLUMBING = frozenset({"gpu.wait", "async.await"})
-"""Ops a rewrite adds, drops or moves: aligned among themselves."""
+PLUMBING = frozenset(n for n in registry.known_ops() if registry.sync_kind(n) == "wait")
+"""Ops a rewrite adds, drops or moves (the registry's single waits:
+`gpu.wait`, `async.await`): aligned among themselves."""
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from spec import registry
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation
 from spec.semantics.interp import GPU_OPS, MAX_OPS, Thread, check_supported, default_args
@@ -140,13 +141,13 @@ class Machine(StepEffects):
             return False
         op = p.thread.current()
         assert op is not None
-        name = op.name
+        kind = registry.sync_kind(op.name)
         try:
-            if name == "gpu.wait":
+            if registry.is_gpu_wait(op.name):
                 return all(t.complete() for t in p.thread.operands(op))
-            if name == "async.await":
+            if kind == "wait":
                 return p.thread.operands(op)[0].complete()
-            if name == "async.await_all":
+            if kind == "wait_group":
                 return all(t.complete() for t in p.thread.operands(op)[0].tokens)
         except (Fault, AttributeError, IndexError):
             return True  # the step itself reports the fault
@@ -202,12 +203,12 @@ class Machine(StepEffects):
     def _awaited(self, p: HostProc) -> list[Producer]:
         """Producers the current op of `p` (a wait or an await) waits for."""
         op = p.thread.current()
-        if op is None or op.name not in ("gpu.wait", "async.await", "async.await_all"):
+        if op is None or not registry.blocks_thread(op.name):
             return []
         out: list[Producer] = []
         try:
             vals = p.thread.operands(op)
-            tokens = vals[0].tokens if op.name == "async.await_all" else vals
+            tokens = vals[0].tokens if registry.sync_kind(op.name) == "wait_group" else vals
             for tok in tokens:
                 out.extend(tok.producers if isinstance(tok, Token) else (tok.producer,))
         except (Fault, AttributeError, IndexError):

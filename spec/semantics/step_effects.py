@@ -218,7 +218,7 @@ class StepEffects:
             p.done_clock = p.clock
         elif name == "async.execute":
             self._spawn(p, op, vals)
-        elif name in ("async.await", "async.await_all") or registry.is_gpu_wait(name):
+        elif registry.blocks_thread(name):
             for q in self._awaited(p):
                 if getattr(q, "failed", False):
                     raise Fault(op, f"awaited work failed ({getattr(q, 'pid', '?')})")

@@ -58,7 +58,7 @@ class _Partial:
     """The `async` keyword of a GPU op in custom form (its result must be named)."""
 
 
-def _unescape(tok: str) -> str:
+def unescape(tok: str) -> str:
     body = tok[1:-1]
     out = bytearray()
     i = 0
@@ -253,7 +253,7 @@ def _strided_error(text: str, pos: int) -> int | None:
 
 def _symbol_name(tok: str) -> str:
     body = tok[1:]
-    return _unescape(body) if body.startswith('"') else body
+    return unescape(body) if body.startswith('"') else body
 
 
 def _memref_element(text: str) -> str:

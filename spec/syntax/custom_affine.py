@@ -1,11 +1,10 @@
 """Custom-form printers of the `affine` ops, as mlir-opt-19 prints them, and
 the attribute aliases (`#map = ...`) it puts before a printed module.
 
-The aliases are added around `Printer.print_top` (wrapped here, not edited:
-the printer is being reorganised in parallel): the module is printed with
-its maps and sets written out, then `affine.with_aliases` names them and
-puts the definitions first. An op printed on its own (a diagnostic's
-"see current operation") keeps them written out, as mlir-opt-19 does.
+`spec.syntax.printing.print_op` prints a module with its maps and sets
+written out, then `affine.with_aliases` names them and puts the definitions
+first. An op printed on its own (a diagnostic's "see current operation")
+keeps them written out, as mlir-opt-19 does.
 """
 
 from __future__ import annotations
@@ -15,16 +14,6 @@ from spec.ir import Operation, Value
 from spec.syntax import affine
 from spec.syntax.custom_registry import custom_printer, return_like, segments
 from spec.syntax.printer import Printer
-
-_print_top = Printer.print_top
-
-
-def _print_top_with_aliases(self: Printer, top: Operation) -> str:
-    return affine.with_aliases(_print_top(self, top), top, self.generic)
-
-
-if getattr(Printer.print_top, "__module__", "") != __name__:
-    Printer.print_top = _print_top_with_aliases  # type: ignore[method-assign]
 
 
 def _map(attr: Attr) -> affine.AffineMap:

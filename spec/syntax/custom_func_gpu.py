@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spec import registry, views
+from spec import gpu_async, registry
 from spec.attributes import ArrayAttr, Attr, FunctionType, IntegerAttr, StringAttr, UnitAttr, quote_symbol
 from spec.ir import Operation, Value
 from spec.syntax.custom_registry import custom_printer, return_like, segments
@@ -227,7 +227,7 @@ def _library_form(p: Printer, op: Operation) -> str:
     info = registry.lookup(op.name)
     form = info.library_form
     assert form is not None
-    n_deps = len(views.async_deps(op))
+    n_deps = len(gpu_async.async_deps(op))
     deps, rest = op.operands[:n_deps], op.operands[n_deps:]
     if form.order:
         rest = [rest[at] for at in form.order]

@@ -2,12 +2,6 @@
 prints them (its quirks included: two blanks after `gpu.all_reduce`, a
 blank before `vector.insert`'s position, `cf.switch` case values printed
 unsigned, one case a line).
-
-Also the result names these ops suggest (`%collapse_shape`, `%view`, ...):
-`printer.result_name_hints` is extended here rather than edited (the
-printer is being reorganised in parallel); its numbering asks it by module
-global at each call, so the extension holds wherever it is imported first
-(`rules_more` imports this module, so any parse puts it in place).
 """
 
 from __future__ import annotations
@@ -17,29 +11,9 @@ import re
 from spec import registry
 from spec.attributes import Attr, DenseArrayAttr, FunctionType, OpaqueAttr, StringAttr, UnitAttr, quote_symbol
 from spec.ir import Operation, Value
-from spec.syntax import printer as _printer
 from spec.syntax.build_base import K_DYNAMIC
 from spec.syntax.custom_registry import custom_printer, return_like, segments
 from spec.syntax.printer import Printer
-
-RESULT_NAMES = {
-    "memref.collapse_shape": "collapse_shape",
-    "memref.expand_shape": "expand_shape",
-    "memref.reinterpret_cast": "reinterpret_cast",
-    "memref.view": "view",
-}
-"""The result names these ops give (`getAsmResultNames`), checked with mlir-opt-19."""
-
-_base_hints = _printer.result_name_hints
-
-
-def _result_name_hints(op: Operation) -> list[tuple[int, str]]:
-    name = RESULT_NAMES.get(op.name)
-    return [(0, name)] if name is not None else _base_hints(op)
-
-
-if getattr(_printer.result_name_hints, "__module__", "") != __name__:
-    _printer.result_name_hints = _result_name_hints  # type: ignore[assignment]
 
 
 def _left(op: Operation, *known: str) -> dict[str, Attr]:

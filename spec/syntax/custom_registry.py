@@ -4,7 +4,8 @@
 custom form cannot show: the generic form). The printers themselves live in
 one module per dialect group (`custom_func_gpu`, `custom_host`,
 `custom_control`) and register here with `@custom_printer(name, ...)`;
-`spec.syntax.custom` loads them all.
+`spec.syntax.printing` loads them all and hands the table to the `Printer`
+it builds.
 """
 
 from __future__ import annotations

@@ -4,11 +4,12 @@ custom printer relies on it, and mlir-opt-19 rejects what fails it.
 
 The custom forms cannot express a wrong count or a malformed property, so
 these checks matter for ops written generically. They are data-driven:
-`INHERENT` lists, per op name, the inherent attributes mlir-opt-19 declares
-(which can differ from mlir-opt-22's and from what the custom-form parser
-accepts), each with its kind. A kind says what property conversion stores
-(the attribute's storage class) and what the verifier's constraint requires
-on top, with the constraint summary the verifier prints.
+the registry entry of each op lists the inherent attributes mlir-opt-19
+declares (which can differ from mlir-opt-22's and from what the custom-form
+parser accepts), each with the name of its ODS constraint
+(`registry.inherent_attributes`); `CONSTRAINTS` says what each constraint
+means: what property conversion stores (the attribute's storage class) and
+what the verifier requires on top, with the summary the verifier prints.
 
 How mlir-opt-19 treats the two places an inherent attribute can be written
 (observed, and what this module does):
@@ -38,7 +39,7 @@ Where this differs from mlir-opt-19 (recorded in
 tests/test_syntax_op_checks.py): an unknown arith flag is an attribute parse
 error there and an invalid property here (same verdict, other message); the
 ODS constraints of GPU target and offloading attributes are approximated by
-the attribute's name (`spec/syntax/gpu_targets.py`); a dict value that fails conversion next to
+the attribute's name (`spec/syntax/dialect_attrs/gpu_targets.py`); a dict value that fails conversion next to
 `<{...}>` leaves a default-valued property at its default (mlir-opt-19
 nulls it). Not modelled: symbol uses (does the callee exist?), the address
 spaces of `gpu.func` attributions, `memref.subview`'s inferred result type.
@@ -46,6 +47,7 @@ spaces of `gpu.func` attributions, `memref.subview`'s inferred result type.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -70,7 +72,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Region, Value
-from spec.syntax.gpu_targets import is_gpu_target, is_offloading_handler
+from spec.syntax.dialect_attrs import is_gpu_target, is_offloading_handler
 
 
 @dataclass(frozen=True)
@@ -160,134 +162,61 @@ MAT_TRANSPOSE_MODE = AttrKind("transpose mode of matrix", _opaque(r"#gpu<mat_tra
 """`operandSegmentSizes`: no ODS constraint; its conversion has its own wording."""
 
 
-@dataclass(frozen=True)
-class Inherent:
-    kind: AttrKind
-    required: bool = False
+CONSTRAINTS: dict[str, AttrKind] = {
+    "string": STRING,
+    "symbol_ref": SYMBOL_REF,
+    "flat_symbol_ref": FLAT_SYMBOL_REF,
+    "function_type": FUNCTION_TYPE,
+    "dict_array": DICT_ARRAY,
+    "unit": UNIT,
+    "bool": BOOL,
+    "index": INDEX,
+    "alignment": ALIGNMENT,
+    "dense_i64": DENSE_I64,
+    "dense_i32_3": DENSE_I32_3,
+    "overflow": OVERFLOW,
+    "fastmath": FASTMATH,
+    "gpu_dim": GPU_DIM,
+    "typed": TYPED,
+    "gpu_targets": GPU_TARGETS,
+    "offloading_handler": OFFLOADING_HANDLER,
+    "segments": SEGMENTS,
+    "mat_transpose_mode": MAT_TRANSPOSE_MODE,
+    "type": AttrKind("any type attribute", _is(TypeAttr)),
+    "cmpi_predicate": _enum(10),
+    "cmpf_predicate": _enum(16),
+    "atomic_rmw_kind": _enum(15),
+    "shuffle_mode": AttrKind("Indexing modes supported by gpu.shuffle.", _opaque(r"#gpu<shuffle_mode (xor|up|down|idx)>")),
+    "all_reduce_op": AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>")),
+    "vector_punctuation": AttrKind("Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>")),
+    "string_literal": AttrKind("An Attribute containing a string", _is(StringAttr)),
+    **{e: AttrKind(f"{e} enum", _opaque(rf"#gpu<{e} \w+>")) for e in ("prune_2to4_spmat_flag", "spgemm_work_estimation_or_compute_kind")},
+}
+"""What each ODS constraint named in the registry's `Inherent` entries
+accepts, with the summary mlir-opt-19 prints (the registry says which op has
+which attribute; this says what the attribute's constraint means)."""
 
-
-def _req(kind: AttrKind) -> Inherent:
-    return Inherent(kind, required=True)
-
-
-def _opt(kind: AttrKind) -> Inherent:
-    return Inherent(kind)
-
-
-_SYMBOL_OP = {"sym_name": _req(STRING), "sym_visibility": _opt(STRING)}
-_FUNCTION_ATTRS = {"arg_attrs": _opt(DICT_ARRAY), "res_attrs": _opt(DICT_ARRAY)}
-_GPU_DIM_OP = {"dimension": _req(GPU_DIM), "upper_bound": _opt(INDEX)}
-_SEGMENTED = {"operandSegmentSizes": _opt(SEGMENTS)}
-MATH_FASTMATH_OPS = (
-    "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc atan2 copysign powf".split()
+# ---- Issue 16, part 2: constraints of the ops `rules_more` and
+# `rules_affine` read (kept in a block of their own). Storage classes as
+# mlir-opt-19 converts them; the full ODS constraints of the llvm ops are
+# not modelled (`any`: stored as written).
+CONSTRAINTS.update(
+    {
+        "any": AttrKind("any attribute", lambda a: True),
+        "array": AttrKind("array attribute", _is(ArrayAttr)),
+        "dense_i32": AttrKind("i32 dense array attribute", _dense_of("i32")),
+        "affine_map": AttrKind("AffineMap attribute", _opaque(r"affine_map<.*>")),
+    }
 )
-"""The `math` ops the registry knows: each has the `fastmath` property."""
-
-def _library_inherent(name: str) -> dict[str, Inherent]:
-    """The properties of a GPU library (sparse) op, from its registry entry."""
-    form = registry.lookup(name).library_form
-    assert form is not None
-    out: dict[str, Inherent] = {k: _opt(MAT_TRANSPOSE_MODE) for k in ("modeA", "modeB")[: len(form.modes)]}
-    if form.lead:
-        out[form.lead] = _req(AttrKind(f"{form.lead_enum} enum", _opaque(rf"#gpu<{form.lead_enum} \w+>")))
-    if "compute" in (form.colon, form.into):
-        out["computeType"] = _req(AttrKind("any type attribute", _is(TypeAttr)))
-    if registry.lookup(name).segments:
-        out.update(_SEGMENTED)
-    if registry.lookup(name).result_segments:
-        out["resultSegmentSizes"] = _opt(SEGMENTS)
-    return out
-
-
-INHERENT: dict[str, dict[str, Inherent]] = {
-    "builtin.module": {"sym_name": _opt(STRING), "sym_visibility": _opt(STRING)},
-    "func.func": {**_SYMBOL_OP, "function_type": _req(FUNCTION_TYPE), **_FUNCTION_ATTRS},
-    # mlir-opt-19's func.call has no arg_attrs/res_attrs/no_inline (22 has).
-    "func.call": {"callee": _req(FLAT_SYMBOL_REF)},
-    "gpu.module": {"sym_name": _req(STRING), "targets": _opt(GPU_TARGETS), "offloadingHandler": _opt(OFFLOADING_HANDLER)},
-    # gpu.func keeps `sym_name` in the discardable dict (checked below).
-    "gpu.func": {
-        "function_type": _req(FUNCTION_TYPE),
-        **_FUNCTION_ATTRS,
-        "workgroup_attrib_attrs": _opt(DICT_ARRAY),
-        "private_attrib_attrs": _opt(DICT_ARRAY),
-        "known_block_size": _opt(DENSE_I32_3),
-        "known_grid_size": _opt(DENSE_I32_3),
-    },
-    **{f"gpu.{d}": _GPU_DIM_OP for d in ("thread_id", "block_id", "block_dim", "grid_dim", "cluster_id", "cluster_dim")},
-    "gpu.launch_func": {"kernel": _req(SYMBOL_REF), **_SEGMENTED},
-    "gpu.launch": _SEGMENTED,
-    "gpu.alloc": {"hostShared": _opt(UNIT), **_SEGMENTED},
-    **{f"arith.{n}": {"overflowFlags": _opt(OVERFLOW)} for n in "addi subi muli shli".split()},
-    **{f"arith.{n}": {"fastmath": _opt(FASTMATH)} for n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf negf".split()},
-    "arith.constant": {"value": _req(TYPED)},
-    "arith.cmpi": {"predicate": _req(_enum(10))},
-    "arith.cmpf": {"predicate": _req(_enum(16)), "fastmath": _opt(FASTMATH)},
-    "memref.alloc": {"alignment": _opt(ALIGNMENT), **_SEGMENTED},
-    "memref.alloca": {"alignment": _opt(ALIGNMENT), **_SEGMENTED},
-    "memref.load": {"nontemporal": _opt(BOOL)},
-    "memref.store": {"nontemporal": _opt(BOOL)},
-    "memref.subview": {"static_offsets": _req(DENSE_I64), "static_sizes": _req(DENSE_I64), "static_strides": _req(DENSE_I64), **_SEGMENTED},
-    "scf.parallel": _SEGMENTED,
-    # mlir-opt-19's cf.cond_br has no branch_weights (22 has).
-    "cf.cond_br": _SEGMENTED,
-    "cf.assert": {"msg": _req(STRING)},
-    "async.execute": _SEGMENTED,
-    **{name: _library_inherent(name) for name in registry.known_ops() if registry.lookup(name).library_form is not None},
-    # The ops found around the pass (issue 16); summaries as mlir-opt-19 prints them.
-    "gpu.global_id": _GPU_DIM_OP,
-    **{f"gpu.{n}": {"upper_bound": _opt(INDEX)} for n in ("lane_id", "subgroup_id", "num_subgroups", "subgroup_size")},
-    "gpu.shuffle": {"mode": _req(AttrKind("Indexing modes supported by gpu.shuffle.", _opaque(r"#gpu<shuffle_mode (xor|up|down|idx)>")))},
-    "gpu.subgroup_reduce": {
-        "op": _req(AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>"))),
-        "uniform": _opt(UNIT),
-    },
-    "gpu.printf": {"format": _req(STRING)},
-    "memref.atomic_rmw": {"kind": _req(_enum(15))},
-    "memref.get_global": {"name": _req(FLAT_SYMBOL_REF)},
-    "vector.load": {"nontemporal": _opt(BOOL)},
-    "vector.store": {"nontemporal": _opt(BOOL)},
-    "vector.print": {
-        "punctuation": _opt(AttrKind("Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>"))),
-        "stringLiteral": _opt(AttrKind("An Attribute containing a string", _is(StringAttr))),
-    },
-    **{f"math.{n}": {"fastmath": _opt(FASTMATH)} for n in MATH_FASTMATH_OPS},
-}
-"""Inherent attributes of each known op in mlir-opt-19. A known op not listed
-has none."""
-
-# ---- Issue 16, part 2: the inherent attributes of the ops `rules_more`
-# reads, kept in a block of their own (INHERENT is being moved into the
-# registry entries in parallel). Kinds are the storage classes mlir-opt-19
-# converts; the full ODS constraints of the llvm ops are not modelled
-# (`_ANY`: stored as written).
-_ANY = AttrKind("any attribute", lambda a: True)
-_TYPE_ATTR = AttrKind("any type attribute", _is(TypeAttr))
-_ARRAY = AttrKind("array attribute", _is(ArrayAttr))
-_AFFINE_MAP = AttrKind("AffineMap attribute", _opaque(r"affine_map<.*>"))
-MORE_INHERENT: dict[str, dict[str, Inherent]] = {
-        "cf.switch": {"case_values": _opt(_ANY), "case_operand_segments": _req(AttrKind("i32 dense array attribute", _dense_of("i32"))), **_SEGMENTED},
-        "memref.global": {**_SYMBOL_OP, "type": _req(_TYPE_ATTR), "initial_value": _opt(_ANY), "constant": _opt(UNIT), "alignment": _opt(ALIGNMENT)},
-        "memref.collapse_shape": {"reassociation": _req(_ARRAY)},
-        "memref.expand_shape": {"reassociation": _req(_ARRAY), "static_output_shape": _req(DENSE_I64)},
-        "memref.reinterpret_cast": {"static_offsets": _req(DENSE_I64), "static_sizes": _req(DENSE_I64), "static_strides": _req(DENSE_I64), **_SEGMENTED},
-        "gpu.all_reduce": {
-            "op": _opt(AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>"))),
-            "uniform": _opt(UNIT),
-        },
-        "vector.extract": {"static_position": _req(DENSE_I64)},
-        "vector.insert": {"static_position": _req(DENSE_I64)},
-        "llvm.mlir.addressof": {"global_name": _req(FLAT_SYMBOL_REF)},
-        **{name: {k: _opt(_ANY) for k in registry.lookup(name).properties} for name in ("llvm.call", "llvm.func", "llvm.mlir.global")},
-        **{f"vector.transfer_{n}": {"permutation_map": _req(_AFFINE_MAP), "in_bounds": _req(_ARRAY), **_SEGMENTED} for n in ("read", "write")},
-        "affine.apply": {"map": _req(_AFFINE_MAP)},
-        "affine.load": {"map": _req(_AFFINE_MAP)},
-        "affine.store": {"map": _req(_AFFINE_MAP)},
-        "affine.for": {"lowerBoundMap": _req(_AFFINE_MAP), "upperBoundMap": _req(_AFFINE_MAP), "step": _req(INDEX), **_SEGMENTED},
-}
-"""Their entries; their bad-value diagnostics are not pinned against
-mlir-opt-19 yet (`tests/test_syntax_op_checks.py` leaves them out)."""
-INHERENT.update(MORE_INHERENT)
+MORE_OPS = frozenset(
+    "cf.switch memref.global memref.collapse_shape memref.expand_shape memref.reinterpret_cast memref.view "
+    "gpu.all_reduce gpu.yield vector.extract vector.insert vector.transfer_read vector.transfer_write "
+    "llvm.mlir.addressof llvm.call llvm.func llvm.mlir.global affine.apply affine.load affine.store affine.for "
+    "affine.if affine.yield".split()
+)
+"""Those ops: their bad-value diagnostics are not pinned against mlir-opt-19
+yet (`tests/test_syntax_op_checks.py` leaves them out); their printed forms
+are checked in tests/test_syntax_more.py."""
 
 _FLOAT_REDUCTIONS = frozenset("minnumf maxnumf minimumf maximumf".split())
 _INT_REDUCTIONS = frozenset("minui minsi maxui maxsi and or xor".split())
@@ -302,13 +231,28 @@ def check_reduction_kind(kind: Attr | None, value_type: str, loc: Location) -> N
     elem = re.sub(r"^vector<(?:\d+x)*", "", value_type).rstrip(">")
     is_float = Type(elem).is_float
     if (m.group(1) in _FLOAT_REDUCTIONS and not is_float) or (m.group(1) in _INT_REDUCTIONS and is_float):
-        raise _fail(loc, f"`{m.group(1)}` reduction operation is not compatible with type '{value_type}'")
+        raise DiagnosticError(error(loc, f"`{m.group(1)}` reduction operation is not compatible with type '{value_type}'"))
 
 
-def _in_check_order(name: str) -> list[tuple[str, Inherent]]:
+@dataclass(frozen=True)
+class Declared:
+    """An inherent attribute of an op with its constraint resolved."""
+
+    kind: AttrKind
+    required: bool = False
+
+
+@functools.cache
+def declared(name: str) -> dict[str, Declared]:
+    """mlir-opt-19's inherent attributes of op `name` (from its registry
+    entry), each with its constraint: empty when it declares none."""
+    return {key: Declared(CONSTRAINTS[i.constraint], i.required) for key, i in registry.inherent_attributes(name).items()}
+
+
+def _in_check_order(name: str) -> list[tuple[str, Declared]]:
     """mlir-opt-19 converts and verifies inherent attributes by name, with
     `operandSegmentSizes` last."""
-    entries = INHERENT.get(name, {})
+    entries = declared(name)
     return sorted(entries.items(), key=lambda kv: (kv[0] == "operandSegmentSizes", kv[0]))
 
 _VISIBILITIES = ("public", "private", "nested")
@@ -349,7 +293,7 @@ def _constraint_failure(name: str, key: str, kind: AttrKind, loc: Location) -> D
 def _convert(name: str, key: str, value: Attr, n_segments: int) -> str | None:
     """Property conversion of one `<{...}>` entry: `None` if it converts,
     else the reason mlir-opt-19 gives."""
-    kind = INHERENT[name][key].kind
+    kind = declared(name)[key].kind
     if kind is SEGMENTS:
         if not kind.stored(value):
             return "expected DenseI32ArrayAttr for key `value`"
@@ -366,15 +310,15 @@ def convert_generic_properties(
     """Parse-time half: the properties and discardable attributes a known op
     written generically ends up with (`written` is its `<{...}>`, `None` if
     absent), or the diagnostic mlir-opt-19 gives while converting them."""
-    declared = INHERENT.get(name, {})
+    own = declared(name)
     n_segments = len(registry.lookup(name).segments)
     # Default-valued properties are set before conversion (mlir-opt-19 sets
     # an unconvertible dict value to null instead; kept at the default here,
     # so the custom form, which elides the default, round-trips).
-    props: dict[str, Attr] = {k: v for k, v in registry.lookup(name).default_properties.items() if k in declared}
+    props: dict[str, Attr] = {k: v for k, v in registry.lookup(name).default_properties.items() if k in own}
     attrs = dict(attrs)
     if written is not None:
-        if not declared:
+        if not own:
             raise _fail(loc, f"invalid properties {{{format_attr_entries(written)}}} for op {name}: this operation does not support properties")
         for key, _ in _in_check_order(name):
             if key in written:
@@ -382,7 +326,7 @@ def convert_generic_properties(
                 if reason is not None:
                     raise _fail(loc, f"invalid properties {{{format_attr_entries(written)}}} for op {name}: {reason}")
                 props[key] = written[key]
-        for key in declared:
+        for key in own:
             if key in attrs:
                 value = attrs.pop(key)
                 if key not in written and _convert(name, key, value, n_segments) is None:
@@ -396,7 +340,7 @@ def convert_generic_properties(
                 raise _constraint_failure(name, key, inherent.kind, loc)
             if _convert(name, key, value, n_segments) is None:
                 props[key] = value
-    if "operandSegmentSizes" in declared and "operandSegmentSizes" not in props:
+    if "operandSegmentSizes" in own and "operandSegmentSizes" not in props:
         props["operandSegmentSizes"] = DenseArrayAttr(Type("i32"), (0,) * n_segments)
     return props, attrs
 
@@ -414,11 +358,11 @@ def _check_generic_properties(
     what was stored, and the op's own rules the custom form relies on."""
     # `AttrSizedOperandSegments` is a trait: verified before the attributes.
     _check_segments(name, props, n, loc)
-    declared = _in_check_order(name)
-    for key, inherent in declared:
+    ordered = _in_check_order(name)
+    for key, inherent in ordered:
         if inherent.required and key not in props:
             raise _fail(loc, f"'{name}' op requires attribute '{key}'")
-    for key, inherent in declared:
+    for key, inherent in ordered:
         if key in props and not inherent.kind.satisfied(props[key]):
             raise _constraint_failure(name, key, inherent.kind, loc)
     if name == "gpu.func" and not isinstance(attrs.get("sym_name"), StringAttr):

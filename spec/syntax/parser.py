@@ -24,6 +24,7 @@ from typing import Any
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
+from spec.attributes import Attr
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation, new_module
 from spec.syntax.build_base import (  # noqa: F401
@@ -36,6 +37,7 @@ from spec.syntax.build_base import (  # noqa: F401
     TokenError,
     _Use,
 )
+from spec.syntax.dialect_attrs import AttrTextError
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, _resolve, check_default_dialects, verify  # noqa: F401
 from spec.syntax.rules_affine import AFFINE_KEYWORDS, AFFINE_RULES, AffineRules
@@ -170,6 +172,44 @@ for _name, _fn in _RULES.items():
 
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+
+_VALUE_HEAD = '"builtin.v"() {v = '
+
+
+@functools.lru_cache(maxsize=1)
+def _value_parser() -> Lark:
+    """A parser of its own (the main one may be mid-parse when this runs),
+    made on first use: only a target with `flags` or `link`, or a handler
+    naming a target, needs it."""
+    return _make_lark(fast=True)[0]
+
+
+def parse_attr_value(value: str, offset: int) -> Attr:
+    """`value`, the text of one attribute inside a bigger one (a dialect
+    attribute's token), as the attribute grammar reads it; an error is an
+    `AttrTextError` `offset` characters further into the enclosing token.
+    The `ValueParser` the builder hands to `spec.syntax.dialect_attrs`."""
+    if "\n" in value:
+        raise AttrTextError(offset, "expected attribute value")
+    parser = _value_parser()
+    source = f"{_VALUE_HEAD}{value}}} : () -> ()"
+    try:
+        ops = parser.parse(source)
+    except UnexpectedInput as exc:
+        diag = _syntax_error(exc, "<attr>", 0, source, parser.terminals).diagnostics[0]
+        raise AttrTextError(offset + max(diag.loc.col - 1 - len(_VALUE_HEAD), 0), diag.message) from None
+    except DiagnosticError as exc:
+        diag = exc.diagnostics[0]
+        raise AttrTextError(offset + max(diag.loc.col - 1 - len(_VALUE_HEAD), 0), diag.message) from None
+    if len(ops) != 1 or set(ops[0].attributes) != {"v"}:  # type: ignore[arg-type, index]
+        # The text closed the wrapper early (`[1]} ...`): not one attribute.
+        raise AttrTextError(offset, "expected attribute value")
+    return ops[0].attributes["v"]  # type: ignore[index]
+
+
+# Set after the rule wrappers: it is no rule callback.
+_Builder.attr_value_parser = staticmethod(parse_attr_value)  # type: ignore[assignment]
 
 
 @functools.lru_cache(maxsize=1)

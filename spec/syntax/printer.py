@@ -11,12 +11,16 @@ Value naming follows MLIR's `SSANameState`:
   sibling regions reuse numbers); in the generic form the counters simply run
   on, regions taken last-pushed-first, as mlir-opt-19 does.
 
-Per-op custom syntax is in `spec.syntax.custom`.
+The custom forms are not here: `Printer` is handed its table of custom-form
+printers when it is built (`spec.syntax.printing` builds the full one from
+the dialect-group modules, which import this module's helpers, never the
+other way round). `spec.syntax.printing.print_op` is the entry point.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from spec import registry
@@ -156,6 +160,10 @@ def result_name_hints(op: Operation) -> list[tuple[int, str]]:
         "memref.dim": "dim",
         "memref.cast": "cast",
         "memref.subview": "subview",
+        "memref.collapse_shape": "collapse_shape",
+        "memref.expand_shape": "expand_shape",
+        "memref.reinterpret_cast": "reinterpret_cast",
+        "memref.view": "view",
     }
     if name in simple:
         return [(0, simple[name])]
@@ -193,11 +201,19 @@ def result_name_hints(op: Operation) -> list[tuple[int, str]]:
     return []
 
 
-class Printer:
-    """Prints one top-level op (normally a `builtin.module`)."""
+CustomPrinter = Callable[["Printer", Operation], str]
+"""The custom form of one op: its text after `%results = `."""
 
-    def __init__(self, generic: bool = False) -> None:
+
+class Printer:
+    """Prints one top-level op (normally a `builtin.module`).
+
+    `custom` maps op names to their custom-form printers; an op without an
+    entry, or every op when `generic`, prints in the generic form."""
+
+    def __init__(self, generic: bool = False, custom: Mapping[str, CustomPrinter] | None = None) -> None:
         self.generic = generic
+        self.custom: Mapping[str, CustomPrinter] = {} if custom is None else custom
         self.names = _Names()
         self.indent = 0
 
@@ -254,9 +270,7 @@ class Printer:
         return ", ".join(parts) + " = "
 
     def op(self, op: Operation) -> str:
-        from spec.syntax.custom import CUSTOM_PRINTERS
-
-        printer = None if self.generic else CUSTOM_PRINTERS.get(op.name)
+        printer = None if self.generic else self.custom.get(op.name)
         if printer is None:
             return self.results_prefix(op) + self.generic_op(op)
         indent = self.indent
@@ -342,17 +356,6 @@ class Printer:
             return f"  // pred: {self.block_name(preds[0])}"
         preds.sort(key=lambda b: self.names.blocks[b][1])
         return f"  // {len(preds)} preds: " + ", ".join(self.block_name(p) for p in preds)
-
-
-def print_op(top: Operation, generic: bool = False) -> str:
-    """Print a top-level op (a module) as mlir-opt-19 does, ending in a newline."""
-    return Printer(generic).print_top(top)
-
-
-def join_outputs(texts: list[str]) -> str:
-    """mlir-opt's output for several modules (`--split-input-file`): each
-    module followed by a blank line, separated by `// -----` lines."""
-    return "// -----\n".join(t + "\n" for t in texts)
 
 
 def attr_unit(attrs: dict[str, Attr], key: str) -> bool:

@@ -21,7 +21,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Block, Location, Operation, Value
 from spec.syntax.build_base import _Use
-from spec.syntax.structure import SYMBOL_OPS, SYMBOL_TABLES, Dominance, check_on_entrance, check_symbol_table
+from spec.syntax.structure import Dominance, check_on_entrance, check_symbol_table
 
 MAX_NESTING = 1000
 """Regions nested deeper than this are refused with a diagnostic."""
@@ -112,7 +112,7 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
             raise DiagnosticError(
                 error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
             )
-        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or op.name in SYMBOL_OPS:
+        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or info.symbol:
             _on_entrance(op, info, parent, depth, later)
         if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
             escapes.add(id(iso))
@@ -171,7 +171,7 @@ def _on_exit(op: Operation, info: registry.OpInfo, escapes: set[int], later: dic
     failed = later.get(id(op)) if later else None
     if failed is not None and failed.unregistered is not None:
         raise failed.unregistered
-    if op.name in SYMBOL_TABLES and op.regions and op.regions[0].blocks:
+    if info.symbol_table and op.regions and op.regions[0].blocks:
         check_symbol_table(op.regions[0].blocks[0].ops)
     if info.isolated and dominance:
         found = Dominance().first_error([op])

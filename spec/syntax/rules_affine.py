@@ -284,5 +284,3 @@ class AffineRules(BuilderBase):
         attrs = items[1] if isinstance(items[1], dict) else None
         return self.op("affine.yield", meta, self._typed_list(items[-2], items[-1], meta), attributes=attrs)
 
-
-from spec.syntax import custom_affine  # noqa: E402, F401 - registers the printers and the alias pass

@@ -25,8 +25,8 @@ from spec.syntax.build_base import (
     _Partial,
     _segments,
     _type,
-    _unescape,
     _Use,
+    unescape,
 )
 from spec.syntax.op_checks import check_region_blocks
 
@@ -168,7 +168,7 @@ class ControlRules(BuilderBase):
         return self.op("cf.cond_br", meta, [cond, *t_ops, *f_ops], properties=props, attributes=attrs, successors=[t_label, f_label])
 
     def cf_assert_op(self, meta: Any, items: list) -> _Partial:
-        props, attrs = self.split_attrs("cf.assert", items[2] if len(items) > 2 else None, {"msg": StringAttr(_unescape(str(items[1])))})
+        props, attrs = self.split_attrs("cf.assert", items[2] if len(items) > 2 else None, {"msg": StringAttr(unescape(str(items[1])))})
         return self.op("cf.assert", meta, [self.typed(items[0], I1)], properties=props, attributes=attrs)
 
     # -- async ------------------------------------------------------------------

@@ -41,12 +41,12 @@ from spec.syntax.build_base import (
     _symbol_name,
     _symbol_ref,
     _type,
-    _unescape,
     _Use,
     check_dialects,
     raw_rule,
+    unescape,
 )
-from spec.syntax.gpu_targets import gpu_attr_token_text
+from spec.syntax.dialect_attrs import ValueParser, gpu_attr_token_text
 from spec.syntax.op_checks import (
     _check_generic_properties,
     _check_result_count,
@@ -59,6 +59,10 @@ from spec.syntax.syntax_errors import unknown_op_message
 
 class CoreRules(BuilderBase):
     """Rules for what any op is made of."""
+
+    attr_value_parser: ValueParser
+    """Reads one attribute nested in a dialect attribute's token (for
+    `spec.syntax.dialect_attrs`): set by the parser, which owns the grammar."""
 
     # -- top level ----------------------------------------------------------
     def start(self, meta: Any, items: list) -> list[Operation]:
@@ -219,7 +223,7 @@ class CoreRules(BuilderBase):
     def attr_entry(self, meta: Any, items: list) -> tuple[str, Attr]:
         key = str(items[0])
         if key.startswith('"'):
-            key = _unescape(key)
+            key = unescape(key)
         return (key, items[1] if len(items) > 1 else UnitAttr())
 
     def int_attr(self, meta: Any, items: list) -> Attr:
@@ -278,7 +282,7 @@ class CoreRules(BuilderBase):
         return IntegerAttr(1 if str(items[0]) == "true" else 0, I1)
 
     def string_attr(self, meta: Any, items: list) -> StringAttr:
-        return StringAttr(_unescape(str(items[0])))
+        return StringAttr(unescape(str(items[0])))
 
     def unit_attr(self, meta: Any, items: list) -> UnitAttr:
         return UnitAttr()
@@ -319,7 +323,7 @@ class CoreRules(BuilderBase):
             text = attr_text(items[0])
             if text is not None:
                 return OpaqueAttr(text)
-        text = gpu_attr_token_text(items[0]) or canonical_type_text(raw)
+        text = gpu_attr_token_text(items[0], self.attr_value_parser) or canonical_type_text(raw)
         flags = re.fullmatch(r"#arith\.(overflow|fastmath)<([\w\s,]*)>", raw)
         if flags:
             text = arith_flags_text(flags.group(1), [f.strip() for f in flags.group(2).split(",") if f.strip()]) or text
@@ -341,7 +345,7 @@ class CoreRules(BuilderBase):
         """The quoted op name, checked for its dialect when the `(` after it
         is read (mlir-opt-19 points there)."""
         tok: Token = items[0]
-        name = _unescape(str(tok))
+        name = unescape(str(tok))
         if not POLICY.allow_unregistered and not registry.registered_dialect(name):
             loc = Location(self.file, tok.line + self.line_offset, tok.column + len(str(tok)))
             raise DiagnosticError(
@@ -354,7 +358,7 @@ class CoreRules(BuilderBase):
         return tok
 
     def generic_op(self, meta: Any, items: list) -> _Partial:
-        name = _unescape(str(items[0]))
+        name = unescape(str(items[0]))
         # mlir-opt-19 takes any non-empty string as a generic op's name
         # (`"a b"`, `"1a"`, `".x"`: ops of unregistered dialects).
         if not name:

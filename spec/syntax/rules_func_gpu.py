@@ -36,7 +36,7 @@ from spec.syntax.build_base import (
     _Use,
     raw_rule,
 )
-from spec.syntax.op_checks import INHERENT
+from spec.syntax.op_checks import declared
 
 
 class FuncGpuRules(BuilderBase):
@@ -163,7 +163,7 @@ class FuncGpuRules(BuilderBase):
         if "targets" in props and not isinstance(props["targets"], ArrayAttr):
             del props["targets"]
         for key in ("targets", "offloadingHandler"):
-            kind = INHERENT["gpu.module"][key].kind
+            kind = declared("gpu.module")[key].kind
             if key in props and not kind.satisfied(props[key]):
                 raise DiagnosticError(error(self.loc(meta), f"'gpu.module' op attribute '{key}' failed to satisfy constraint: {kind.summary}"))
         return self.op("gpu.module", meta, properties=props, attributes=attrs, regions=[region])

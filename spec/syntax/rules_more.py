@@ -8,8 +8,7 @@
 As in `rules_wide`: one grammar rule per shape (`more_*_op`), its keyword
 rule listing the ops written that way; the builder makes MLIR's generic
 model (operands, result types, properties) as mlir-opt-19 does. Facts are in
-`spec.registry`, printers in `custom_more` (imported here, so that its
-result names are in place before anything parsed is printed).
+`spec.registry`, printers in `custom_more`.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
-from spec.syntax.build_base import K_DYNAMIC, BuilderBase, _Partial, _segments, _type, _unescape, _Use
+from spec.syntax.build_base import K_DYNAMIC, BuilderBase, _Partial, _segments, _type, _Use, unescape
 from spec.syntax.op_checks import check_reduction_kind
 from spec.syntax.rules_wide import REDUCE_OPS, _enum_error
 
@@ -130,7 +129,7 @@ def memref_to_tensor(t: str) -> str:
 
 def _symbol_text(tok: Token) -> str:
     text = str(tok)[1:]
-    return _unescape(text) if text.startswith('"') else text
+    return unescape(text) if text.startswith('"') else text
 
 
 def _shape(t: str) -> list[str]:
@@ -219,7 +218,7 @@ class MoreRules(BuilderBase):
         t: Type | None = None
         for it in items[1:]:
             if isinstance(it, Token) and it.type == "STRING":
-                props["sym_visibility"] = StringAttr(_unescape(str(it)))
+                props["sym_visibility"] = StringAttr(unescape(str(it)))
             elif isinstance(it, Token) and it.type == "GLOBAL_CONSTANT":
                 props["constant"] = UnitAttr()
             elif isinstance(it, Token) and it.type == "SYMBOL":
@@ -431,5 +430,3 @@ class MoreRules(BuilderBase):
         props.setdefault("addr_space", IntegerAttr(0, Type("i32")))
         return self.op("llvm.mlir.global", meta, [], [], properties=props, attributes=attrs, regions=[Region()])
 
-
-from spec.syntax import custom_more  # noqa: E402, F401 - registers the printers and result names

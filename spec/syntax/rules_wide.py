@@ -30,7 +30,7 @@ from spec.attributes import (
     UnitAttr,
 )
 from spec.diagnostics import DiagnosticError, error
-from spec.syntax.build_base import BuilderBase, _memref_element, _Partial, _type, _unescape, _Use
+from spec.syntax.build_base import BuilderBase, _memref_element, _Partial, _type, _Use, unescape
 from spec.syntax.op_checks import check_reduction_kind
 
 WIDE_RULES = frozenset(
@@ -141,7 +141,7 @@ class WideRules(BuilderBase):
             if isinstance(item, tuple) and item[0] == "punctuation":
                 props["punctuation"] = OpaqueAttr(f"#vector.punctuation<{item[1]}>")
             elif isinstance(item, tuple) and item[0] == "str":
-                props["stringLiteral"] = StringAttr(_unescape(item[1]))
+                props["stringLiteral"] = StringAttr(unescape(item[1]))
         if len(rest) >= 2 and not isinstance(rest[0], tuple):
             operands = [self.typed(rest[0], _type(rest[1]))]  # type: ignore[arg-type]
         return self._wide("vector.print", meta, operands, [], attrs, props)
@@ -201,7 +201,7 @@ class WideRules(BuilderBase):
         return self._wide("memref.get_global", meta, [], [_type(items[-1])], attrs, {"name": sym})
 
     def wide_printf_op(self, meta: Any, items: list) -> _Partial:
-        fmt = StringAttr(_unescape(str(items[1])))
+        fmt = StringAttr(unescape(str(items[1])))
         attrs = next((i for i in items[2:] if isinstance(i, dict)), None)
         lists = [i for i in items[2:] if isinstance(i, list)]
         args = self._typed_list(lists[0], lists[1], meta) if lists else []

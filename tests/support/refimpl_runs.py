@@ -3,14 +3,14 @@ mlir-opt on the same text, chunk by chunk, with line numbers preserved."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from refimpl import rewrite
 from refimpl.__main__ import render_all
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printer import print_op
+from spec.syntax.printing import print_op
+from verifier.external import run_impl
 
 LIT_DIR = Path(__file__).resolve().parents[1] / "lit" / "refimpl"
 
@@ -39,10 +39,6 @@ def theirs(binary: str, text: str, path: Path) -> tuple[int, str, str]:
     written to `path` (so diagnostics name the same file). Threading is off:
     with it, how many failing functions 19 reports depends on timing."""
     path.write_text(text)
-    proc = subprocess.run(
-        [binary, "--allow-unregistered-dialect", "--mlir-disable-threading", "-gpu-async-region", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    return proc.returncode, proc.stdout, proc.stderr
+    run = run_impl([binary, "--allow-unregistered-dialect", "--mlir-disable-threading", "-gpu-async-region"], str(path))
+    assert not run.stopped, run.stopped
+    return run.returncode, run.stdout.decode(), run.stderr.decode()

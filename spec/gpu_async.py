@@ -1,4 +1,5 @@
-"""Typed views of GPU async ops over the generic IR.
+"""GPU async ops over the generic IR: their dependency tokens and token
+result, read and edited (the pass's and the checkers' one way to do so).
 
 MLIR's `gpu::AsyncOpInterface` gives every GPU async op a list of
 dependency tokens (`[%t0, %t1]`) and an optional `!gpu.async.token` result.

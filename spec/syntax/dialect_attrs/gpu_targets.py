@@ -44,9 +44,11 @@ the token (mlir-opt-19 rejects both); a name is checked when its token is
 reduced, so a syntax error just after it comes first here. mlir-opt-22's defaults
 differ (its `#rocdl.target` `abi` default is "600", 19's "500").
 
-The SPIR-V syntaxes are read in `spec.syntax.spirv_attrs`; reading any of
+The SPIR-V syntaxes are read in `spec.syntax.dialect_attrs.spirv`; reading any of
 these texts (parameter lists, nested attributes, located errors) in
-`spec.syntax.attr_text`.
+`spec.syntax.dialect_attrs.text`. A nested attribute is read by the
+parser's attribute grammar, handed in as `parse_value`
+(`spec.syntax.parser.parse_attr_value`).
 """
 
 from __future__ import annotations
@@ -55,39 +57,39 @@ import re
 from typing import Any
 
 from spec.attributes import Attr, IntegerAttr, OpaqueAttr
-from spec.syntax.attr_text import (
-    _INT,
-    _KEYWORD,
-    _STRAY,
-    AttrTextError,
-    _body,
-    _int,
-    _Param,
-    _skip_blanks,
-    _struct,
-    _unbalanced,
-    parse_attr_value,
-)
 from spec.syntax.build_base import TokenError
-from spec.syntax.spirv_attrs import SPIRV_LIMITS, SPIRV_LIMITS_NAME, SPIRV_TARGET, SPIRV_VCE, _target_env, _vce
+from spec.syntax.dialect_attrs.spirv import SPIRV_LIMITS, SPIRV_LIMITS_NAME, SPIRV_TARGET, SPIRV_VCE, target_env, vce
+from spec.syntax.dialect_attrs.text import (
+    INT,
+    KEYWORD,
+    STRAY,
+    AttrTextError,
+    Param,
+    ValueParser,
+    param_list,
+    read_struct,
+    skip_blanks,
+    to_int,
+    unbalanced,
+)
 
-TARGET_PARAMS: dict[str, tuple[_Param, ...]] = {
+TARGET_PARAMS: dict[str, tuple[Param, ...]] = {
     "#nvvm.target": (
-        _Param("O", "int", "2"),
-        _Param("triple", "str", '"nvptx64-nvidia-cuda"'),
-        _Param("chip", "str", '"sm_50"'),
-        _Param("features", "str", '"+ptx60"'),
-        _Param("flags", "dict", None),
-        _Param("link", "array", None),
+        Param("O", "int", "2"),
+        Param("triple", "str", '"nvptx64-nvidia-cuda"'),
+        Param("chip", "str", '"sm_50"'),
+        Param("features", "str", '"+ptx60"'),
+        Param("flags", "dict", None),
+        Param("link", "array", None),
     ),
     "#rocdl.target": (
-        _Param("O", "int", "2"),
-        _Param("triple", "str", '"amdgcn-amd-amdhsa"'),
-        _Param("chip", "str", '"gfx900"'),
-        _Param("features", "str", '""'),
-        _Param("abi", "str", '"500"'),
-        _Param("flags", "dict", None),
-        _Param("link", "array", None),
+        Param("O", "int", "2"),
+        Param("triple", "str", '"amdgcn-amd-amdhsa"'),
+        Param("chip", "str", '"gfx900"'),
+        Param("features", "str", '""'),
+        Param("abi", "str", '"500"'),
+        Param("flags", "dict", None),
+        Param("link", "array", None),
     ),
 }
 """mlir-opt-19's target attributes with their parameters in printing order
@@ -139,26 +141,26 @@ def is_offloading_handler(attr: Attr) -> bool:
 _NAMED = re.compile(r"#(gpu|nvvm|rocdl|spirv)([.<])")
 
 
-def gpu_attr_token_text(tok: Any) -> str | None:
+def gpu_attr_token_text(tok: Any, parse_value: ValueParser) -> str | None:
     """The canonical text of a `HASH_ATTR` token that is a target or handler
     attribute, else `None`; a malformed one, or a name its dialect does not
     have, raises `TokenError` (located in the token). The hook of the
     attribute builder (`opaque_attr`)."""
     text = str(tok)
-    unbalanced = _unbalanced(text)
-    if unbalanced is not None:
-        raise TokenError(tok, unbalanced.offset, unbalanced.message)
+    broken = unbalanced(text)
+    if broken is not None:
+        raise TokenError(tok, broken.offset, broken.message)
     if not _NAMED.match(text):
         return None
     try:
-        return canonical_gpu_attr(text)
+        return canonical_gpu_attr(text, parse_value)
     except AttrTextError as exc:
         raise TokenError(tok, exc.offset, exc.message) from None
 
 
 
 
-def canonical_gpu_attr(text: str) -> str | None:
+def canonical_gpu_attr(text: str, parse_value: ValueParser) -> str | None:
     """The canonical text of a target or handler attribute written `text`
     (one `HASH_ATTR` token), or `None` for any other attribute. Raises
     `AttrTextError` for a malformed one or for a name that the `gpu`,
@@ -167,32 +169,32 @@ def canonical_gpu_attr(text: str) -> str | None:
     if named is None:
         return None
     dialect, dotted = named.group(1), named.group(2) == "."
-    at = named.end() if dotted else _skip_blanks(text, named.end())
+    at = named.end() if dotted else skip_blanks(text, named.end())
     _check_name(dialect, text, at)
     if not dotted:
         # `#nvvm<target<...>>`: known, but not rebuilt (see the module doc).
         return None
     name, _, _ = text.partition("<")
     if name in TARGET_PARAMS:
-        return _struct(name, text, TARGET_PARAMS[name], bare=True)
+        return read_struct(name, text, TARGET_PARAMS[name], bare=True, parse_value=parse_value)
     if name == SPIRV_LIMITS_NAME:
-        return _struct(name, text, SPIRV_LIMITS, bare=False)
+        return read_struct(name, text, SPIRV_LIMITS, bare=False, parse_value=parse_value)
     if name == HANDLER:
-        return _handler(text)
+        return _handler(text, parse_value)
     if name == SPIRV_TARGET:
-        return _target_env(text)
+        return target_env(text, parse_value)
     if name == SPIRV_VCE:
-        return _vce(text)
+        return vce(text)
     return None
 
 
 def _check_name(dialect: str, text: str, at: int) -> None:
     """The attribute's name, starting `at`, must be one its dialect has:
     mlir-opt-19 reads it as a keyword and reports an unknown one there."""
-    m = _KEYWORD.match(text, at)
+    m = KEYWORD.match(text, at)
     if m is None:
         ch = text[at : at + 1]
-        if ch and ch in _STRAY:
+        if ch and ch in STRAY:
             raise AttrTextError(at, "unexpected character")
         if ch == "." and not text.startswith("...", at):
             raise AttrTextError(at + 1, "expected three consecutive dots for an ellipsis")
@@ -205,28 +207,28 @@ def _check_name(dialect: str, text: str, at: int) -> None:
 
 
 
-def _handler(text: str) -> str:
+def _handler(text: str, parse_value: ValueParser) -> str:
     """`#gpu.select_object<...>`: an object index (an integer, `i64` unless
     typed, not negative) or a GPU target attribute; or nothing."""
-    body = _body(HANDLER, text)
+    body = param_list(HANDLER, text)
     if body is None:
         return HANDLER
     inner, base = body
     open_at = base - 1
-    i = _skip_blanks(inner, 0)
+    i = skip_blanks(inner, 0)
     if i == len(inner):
         raise AttrTextError(base + i, "expected attribute value")
-    m = _INT.match(inner, i)
+    m = INT.match(inner, i)
     if m is not None:
         rest = inner[m.end() :].strip()
         if rest and not rest.startswith(":"):
             raise AttrTextError(base + m.end(), "expected '>'")
         if not rest:
-            if _int(m.group()) < 0:
+            if to_int(m.group()) < 0:
                 raise AttrTextError(open_at, "the object index must be positive")
-            return f"{HANDLER}<{_int(m.group())} : i64>"
+            return f"{HANDLER}<{to_int(m.group())} : i64>"
     value = inner[i:].rstrip()
-    inner_attr = parse_attr_value(value, base + i)
+    inner_attr = parse_value(value, base + i)
     if isinstance(inner_attr, IntegerAttr):
         # A typed index (`<1 : i32>`), its type checked by the parse; its
         # bits read as signed (`true`, `255 : ui8` are negative).

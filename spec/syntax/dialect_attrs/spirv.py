@@ -1,5 +1,5 @@
 """`#spirv.target_env<...>` and its `#spirv.vce<...>`, as mlir-opt-19 prints
-them (see `spec.syntax.gpu_targets` for where they are written):
+them (see `spec.syntax.dialect_attrs.gpu_targets` for where they are written):
 
 - `#spirv.target_env<vce, [api=A,] [vendor[:device[:id]],] limits>` drops
   an `Unknown` client API, vendor or device type (and an unknown name reads
@@ -18,30 +18,30 @@ from __future__ import annotations
 
 import re
 
-from spec.attributes import OpaqueAttr
-from spec.syntax.attr_text import (
-    _HASH,
-    _INT,
-    _KEYWORD,
-    _STRAY,
+from spec.attributes import Attr, OpaqueAttr
+from spec.syntax.dialect_attrs.text import (
+    HASH,
+    INT,
+    KEYWORD,
+    STRAY,
     AttrTextError,
-    _body,
-    _int,
-    _Param,
-    _skip_blanks,
-    _split_top,
-    parse_attr_value,
+    Param,
+    ValueParser,
+    param_list,
+    skip_blanks,
+    split_top,
+    to_int,
 )
 
-SPIRV_LIMITS: tuple[_Param, ...] = (
-    _Param("max_compute_shared_memory_size", "int", "16384"),
-    _Param("max_compute_workgroup_invocations", "int", "128"),
-    _Param("max_compute_workgroup_size", "array", "[128 : i32, 128 : i32, 64 : i32]"),
-    _Param("subgroup_size", "int", "32"),
-    _Param("min_subgroup_size", "int", None),
-    _Param("max_subgroup_size", "int", None),
-    _Param("cooperative_matrix_properties_khr", "array", None),
-    _Param("cooperative_matrix_properties_nv", "array", None),
+SPIRV_LIMITS: tuple[Param, ...] = (
+    Param("max_compute_shared_memory_size", "int", "16384"),
+    Param("max_compute_workgroup_invocations", "int", "128"),
+    Param("max_compute_workgroup_size", "array", "[128 : i32, 128 : i32, 64 : i32]"),
+    Param("subgroup_size", "int", "32"),
+    Param("min_subgroup_size", "int", None),
+    Param("max_subgroup_size", "int", None),
+    Param("cooperative_matrix_properties_khr", "array", None),
+    Param("cooperative_matrix_properties_nv", "array", None),
 )
 """`#spirv.resource_limits`'s parameters in mlir-opt-19's printing order, with
 the defaults it leaves out (its integers are i32 as a target's `O`)."""
@@ -143,16 +143,17 @@ class _Cursor:
     as mlir-opt-19 does; a missing keyword, number or attribute where it
     was wanted."""
 
-    def __init__(self, text: str, base: int) -> None:
+    def __init__(self, text: str, base: int, parse_value: ValueParser) -> None:
         self.text, self.base, self.pos, self.prev = text, base, 0, 0
+        self.parse_value = parse_value
 
     def peek(self) -> str:
         """The next character; one that starts no token is mlir-opt-19's
         lexer error, met as soon as the token before is read (so each read
         peeks past itself)."""
-        self.pos = _skip_blanks(self.text, self.pos)
+        self.pos = skip_blanks(self.text, self.pos)
         ch = self.text[self.pos : self.pos + 1]
-        if ch and ch in _STRAY:
+        if ch and ch in STRAY:
             raise AttrTextError(self.base + self.pos, "unexpected character")
         if ch == "#" and not re.match(r"[\w$.]", self.text[self.pos + 1 : self.pos + 2]):
             raise AttrTextError(self.base + self.pos, "invalid attribute name")
@@ -167,7 +168,7 @@ class _Cursor:
     def keyword(self) -> tuple[str, int]:
         """A bare keyword and where it starts (offset into the token)."""
         self.peek()
-        m = _KEYWORD.match(self.text, self.pos)
+        m = KEYWORD.match(self.text, self.pos)
         if m is None:
             raise AttrTextError(self.base + self.pos, "expected valid keyword")
         start, self.pos = self.base + self.pos, m.end()
@@ -177,10 +178,10 @@ class _Cursor:
 
     def integer(self) -> int:
         self.peek()
-        m = _INT.match(self.text, self.pos)
+        m = INT.match(self.text, self.pos)
         if m is None:
             raise AttrTextError(self.base + self.pos, "expected integer value")
-        number = _int(m.group())
+        number = to_int(m.group())
         if not -(2**32) < number < 2**32:
             raise AttrTextError(self.base + self.pos, "integer value too large")
         self.pos = self.prev = m.end()
@@ -190,12 +191,12 @@ class _Cursor:
     def attribute(self, want: str) -> str:
         """A nested attribute that must be a `want` (`#spirv.vce`, ...), as
         mlir-opt-19 parses it: any attribute, then its kind checked."""
-        start = self.pos = _skip_blanks(self.text, self.pos)
-        m = _HASH.match(self.text, start)
+        start = self.pos = skip_blanks(self.text, self.pos)
+        m = HASH.match(self.text, start)
         if m is not None:
             end = m.end()
         else:
-            spans = _split_top(self.text[start:])
+            spans = split_top(self.text[start:])
             end = start + len(self.text[start : start + spans[0][1]].rstrip())
         value = self.text[start:end]
         # Nothing, or a bare word (`api=...` where the limits belong), is no
@@ -203,9 +204,9 @@ class _Cursor:
         if not value:
             raise AttrTextError(self.base + self.prev, "expected attribute value")
         try:
-            attr = parse_attr_value(value, self.base + start)
+            attr = self.parse_value(value, self.base + start)
         except AttrTextError:
-            if _KEYWORD.match(value):
+            if KEYWORD.match(value):
                 raise AttrTextError(self.base + self.prev, "expected attribute value") from None
             raise
         if not (isinstance(attr, OpaqueAttr) and attr.text.startswith(want + "<")):
@@ -214,17 +215,17 @@ class _Cursor:
         return attr.text
 
 
-def _target_env(text: str) -> str:
+def target_env(text: str, parse_value: ValueParser) -> str:
     """`#spirv.target_env<vce, [api=A,] [vendor[:device[:id]],] limits>`.
     An unknown client API, vendor or device type reads as `Unknown`; its
     error (which mlir-opt-19 prints without failing) is raised only if the
     attribute then fails, where mlir-opt-19's first line is that one."""
-    body = _body(SPIRV_TARGET, text)
+    body = param_list(SPIRV_TARGET, text)
     if body is None:
         raise AttrTextError(len(SPIRV_TARGET), "expected '<'")
     pending: list[AttrTextError] = []
     try:
-        return _target_env_body(_Cursor(*body), pending)
+        return _target_env_body(_Cursor(*body, parse_value), pending)
     except AttrTextError:
         if pending:
             raise pending[0] from None
@@ -234,7 +235,7 @@ def _target_env(text: str) -> str:
 def _target_env_body(cur: _Cursor, pending: list[AttrTextError]) -> str:
     parts = [cur.attribute(SPIRV_VCE)]
     cur.punct(",")
-    if re.match(r"api(?![\w$.])", cur.text[_skip_blanks(cur.text, cur.pos) :]):
+    if re.match(r"api(?![\w$.])", cur.text[skip_blanks(cur.text, cur.pos) :]):
         cur.keyword()
         cur.punct("=")
         api = _enum(cur, SPIRV_CLIENT_APIS, "client API", pending)
@@ -271,13 +272,18 @@ def _enum(cur: _Cursor, known: frozenset[str], what: str, pending: list[AttrText
     return "Unknown"
 
 
-def _vce(text: str) -> str:
+def _no_nested_attribute(value: str, offset: int) -> Attr:
+    """`#spirv.vce` holds keywords only: its reader never parses an attribute."""
+    raise AssertionError(f"no attribute is read inside #spirv.vce ({value!r} at {offset})")
+
+
+def vce(text: str) -> str:
     """`#spirv.vce<version, [capabilities], [extensions]>`: checked names,
     the lists kept as written."""
-    body = _body(SPIRV_VCE, text)
+    body = param_list(SPIRV_VCE, text)
     if body is None:
         raise AttrTextError(len(SPIRV_VCE), "expected '<'")
-    cur = _Cursor(*body)
+    cur = _Cursor(*body, _no_nested_attribute)
     version, at = cur.keyword()
     lists = []
     for known, what in ((SPIRV_CAPABILITIES, "capability"), (SPIRV_EXTENSIONS, "extension")):

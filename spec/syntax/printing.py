@@ -1,0 +1,38 @@
+"""Printing as mlir-opt-19 prints: the entry point (`print_op`, `join_outputs`).
+
+`spec.syntax.printer.Printer` knows names, the generic form and regions; the
+custom form of each op is a printer function in one module per dialect
+group (`custom_func_gpu`: `builtin`, `func`, `gpu`; `custom_host`: `arith`,
+`memref`; `custom_control`: `scf`, `cf`, `async`; `custom_wide`: the wider
+subset; `custom_more` and `custom_affine`: issue 16's second part), registered with `@custom_printer(name, ...)` in
+`custom_registry.CUSTOM_PRINTERS`. This module loads those groups and hands
+the table to the `Printer` it builds, so the dependency runs one way:
+custom printers import the printer's helpers, the printer imports none of
+them.
+
+The spacing quirks of the custom forms are deliberate: they are mlir-opt's
+(`gpu.launch_func  @k` for a synchronous launch, a trailing blank after
+`scf.reduce` and after `gpu.wait` with no operands, two blanks before
+`args(...)`).
+"""
+
+from __future__ import annotations
+
+from spec.ir import Operation
+from spec.syntax import affine, custom_affine, custom_control, custom_func_gpu, custom_host, custom_more, custom_wide  # noqa: F401 - they register their printers
+from spec.syntax.custom_registry import CUSTOM_PRINTERS
+from spec.syntax.printer import Printer
+
+__all__ = ["CUSTOM_PRINTERS", "join_outputs", "print_op"]
+
+
+def print_op(top: Operation, generic: bool = False) -> str:
+    """Print a top-level op (a module) as mlir-opt-19 does, ending in a
+    newline; its affine maps and sets aliased (`#map = ...` first)."""
+    return affine.with_aliases(Printer(generic, CUSTOM_PRINTERS).print_top(top), top, generic)
+
+
+def join_outputs(texts: list[str]) -> str:
+    """mlir-opt's output for several modules (`--split-input-file`): each
+    module followed by a blank line, separated by `// -----` lines."""
+    return "// -----\n".join(t + "\n" for t in texts)
