@@ -251,7 +251,12 @@ def _library(name: str, form: LibraryForm, segments: tuple[str, ...] = (), **kw:
     if form.modes:
         kw["default_properties"] = {k: _MODES[k] for k in list(_MODES)[: len(form.modes)]}
         inherent.update({k: _opt("mat_transpose_mode") for k in list(_MODES)[: len(form.modes)]})
-    if form.lead:
+    if form.lead == "pruneFlag":
+        # 19's `pruneFlag` has a default (PRUNE_AND_CHECK): optional, and
+        # set when missing; the custom form prints it all the same.
+        inherent[form.lead] = _opt(form.lead_enum)
+        kw["default_properties"] = {"pruneFlag": OpaqueAttr("#gpu<prune_2to4_spmat_flag PRUNE_AND_CHECK>")}
+    elif form.lead:
         inherent[form.lead] = _req(form.lead_enum)
     if "compute" in (form.colon, form.into):
         inherent["computeType"] = _req("type")

@@ -85,7 +85,10 @@ def test_effects() -> None:
     [
         ("%r = gpu.all_reduce and %x {} : (f32) -> f32", "`and` reduction operation is not compatible with type 'f32'"),
         ("%r = gpu.all_reduce max %x {} : (f32) -> f32", "custom op 'gpu.all_reduce' invalid op kind"),
-        ("%r = gpu.subgroup_reduce minnumf %i : (i32) -> i32", "`minnumf` reduction operation is not compatible with type 'i32'"),
+        (
+            "%r = gpu.subgroup_reduce minnumf %i : (i32) -> i32",
+            "`minnumf` reduction operation is not compatible with type 'i32'",
+        ),
         ("%r = affine.apply #nowhere(%i)", "undefined symbol alias id 'nowhere'"),
     ],
 )
@@ -100,7 +103,11 @@ def test_refused_as_mlir_opt_19_refuses(bad: str, message: str) -> None:
 def test_alias_errors_where_mlir_opt_19_puts_them() -> None:
     """Positions and first lines pasted from mlir-opt-19."""
     cases = {
-        "#map = affine_map<(d0) -> (d0)>\n#map = affine_map<(d0) -> (d0)>\n": (2, 1, "redefinition of attribute alias id 'map'"),
+        "#map = affine_map<(d0) -> (d0)>\n#map = affine_map<(d0) -> (d0)>\n": (
+            2,
+            1,
+            "redefinition of attribute alias id 'map'",
+        ),
         "func.func @f(%m: memref<4xf32, #foo>) { return }\n": (1, 36, "undefined symbol alias id 'foo'"),
         "func.func @f() attributes {a = #foo} { return }\n": (1, 36, "undefined symbol alias id 'foo'"),
     }
@@ -135,8 +142,129 @@ def test_verifier_follows_affine_for_and_switch(name: str, path_note: str) -> No
     import sys
 
     src = VERIFY / f"{name}_in.mlir"
-    ok = subprocess.run([sys.executable, "-m", "verifier", "check", str(src), "--mode", "mlir19"], capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "verifier", "check", str(src), "--mode", "mlir19"], capture_output=True, text=True
+    )
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    bad = subprocess.run([sys.executable, "-m", "verifier", "check", str(src), "--after", str(VERIFY / f"{name}_wrong.mlir")], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "verifier", "check", str(src), "--after", str(VERIFY / f"{name}_wrong.mlir")],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert path_note in bad.stderr + bad.stdout
+
+
+_SPARSE_HEAD = (
+    "func.func @f(%t: !gpu.async.token, %a: !gpu.sparse.spmat_handle, %b: !gpu.sparse.dntensor_handle, "
+    "%c: !gpu.sparse.dntensor_handle, %m: memref<?xf64>, %i: index, %g: !gpu.sparse.spgemmop_handle) {\n  "
+)
+SPARSE_CASES = [
+    (
+        '%0 = "gpu.spmv"(%t, %a, %b, %c, %m) <{computeType = f64, modeA = 1}> : (!gpu.async.token, !gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle, memref<?xf64>) -> !gpu.async.token',
+        (
+            2,
+            8,
+            "invalid properties {computeType = f64, modeA = 1 : i64} for op gpu.spmv: Invalid attribute `modeA` in property conversion: 1 : i64",
+        ),
+    ),
+    (
+        '%0 = "gpu.spmv"(%t, %a, %b, %c, %m) <{computeType = f64, modeA = #gpu<shuffle_mode xor>}> : (!gpu.async.token, !gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle, memref<?xf64>) -> !gpu.async.token',
+        (
+            2,
+            8,
+            "invalid properties {computeType = f64, modeA = #gpu<shuffle_mode xor>} for op gpu.spmv: Invalid attribute `modeA` in property conversion: #gpu<shuffle_mode xor>",
+        ),
+    ),
+    (
+        '%0 = "gpu.spmv"(%t, %a, %b, %c, %m) {computeType = f64, modeA = 3} : (!gpu.async.token, !gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle, memref<?xf64>) -> !gpu.async.token',
+        (
+            2,
+            8,
+            "'gpu.spmv' op attribute 'modeA' failed to satisfy constraint: transpose mode of sparse matrix supported by sparse tensor ops",
+        ),
+    ),
+    (
+        '%0 = "gpu.spmv"(%t, %a, %b, %c, %m) <{computeType = 1}> : (!gpu.async.token, !gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle, memref<?xf64>) -> !gpu.async.token',
+        (
+            2,
+            8,
+            "invalid properties {computeType = 1 : i64} for op gpu.spmv: Invalid attribute `computeType` in property conversion: 1 : i64",
+        ),
+    ),
+    (
+        '%0 = "gpu.spmv"(%t, %a, %b, %c, %m) : (!gpu.async.token, !gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle, memref<?xf64>) -> !gpu.async.token',
+        (2, 8, "'gpu.spmv' op requires attribute 'computeType'"),
+    ),
+    (
+        '%0 = "gpu.spmv"(%t, %a, %b, %c, %m) {computeType = "x"} : (!gpu.async.token, !gpu.sparse.spmat_handle, !gpu.sparse.dntensor_handle, !gpu.sparse.dntensor_handle, memref<?xf64>) -> !gpu.async.token',
+        (2, 8, "'gpu.spmv' op attribute 'computeType' failed to satisfy constraint: any type attribute"),
+    ),
+    (
+        '%0, %1 = "gpu.create_2to4_spmat"(%t, %i, %i, %m) <{pruneFlag = 1}> : (!gpu.async.token, index, index, memref<?xf64>) -> (!gpu.sparse.spmat_handle, !gpu.async.token)',
+        (
+            2,
+            12,
+            "invalid properties {pruneFlag = 1 : i64} for op gpu.create_2to4_spmat: Invalid attribute `pruneFlag` in property conversion: 1 : i64",
+        ),
+    ),
+    (
+        '%0, %1 = "gpu.create_2to4_spmat"(%t, %i, %i, %m) {pruneFlag = #gpu<shuffle_mode xor>} : (!gpu.async.token, index, index, memref<?xf64>) -> (!gpu.sparse.spmat_handle, !gpu.async.token)',
+        (
+            2,
+            12,
+            "'gpu.create_2to4_spmat' op attribute 'pruneFlag' failed to satisfy constraint: pruning strategy for 2:4 sparse matrix",
+        ),
+    ),
+    (
+        '%0, %1 = "gpu.create_2to4_spmat"(%t, %i, %i, %m) : (!gpu.async.token, index, index, memref<?xf64>) -> (!gpu.sparse.spmat_handle, !gpu.async.token)',
+        None,
+    ),
+    (
+        '%0, %1 = "gpu.spgemm_work_estimation_or_compute"(%t, %g, %a, %a, %a, %i, %m) <{computeType = f64, kind = 1}> : (!gpu.async.token, !gpu.sparse.spgemmop_handle, !gpu.sparse.spmat_handle, !gpu.sparse.spmat_handle, !gpu.sparse.spmat_handle, index, memref<?xf64>) -> (index, !gpu.async.token)',
+        (
+            2,
+            12,
+            "invalid properties {computeType = f64, kind = 1 : i64} for op gpu.spgemm_work_estimation_or_compute: Invalid attribute `kind` in property conversion: 1 : i64",
+        ),
+    ),
+    (
+        '%0, %1 = "gpu.spgemm_work_estimation_or_compute"(%t, %g, %a, %a, %a, %i, %m) {computeType = f64, kind = #gpu<shuffle_mode xor>} : (!gpu.async.token, !gpu.sparse.spgemmop_handle, !gpu.sparse.spmat_handle, !gpu.sparse.spmat_handle, !gpu.sparse.spmat_handle, index, memref<?xf64>) -> (index, !gpu.async.token)',
+        (
+            2,
+            12,
+            "'gpu.spgemm_work_estimation_or_compute' op attribute 'kind' failed to satisfy constraint: choose whether spgemm_work_estimation_or_compute does work estimation or compute",
+        ),
+    ),
+    (
+        '%0, %1 = "gpu.create_dn_tensor"(%t, %m, %i) <{operandSegmentSizes = array<i32: 1, 1>}> : (!gpu.async.token, memref<?xf64>, index) -> (!gpu.sparse.dntensor_handle, !gpu.async.token)',
+        (
+            2,
+            12,
+            "invalid properties {operandSegmentSizes = array<i32: 1, 1>} for op gpu.create_dn_tensor: size mismatch in attribute conversion: 2 vs 3",
+        ),
+    ),
+    (
+        '%0, %1 = "gpu.create_dn_tensor"(%t, %m, %i) <{operandSegmentSizes = array<i32: 1, 1, 3>}> : (!gpu.async.token, memref<?xf64>, index) -> (!gpu.sparse.dntensor_handle, !gpu.async.token)',
+        (
+            2,
+            12,
+            "'gpu.create_dn_tensor' op operand count (3) does not match with the total size (5) specified in attribute 'operandSegmentSizes'",
+        ),
+    ),
+    ("%0, %1 = gpu.create_2to4_spmat async [%t] %i, %i, %m : memref<?xf64>", (2, 44, "expected '{'")),
+]
+"""Sparse ops written with bad or missing inherent attributes: mlir-opt-19's
+first error (line, column, message), pasted; None where it accepts."""
+
+
+@pytest.mark.parametrize("text,expected", SPARSE_CASES)
+def test_sparse_op_diagnostics_are_mlir_opt_19s(text: str, expected: tuple | None) -> None:
+    src = _SPARSE_HEAD + text + "\n  return\n}\n"
+    if expected is None:
+        parse_module(src)
+        return
+    with pytest.raises(DiagnosticError) as exc:
+        parse_module(src)
+    d = exc.value.diagnostics[0]
+    assert (d.loc.line, d.loc.col, d.message) == expected

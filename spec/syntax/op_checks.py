@@ -158,7 +158,7 @@ OFFLOADING_HANDLER = AttrKind(
     "any attribute with the `OffloadingTranslationAttrTrait` trait.", lambda a: True, is_offloading_handler
 )
 SEGMENTS = AttrKind("", _dense_of("i32"))
-MAT_TRANSPOSE_MODE = AttrKind("transpose mode of matrix", _opaque(r"#gpu<mat_transpose_mode \w+>"))
+MAT_TRANSPOSE_MODE = AttrKind("transpose mode of sparse matrix supported by sparse tensor ops", _opaque(r"#gpu<mat_transpose_mode \w+>"))
 """`operandSegmentSizes`: no ODS constraint; its conversion has its own wording."""
 
 
@@ -190,7 +190,12 @@ CONSTRAINTS: dict[str, AttrKind] = {
     "all_reduce_op": AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>")),
     "vector_punctuation": AttrKind("Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>")),
     "string_literal": AttrKind("An Attribute containing a string", _is(StringAttr)),
-    **{e: AttrKind(f"{e} enum", _opaque(rf"#gpu<{e} \w+>")) for e in ("prune_2to4_spmat_flag", "spgemm_work_estimation_or_compute_kind")},
+    # The sparse ops' enums, with 19's summaries (issue 16).
+    "prune_2to4_spmat_flag": AttrKind("pruning strategy for 2:4 sparse matrix", _opaque(r"#gpu<prune_2to4_spmat_flag \w+>")),
+    "spgemm_work_estimation_or_compute_kind": AttrKind(
+        "choose whether spgemm_work_estimation_or_compute does work estimation or compute",
+        _opaque(r"#gpu<spgemm_work_estimation_or_compute_kind \w+>"),
+    ),
 }
 """What each ODS constraint named in the registry's `Inherent` entries
 accepts, with the summary mlir-opt-19 prints (the registry says which op has

@@ -340,6 +340,12 @@ class FuncGpuRules(BuilderBase):
                 into = _type(it)  # type: ignore[assignment]
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] | None = None
+        if form.lead and lead is None:
+            # 19 wants the `{ X}` right after the deps (issue 16), and points
+            # just past the token before (taken as one blank before the operand).
+            first = written[0][1] if written and isinstance(written[0][1], _Use) else None
+            loc = first.loc._replace(col=max(first.loc.col - 1, 1)) if first is not None else self.loc(meta)
+            raise DiagnosticError(error(loc, "expected '{'"))
         if form.lead:
             props[form.lead] = OpaqueAttr(f"#gpu<{form.lead_enum} {_enum_word(lead, meta)}>")
         elif lead is not None:
