@@ -27,6 +27,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Block, Location, Operation, Region, Value
+from spec.syntax import affine
 
 if TYPE_CHECKING:
     from spec.syntax.resolve import VerifyLater
@@ -186,14 +187,42 @@ def check_dialects(tok: Any) -> None:
             raise TokenError(tok, *found)
 
 
+def type_with_affine(tok: Any, text: str, of_text: Any) -> Type | FunctionType:
+    """A type token whose text has alias uses or affine maps (a memref
+    layout): aliases resolved, maps canonical, an identity layout dropped;
+    the rest canonicalised by `of_text` (`build_base._type_of_text`)."""
+    try:
+        text = affine.substitute(text)
+    except affine.AffineError as exc:
+        raise TokenError(tok, exc.offset, exc.message) from None
+    maps: list[str] = []
+    out, pos = [], 0
+    for m in affine._AFFINE_START.finditer(text):
+        if m.start() < pos:
+            continue
+        end = affine._close(text, m.end())
+        try:
+            maps.append(affine.canonical(m.group(1), text[m.end() : end - 1]))
+        except affine.AffineError as exc:
+            raise TokenError(tok, m.end() + exc.offset, exc.message) from None
+        out.append(text[pos : m.start()] + f"#__affine{len(maps) - 1}")
+        pos = end
+    out.append(text[pos:])
+    t = of_text("".join(out))
+    if isinstance(t, tuple):
+        raise TokenError(tok, *t)
+    result = re.sub(r"#__affine(\d+)", lambda m: maps[int(m.group(1))], t.text)
+    if result.startswith("memref<"):
+        result = affine._drop_identity_layout(result)
+    return Type(result)
+
+
 def _type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
     text = str(tok)
     if "#" in text or "affine_" in text:
         # Alias uses and affine map layouts (`spec.syntax.affine`).
-        from spec.syntax.rules_affine import type_with_affine
-
         if "affine_" in text or re.search(r"#[A-Za-z_][\w$]*(?![\w$.<])", text):
             check_dialects(tok)
             return type_with_affine(tok, text, _type_of_text)

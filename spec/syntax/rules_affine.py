@@ -18,7 +18,7 @@ from typing import Any
 
 from lark import Token
 
-from spec.attributes import INDEX, Attr, FunctionType, IntegerAttr, OpaqueAttr, Type
+from spec.attributes import INDEX, Attr, IntegerAttr, OpaqueAttr, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
 from spec.syntax import affine
@@ -49,36 +49,6 @@ def attr_text(tok: Token) -> str | None:
             raise TokenError(tok, len(raw), f"undefined symbol alias id '{raw[1:]}'")
         return value
     return None
-
-
-def type_with_affine(tok: Any, text: str, of_text: Any) -> Type | FunctionType:
-    """A type token whose text has alias uses or affine maps (a memref
-    layout): aliases resolved, maps canonical, an identity layout dropped;
-    the rest canonicalised by `of_text` (`build_base._type_of_text`)."""
-    try:
-        text = affine.substitute(text)
-    except affine.AffineError as exc:
-        raise TokenError(tok, exc.offset, exc.message) from None
-    maps: list[str] = []
-    out, pos = [], 0
-    for m in affine._AFFINE_START.finditer(text):
-        if m.start() < pos:
-            continue
-        end = affine._close(text, m.end())
-        try:
-            maps.append(affine.canonical(m.group(1), text[m.end() : end - 1]))
-        except affine.AffineError as exc:
-            raise TokenError(tok, m.end() + exc.offset, exc.message) from None
-        out.append(text[pos : m.start()] + f"#__affine{len(maps) - 1}")
-        pos = end
-    out.append(text[pos:])
-    t = of_text("".join(out))
-    if isinstance(t, tuple):
-        raise TokenError(tok, *t)
-    result = re.sub(r"#__affine(\d+)", lambda m: maps[int(m.group(1))], t.text)
-    if result.startswith("memref<"):
-        result = affine._drop_identity_layout(result)
-    return Type(result)
 
 
 def _map_ref(tok: Token) -> tuple[str, affine.AffineMap | affine.IntegerSet]:
