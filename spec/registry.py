@@ -160,6 +160,11 @@ class OpInfo:
     no_terminator: bool = False
     """MLIR's `NoTerminator` (or an implicit terminator the custom form
     hides): its blocks need not end in a terminator."""
+    indexed_memref: tuple[int, str] | None = None
+    """For an op that indexes a memref (`memref.load`, `memref.store`): the
+    memref operand's position (the indices follow it) and mlir-opt-19's
+    message when their count is not the memref's rank (`{rank}` and
+    `{count}` filled in)."""
     library_form: LibraryForm | None = None
     """The GPU library ops' shared custom form (see `LibraryForm`)."""
     result_segments: bool = False
@@ -362,8 +367,10 @@ _op("arith.select", operand_count=(3, 3))
 _op("memref.alloc", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"))
 _op("memref.alloca", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"))
 _op("memref.dealloc", effects=frozenset({FREE}), operand_count=(1, 1))
-_op("memref.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
-_op("memref.store", effects=frozenset({WRITE}), inherent=_NONTEMPORAL, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
+_op("memref.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_count=(1, None), elided_defaults={"nontemporal": "false"},
+    indexed_memref=(0, "incorrect number of indices for load, expected {rank} but got {count}"))  # fmt: skip
+_op("memref.store", effects=frozenset({WRITE}), inherent=_NONTEMPORAL, operand_count=(2, None), elided_defaults={"nontemporal": "false"},
+    indexed_memref=(1, "store index operand count not equal to memref rank"))  # fmt: skip
 _op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2))
 _op("memref.dim", operand_count=(2, 2))
 _op("memref.cast", operand_count=(1, 1))

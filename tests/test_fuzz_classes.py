@@ -18,6 +18,29 @@ from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 CASES: dict[str, tuple[str, str]] = {
     # name: (input, our first line: `accept` or the diagnostic's first line)
+    # Issue 16's invalid IR, rejected as 19 rejects it:
+    "load-index-count": (
+        "func.func @f(%m: memref<4x4xf32>, %i: index) -> f32 {\n  %v = memref.load %m[%i] : memref<4x4xf32>\n  return %v : f32\n}\n",
+        "in.mlir:2:8: error: 'memref.load' op incorrect number of indices for load, expected 2 but got 1",
+    ),
+    "load-index-count-generic": (
+        'func.func @f(%m: memref<4x4xf32>, %i: index) -> f32 {\n  %v = "memref.load"(%m, %i) : (memref<4x4xf32>, index) -> f32\n  return %v : f32\n}\n',
+        "in.mlir:2:8: error: 'memref.load' op incorrect number of indices for load, expected 2 but got 1",
+    ),
+    "store-index-count": (
+        "func.func @f(%m: memref<4xf32>, %i: index, %x: f32) {\n  memref.store %x, %m[%i, %i] : memref<4xf32>\n  return\n}\n",
+        "in.mlir:2:3: error: 'memref.store' op store index operand count not equal to memref rank",
+    ),
+    "load-unranked-not-counted": ("func.func @f(%m: memref<*xf32>, %i: index) {\n  return\n}\n", "accept"),
+    "module-attribute-without-dialect": (
+        'module attributes {gpu.container_module, "quoted" = 1} {\n}\n',
+        "in.mlir:1:1: error: 'builtin.module' op can only contain attributes with dialect-prefixed names, found: 'quoted'",
+    ),
+    "i0-zero": ("func.func @f(%a: i0) -> i0 {\n  %c = arith.constant 0 : i0\n  return %c : i0\n}\n", "accept"),
+    "i0-out-of-range": (
+        "func.func @f() {\n  %c = arith.constant 5 : i0\n  return\n}\n",
+        "in.mlir:2:23: error: integer constant out of range for attribute",
+    ),
     "use-not-dominated": (
         "func.func @f() -> index {\n  %a = arith.addi %b, %b : index\n  %b = arith.constant 1 : index\n  return %a : index\n}\n",
         "in.mlir:2:8: error: operand #0 does not dominate this use",

@@ -112,7 +112,7 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
             raise DiagnosticError(
                 error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
             )
-        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or info.symbol:
+        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or info.symbol or info.indexed_memref:
             _on_entrance(op, info, parent, depth, later)
         if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
             escapes.add(id(iso))

@@ -250,6 +250,8 @@ class CoreRules(BuilderBase):
                 return FloatAttr(fval, t, hex_bits=bits)
             return FloatAttr(fval, t)
         width = 64 if t == INDEX else (t.int_width if isinstance(t, Type) else None)
+        if width == 0 and value != 0:
+            raise DiagnosticError(error(self.tok_loc(items[0]), "integer constant out of range for attribute"))
         if width is not None and width > 0:
             # Ranges as MLIR checks them: signless i8 takes -128..255, si8
             # -128..127, ui8 0..255 (and no minus sign at all).

@@ -34,7 +34,7 @@ generic form, numbered from its isolated-from-above scope).
 from __future__ import annotations
 
 from spec import registry
-from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, TypeAttr
+from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, Type, TypeAttr
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note
 from spec.ir import Block, Operation, Region, Value
 from spec.syntax.printer import Printer
@@ -73,7 +73,14 @@ def op_error(op: Operation, message: str, *more: Diagnostic) -> DiagnosticError:
 
 
 def check_on_entrance(op: Operation, info: registry.OpInfo) -> None:
-    """Symbol placement, public declarations, terminators (see module doc)."""
+    """Symbol placement, public declarations, a module's discardable
+    attribute names, index counts, terminators (see module doc)."""
+    if info.indexed_memref is not None:
+        _check_index_count(op, *info.indexed_memref)
+    if op.name == "builtin.module":
+        bare = next((k for k in op.attributes if "." not in k), None)
+        if bare is not None:
+            raise op_error(op, f"can only contain attributes with dialect-prefixed names, found: '{bare}'")
     if info.symbol and not info.parents:
         parent = op.parent_op
         if parent is not None and not registry.lookup(parent.name).symbol_table and registry.lookup(parent.name).known:
@@ -96,6 +103,19 @@ def check_on_entrance(op: Operation, info: registry.OpInfo) -> None:
                 raise DiagnosticError(
                     error(last.loc, f"block with no terminator, has {generic_text(last)}", current_op_note(last))
                 )
+
+
+def _check_index_count(op: Operation, at: int, message: str) -> None:
+    """The indices after the memref operand must be as many as its rank."""
+    if len(op.operands) <= at:
+        return
+    t = getattr(op.operands[at], "type", None)
+    if not isinstance(t, Type) or not t.text.startswith("memref<") or t.text.startswith("memref<*"):
+        return  # unranked, or not a memref (the type checks report that)
+    rank = len(t.memref_shape())
+    count = len(op.operands) - at - 1
+    if count != rank:
+        raise op_error(op, message.format(rank=rank, count=count))
 
 
 # -- symbol tables -----------------------------------------------------------------
