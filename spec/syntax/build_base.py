@@ -40,7 +40,7 @@ SPLIT_MARKER = "// -----"
 
 
 @dataclass(slots=True)
-class _Use:
+class UseRef:
     """An operand before name resolution."""
 
     name: str
@@ -50,7 +50,7 @@ class _Use:
 
 
 @dataclass(slots=True)
-class _Partial:
+class PartialOp:
     """An op body before its results are bound to the names on the left."""
 
     op: Operation
@@ -80,14 +80,14 @@ def unescape(tok: str) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _segments(*sizes: int) -> DenseArrayAttr:
+def segment_sizes(*sizes: int) -> DenseArrayAttr:
     # Attributes are immutable: ops with the same segment sizes share one
     # (fewer objects to build, and to pickle when a forked parse sends them).
     return DenseArrayAttr(I32, tuple(sizes))
 
 
 @functools.lru_cache(maxsize=4096)
-def _symbol_ref(root: str, nested: tuple[str, ...] = ()) -> SymbolRefAttr:
+def symbol_ref_attr(root: str, nested: tuple[str, ...] = ()) -> SymbolRefAttr:
     """`@root::@nested...`, one shared attribute per reference (a program
     names a few kernels and callees many times)."""
     return SymbolRefAttr(root, nested)
@@ -217,7 +217,7 @@ def type_with_affine(tok: Any, text: str, of_text: Any) -> Type | FunctionType:
     return Type(result)
 
 
-def _type(tok: Any) -> Type | FunctionType:
+def read_type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
     text = str(tok)
@@ -280,12 +280,12 @@ def _strided_error(text: str, pos: int) -> int | None:
     return len(text[:pos].rstrip())
 
 
-def _symbol_name(tok: str) -> str:
+def symbol_name(tok: str) -> str:
     body = tok[1:]
     return unescape(body) if body.startswith('"') else body
 
 
-def _memref_element(text: str) -> str:
+def memref_element(text: str) -> str:
     m = re.match(r"memref<(?:(?:\d+|\?)x)*([^,>]+(?:<[^>]*>)?)", text)
     return m.group(1).strip() if m else text
 
@@ -340,7 +340,7 @@ class BuilderBase(Transformer):
         again (a generic `gpu.module_end`) must not lend its `id` to a later
         op."""
 
-    def bare_name(self, partial: _Partial, kw: Token) -> _Partial:
+    def bare_name(self, partial: PartialOp, kw: Token) -> PartialOp:
         """Record `partial`'s op if its keyword `kw` has no dialect prefix."""
         if "." not in kw:
             self.bare_names.append((partial.op, self.tok_loc(kw), str(kw)))
@@ -357,16 +357,16 @@ class BuilderBase(Transformer):
         # the parse makes one location per op, result and operand.
         return _new_location(Location, (self.file, (tok.line or 0) + self.line_offset, tok.column or 0))
 
-    def use(self, tok: Token, type: Type | None = None) -> _Use:
+    def use(self, tok: Token, type: Type | None = None) -> UseRef:
         # One per operand of the file: `tok_loc` inlined.
         text = tok.value
         loc = _new_location(Location, (self.file, (tok.line or 0) + self.line_offset, tok.column or 0))
         if "#" in text:
             name, _, num = text.partition("#")
-            return _Use(name, int(num), loc, type)
-        return _Use(text, 0, loc, type)
+            return UseRef(name, int(num), loc, type)
+        return UseRef(text, 0, loc, type)
 
-    def typed(self, use: _Use, type: Type) -> _Use:
+    def typed(self, use: UseRef, type: Type) -> UseRef:
         use.type = type
         return use
 
@@ -374,13 +374,13 @@ class BuilderBase(Transformer):
         self,
         name: str,
         meta: Any,
-        operands: list[_Use] | None = None,
+        operands: list[UseRef] | None = None,
         result_types: list[Type] | None = None,
         properties: dict[str, Attr] | None = None,
         attributes: dict[str, Attr] | None = None,
         regions: list[Region] | None = None,
         successors: list | None = None,
-    ) -> _Partial:
+    ) -> PartialOp:
         op = Operation(
             name,
             operands=list(operands) if operands else [],  # type: ignore[arg-type]
@@ -392,7 +392,7 @@ class BuilderBase(Transformer):
         if regions:
             for region in regions:
                 op.add_region(region)
-        return _Partial(op, list(result_types) if result_types else [])
+        return PartialOp(op, list(result_types) if result_types else [])
 
     def split_attrs(self, name: str, attrs: dict[str, Attr] | None, props: dict[str, Attr]) -> tuple[dict, dict]:
         """Move inherent attributes written in an attr-dict into properties,
@@ -407,14 +407,14 @@ class BuilderBase(Transformer):
                 rest[k] = v
         return props, rest
 
-    def _typed_list(self, uses: list[_Use] | None, types: list[Type] | None, meta: Any) -> list[_Use]:
+    def _typed_list(self, uses: list[UseRef] | None, types: list[Type] | None, meta: Any) -> list[UseRef]:
         uses = uses or []
         types = types or []
         if len(uses) != len(types):
             raise DiagnosticError(error(self.loc(meta), f"{len(uses)} operands present, but expected {len(types)}"))
         return [self.typed(u, t) for u, t in zip(uses, types)]
 
-    def _async_kw(self, kw: Token | None, partial: _Partial) -> _Partial:
+    def _async_kw(self, kw: Token | None, partial: PartialOp) -> PartialOp:
         partial.async_kw = kw
         return partial
 

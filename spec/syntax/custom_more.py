@@ -166,15 +166,15 @@ def _vinsert(p: Printer, op: Operation) -> str:
 
 def _transfer_left(op: Operation) -> dict[str, Attr]:
     """`in_bounds` all false and a minor identity `permutation_map` are left out."""
-    from spec.syntax.rules_more import _shape, minor_identity
+    from spec.syntax.rules_more import minor_identity, shape_dims
 
     mem_t = op.operands[0].type if op.name == "vector.transfer_read" else op.operands[1].type
     vec_t = op.results[0].type if op.name == "vector.transfer_read" else op.operands[0].type
     rest = _left(op, "operandSegmentSizes")
-    if str(rest.get("permutation_map")) == minor_identity(len(_shape(mem_t.text)), len(_shape(vec_t.text))):
+    if str(rest.get("permutation_map")) == minor_identity(len(shape_dims(mem_t.text)), len(shape_dims(vec_t.text))):
         del rest["permutation_map"]
     ib = rest.get("in_bounds")
-    if ib is not None and str(ib).strip("[]").replace(", ", ",").split(",") == ["false"] * len(_shape(vec_t.text)):
+    if ib is not None and str(ib).strip("[]").replace(", ", ",").split(",") == ["false"] * len(shape_dims(vec_t.text)):
         del rest["in_bounds"]
     return rest
 

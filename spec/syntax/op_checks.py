@@ -350,7 +350,7 @@ def convert_generic_properties(
     return props, attrs
 
 
-def _check_generic_properties(
+def check_generic_properties(
     name: str,
     props: dict[str, Attr],
     attrs: dict[str, Attr],
@@ -490,7 +490,7 @@ _ONE_RESULT = frozenset(
 )
 
 
-def _check_result_count(name: str, n: int, loc: Location) -> None:
+def check_result_count(name: str, n: int, loc: Location) -> None:
     """The `ZeroResults` / `OneResult` traits of the known ops, whose custom
     forms could not show another count."""
     if name in _ZERO_RESULTS and n:
@@ -499,7 +499,7 @@ def _check_result_count(name: str, n: int, loc: Location) -> None:
         raise _fail(loc, f"'{name}' op requires one result")
 
 
-def _operand_count_message(lo: int, hi: int | None, n: int) -> str:
+def operand_count_message(lo: int, hi: int | None, n: int) -> str:
     """The verifier's wording for a wrong operand count (op traits
     `ZeroOperands`, `OneOperand`, `NOperands<N>`, `AtLeastNOperands<N>`)."""
     if lo == hi == 0:

@@ -4,7 +4,7 @@ The grammar's transformer (`_Builder`) runs as LALR reduces each rule, so no
 parse tree is kept. It is one class made of a mixin per group of rules:
 `rules_core` (ops, regions, values, attributes, the generic form),
 `rules_func_gpu`, `rules_host` (arith, memref) and `rules_control` (scf, cf,
-async), over `build_base`. Operands are first recorded as `_Use`
+async), over `build_base`. Operands are first recorded as `UseRef`
 placeholders; once the whole text is read, `resolve` binds them with MLIR's
 scoping rules. Parse errors become diagnostics in `syntax_errors`; what
 MLIR's op verifiers check of generic-form ops is in `op_checks`.
@@ -35,11 +35,11 @@ from spec.syntax.build_base import (  # noqa: F401
     SPLIT_MARKER,
     BuilderBase,
     TokenError,
-    _Use,
+    UseRef,
 )
 from spec.syntax.dialect_attrs import AttrTextError
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
-from spec.syntax.resolve import MAX_NESTING, _resolve, check_default_dialects, verify  # noqa: F401
+from spec.syntax.resolve import MAX_NESTING, check_default_dialects, resolve_ops, verify  # noqa: F401
 from spec.syntax.rules_affine import AFFINE_KEYWORDS, AFFINE_RULES, AffineRules
 from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
@@ -47,7 +47,7 @@ from spec.syntax.rules_func_gpu import FuncGpuRules
 from spec.syntax.rules_host import HostRules
 from spec.syntax.rules_more import MORE_KEYWORDS, MORE_RULES, MoreRules
 from spec.syntax.rules_wide import WIDE_KEYWORDS, WIDE_RULES, WideRules
-from spec.syntax.syntax_errors import _syntax_error
+from spec.syntax.syntax_errors import syntax_error
 
 
 class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, WideRules, MoreRules, AffineRules, BuilderBase):
@@ -197,7 +197,7 @@ def parse_attr_value(value: str, offset: int) -> Attr:
     try:
         ops = parser.parse(source)
     except UnexpectedInput as exc:
-        diag = _syntax_error(exc, "<attr>", 0, source, parser.terminals).diagnostics[0]
+        diag = syntax_error(exc, "<attr>", 0, source, parser.terminals).diagnostics[0]
         raise AttrTextError(offset + max(diag.loc.col - 1 - len(_VALUE_HEAD), 0), diag.message) from None
     except DiagnosticError as exc:
         diag = exc.diagnostics[0]
@@ -279,11 +279,11 @@ def parse_ops(
         try:
             ops: list[Operation] = parser.parse(text)
         except UnexpectedInput as exc:
-            raise _syntax_error(exc, file, line_offset, text, parser.terminals) from None
+            raise syntax_error(exc, file, line_offset, text, parser.terminals) from None
         # What mlir-opt-19 finds while parsing, then what its verifier finds
         # (`verify`: in the verifier's order, after the whole parse).
         check_default_dialects(ops, builder.bare_names, builder.generic_ops)
-        _resolve(ops)
+        resolve_ops(ops)
         verify(ops, builder.verify_later, dominance)
     finally:
         if collecting:
@@ -349,6 +349,6 @@ def _first_location(obj: Any, file: str, line_offset: int) -> Location:
             return Location(file, item.line + line_offset, item.column or 1)
         if isinstance(item, (list, tuple)):
             stack[:0] = list(item)
-        elif isinstance(item, _Use):
+        elif isinstance(item, UseRef):
             return item.loc
     return Location(file, 1 + line_offset, 1)

@@ -1,6 +1,6 @@
 """Name resolution and whole-parse structural checks.
 
-The builder records operands as `_Use` placeholders; `resolve` then walks the
+The builder records operands as `UseRef` placeholders; `resolve` then walks the
 parsed ops in text order with MLIR's scoping rules and binds each to its
 value. `verify` then checks what MLIR's verifier finds once the whole text
 is parsed (where an op may stand, isolation, what the builder found wrong
@@ -20,7 +20,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Block, Location, Operation, Value
-from spec.syntax.build_base import _Use
+from spec.syntax.build_base import UseRef
 from spec.syntax.structure import Dominance, check_on_entrance, check_symbol_table
 
 MAX_NESTING = 1000
@@ -202,8 +202,8 @@ def _check_signature(op: Operation) -> None:
             )
 
 
-def _resolve(top: list[Operation]) -> None:
-    """Replace `_Use` placeholders by values, in text order, with MLIR's
+def resolve_ops(top: list[Operation]) -> None:
+    """Replace `UseRef` placeholders by values, in text order, with MLIR's
     scoping: a value is visible from its definition on, in its region and the
     regions nested in it; a name may not be redefined while visible (sibling
     regions, and the enclosing region after a nested one closes, may reuse
@@ -212,7 +212,7 @@ def _resolve(top: list[Operation]) -> None:
     and an error if it never is."""
     scope: dict[str, Value] = {}
     # Forward references waiting for a definition: name -> [(op, index, use)].
-    pending: dict[str, list[tuple[Operation, int, _Use]]] = {}
+    pending: dict[str, list[tuple[Operation, int, UseRef]]] = {}
     # Each op travels with the name list of its region (dropped when the
     # region closes); top-level names are never dropped.
     top_names: list[str] = []
@@ -239,7 +239,7 @@ def _resolve(top: list[Operation]) -> None:
         else:
             op, defined = item
             for i, u in enumerate(op.operands):
-                if isinstance(u, _Use):
+                if isinstance(u, UseRef):
                     v = _lookup(scope, u, forward_ok=True)
                     if v is None:
                         pending.setdefault(_key(u), []).append((op, i, u))
@@ -302,7 +302,7 @@ def _enclosing_isolated(op: Operation) -> Operation | None:
     return p
 
 
-def _key(u: _Use) -> str:
+def _key(u: UseRef) -> str:
     return f"{u.name}#{u.number}" if u.number else u.name
 
 
@@ -324,7 +324,7 @@ def _define(scope: dict[str, Value], v: Value, defined: list[str], pending: dict
             op.operands[i] = _lookup(scope, u)  # type: ignore[assignment]
 
 
-def _lookup(scope: dict[str, Value], u: _Use, forward_ok: bool = False) -> Value | None:
+def _lookup(scope: dict[str, Value], u: UseRef, forward_ok: bool = False) -> Value | None:
     key = _key(u)
     v = scope.get(key)
     if v is None and u.number == 0:

@@ -22,7 +22,7 @@ from spec.attributes import INDEX, Attr, IntegerAttr, OpaqueAttr, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
 from spec.syntax import affine
-from spec.syntax.build_base import BuilderBase, TokenError, _Partial, _segments, _type, _Use
+from spec.syntax.build_base import BuilderBase, PartialOp, TokenError, UseRef, read_type, segment_sizes
 
 AFFINE_RULES = frozenset("affine_apply_op affine_load_op affine_store_op affine_for_op affine_if_op affine_yield_op".split())
 """Rules whose first child is the keyword token naming the op."""
@@ -83,7 +83,7 @@ class AffineRules(BuilderBase):
     def dim_syms(self, meta: Any, items: list) -> tuple:
         return ("operands", items[0] or [], items[1] or [] if len(items) > 1 else [])
 
-    def _operands(self, ref: tuple, ds: tuple, meta: Any) -> list[_Use]:
+    def _operands(self, ref: tuple, ds: tuple, meta: Any) -> list[UseRef]:
         obj = ref[3]
         dims, syms = ds[1], ds[2]
         if len(dims) != obj.dims:
@@ -92,7 +92,7 @@ class AffineRules(BuilderBase):
             raise DiagnosticError(error(self.loc(meta), "symbol operand count and affine map symbol count must match"))
         return [self.typed(u, INDEX) for u in (*dims, *syms)]
 
-    def affine_apply_op(self, meta: Any, items: list) -> _Partial:
+    def affine_apply_op(self, meta: Any, items: list) -> PartialOp:
         ref, ds = items[1], items[2]
         attrs = items[3] if len(items) > 3 and isinstance(items[3], dict) else None
         if not isinstance(ref[3], affine.AffineMap) or len(ref[3].results) != 1:
@@ -128,9 +128,9 @@ class AffineRules(BuilderBase):
     def aff_div(self, meta: Any, items: list) -> tuple:
         return (str(items[1]), items[0], items[2])
 
-    def affine_subs(self, meta: Any, items: list) -> tuple[OpaqueAttr, list[_Use]]:
-        dims: list[_Use] = []
-        syms: list[_Use] = []
+    def affine_subs(self, meta: Any, items: list) -> tuple[OpaqueAttr, list[UseRef]]:
+        dims: list[UseRef] = []
+        syms: list[UseRef] = []
         dim_names: list[str] = []
         sym_names: list[str] = []
 
@@ -139,7 +139,7 @@ class AffineRules(BuilderBase):
             if kind == "const":
                 return affine.const(t[1])
             if kind in ("dim", "sym"):
-                use: _Use = t[1]
+                use: UseRef = t[1]
                 name = f"{use.name}#{use.number}"
                 if name in dim_names:
                     return affine.Expr("dim", dim_names.index(name))
@@ -164,16 +164,16 @@ class AffineRules(BuilderBase):
         m = affine.AffineMap(len(dim_names), len(sym_names), exprs)
         return OpaqueAttr(m.text), [*dims, *syms]
 
-    def affine_load_op(self, meta: Any, items: list) -> _Partial:
-        mt = _type(items[-1])
+    def affine_load_op(self, meta: Any, items: list) -> PartialOp:
+        mt = read_type(items[-1])
         amap, idx = items[2]
         attrs = items[3] if isinstance(items[3], dict) else None
         elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
         props, attrs = self.split_attrs("affine.load", attrs, {"map": amap})
         return self.op("affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type,list-item]
 
-    def affine_store_op(self, meta: Any, items: list) -> _Partial:
-        mt = _type(items[-1])
+    def affine_store_op(self, meta: Any, items: list) -> PartialOp:
+        mt = read_type(items[-1])
         amap, idx = items[3]
         attrs = items[4] if isinstance(items[4], dict) else None
         elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
@@ -181,12 +181,12 @@ class AffineRules(BuilderBase):
         operands = [self.typed(items[1], elem), self.typed(items[2], mt), *idx]  # type: ignore[arg-type]
         return self.op("affine.store", meta, operands, [], properties=props, attributes=attrs)
 
-    def affine_bound(self, meta: Any, items: list) -> tuple[str, list[_Use]]:
+    def affine_bound(self, meta: Any, items: list) -> tuple[str, list[UseRef]]:
         items = [i for i in items if i is not None]
         first = items[0]
         if isinstance(first, Token) and first.type == "INT":
             return affine.AffineMap(0, 0, (affine.const(int(str(first), 0)),)).text, []
-        if isinstance(first, _Use):
+        if isinstance(first, UseRef):
             return affine.AffineMap(0, 1, (affine.Expr("sym", 0),)).text, [self.typed(first, INDEX)]
         minmax = str(first) if isinstance(first, Token) else None
         ref, ds = items[-2], items[-1]
@@ -196,7 +196,7 @@ class AffineRules(BuilderBase):
             raise TokenError(ref[1], 0, "expected 'max' or 'min' prefix for a multi-result bound")
         return ref[2], self._operands(ref, ds, None)
 
-    def affine_for_op(self, meta: Any, items: list) -> _Partial:
+    def affine_for_op(self, meta: Any, items: list) -> PartialOp:
         iv: Token = items[1]
         (lb, lb_ops), (ub, ub_ops) = items[2], items[3]
         step = 1
@@ -222,12 +222,12 @@ class AffineRules(BuilderBase):
             "lowerBoundMap": OpaqueAttr(lb),
             "upperBoundMap": OpaqueAttr(ub),
             "step": IntegerAttr(step, INDEX),
-            "operandSegmentSizes": _segments(len(lb_ops), len(ub_ops), len(inits)),
+            "operandSegmentSizes": segment_sizes(len(lb_ops), len(ub_ops), len(inits)),
         }
         props, attrs = self.split_attrs("affine.for", attrs, props)
         return self.op("affine.for", meta, [*lb_ops, *ub_ops, *inits], types, properties=props, attributes=attrs, regions=[region])
 
-    def affine_if_op(self, meta: Any, items: list) -> _Partial:
+    def affine_if_op(self, meta: Any, items: list) -> PartialOp:
         ref, ds = items[1], items[2]
         if not isinstance(ref[3], affine.IntegerSet):
             raise TokenError(ref[1], 0, "expected integer set")
@@ -250,7 +250,7 @@ class AffineRules(BuilderBase):
         attrs = {"condition": OpaqueAttr(ref[2]), **(attrs or {})}
         return self.op("affine.if", meta, self._operands(ref, ds, meta), types, attributes=attrs, regions=regions)
 
-    def affine_yield_op(self, meta: Any, items: list) -> _Partial:
+    def affine_yield_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if isinstance(items[1], dict) else None
         return self.op("affine.yield", meta, self._typed_list(items[-2], items[-1], meta), attributes=attrs)
 

@@ -37,21 +37,21 @@ from spec.ir import Block, Location, Operation, Region
 from spec.syntax.build_base import (
     POLICY,
     BuilderBase,
-    _Partial,
-    _symbol_name,
-    _symbol_ref,
-    _type,
-    _Use,
+    PartialOp,
+    UseRef,
     check_dialects,
     raw_rule,
+    read_type,
+    symbol_name,
+    symbol_ref_attr,
     unescape,
 )
 from spec.syntax.dialect_attrs import ValueParser, gpu_attr_token_text
 from spec.syntax.op_checks import (
-    _check_generic_properties,
-    _check_result_count,
-    _operand_count_message,
+    check_generic_properties,
+    check_result_count,
     convert_generic_properties,
+    operand_count_message,
 )
 from spec.syntax.resolve import NOTHING_LATER
 from spec.syntax.syntax_errors import unknown_op_message
@@ -79,11 +79,11 @@ class CoreRules(BuilderBase):
     @raw_rule
     def operation(self, items: list) -> Operation:
         names: list[tuple[Token, int]] = []
-        body: _Partial | None = None
+        body: PartialOp | None = None
         for it in items:
             if isinstance(it, list):
                 names = it
-            elif isinstance(it, _Partial):
+            elif isinstance(it, PartialOp):
                 body = it
         assert body is not None
         op = body.op
@@ -184,34 +184,34 @@ class CoreRules(BuilderBase):
         return [i for i in items if i is not None]
 
     def block_arg(self, meta: Any, items: list) -> tuple:
-        return (items[0], _type(items[1]), self.tok_loc(items[0]))
+        return (items[0], read_type(items[1]), self.tok_loc(items[0]))
 
     # -- values, types, attributes ----------------------------------------------
     @raw_rule
-    def value_use(self, items: list) -> _Use:
+    def value_use(self, items: list) -> UseRef:
         # Once per operand of the file, so lark calls it as it is: it reads
         # only a VALUE_ID token, whose pattern leaves nothing to fail.
         return self.use(items[0])
 
     @raw_rule
-    def value_list(self, items: list) -> list[_Use]:
+    def value_list(self, items: list) -> list[UseRef]:
         return items
 
     def type_list(self, meta: Any, items: list) -> list[Type]:
-        return [_type(t) for t in items]
+        return [read_type(t) for t in items]
 
     def function_type(self, meta: Any, items: list) -> FunctionType:
         ins = items[0] or []
-        return FunctionType(tuple(_type(t) for t in ins), tuple(items[1]))
+        return FunctionType(tuple(read_type(t) for t in ins), tuple(items[1]))
 
     def fn_result(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
-            return [_type(items[0])]
+            return [read_type(items[0])]
         return items[0] or []
 
     def symbol_ref(self, meta: Any, items: list) -> SymbolRefAttr:
-        names = [_symbol_name(str(t)) for t in items]
-        return _symbol_ref(names[0], tuple(names[1:]))
+        names = [symbol_name(str(t)) for t in items]
+        return symbol_ref_attr(names[0], tuple(names[1:]))
 
     def attr_dict(self, meta: Any, items: list) -> dict[str, Attr]:
         out: dict[str, Attr] = {}
@@ -229,7 +229,7 @@ class CoreRules(BuilderBase):
     def int_attr(self, meta: Any, items: list) -> Attr:
         text = str(items[0])
         value = int(text, 16) if "0x" in text else int(text)
-        t = _type(items[1]) if len(items) > 1 else I64
+        t = read_type(items[1]) if len(items) > 1 else I64
         if not isinstance(t, Type) or not (t.is_float or t == INDEX or t.int_width is not None):
             # mlir-opt-19 takes an integer literal only for an integer,
             # index or (hexadecimal) float type.
@@ -271,7 +271,7 @@ class CoreRules(BuilderBase):
         return IntegerAttr(value, t)  # type: ignore[arg-type]
 
     def float_attr(self, meta: Any, items: list) -> FloatAttr:
-        t = _type(items[1]) if len(items) > 1 else Type("f64")
+        t = read_type(items[1]) if len(items) > 1 else Type("f64")
         value = float(str(items[0]))
         if not isinstance(t, Type) or not t.is_float:
             # mlir-opt-19 says this at the token after the type; here it is
@@ -293,7 +293,7 @@ class CoreRules(BuilderBase):
         return items[0]
 
     def type_attr(self, meta: Any, items: list) -> TypeAttr:
-        return TypeAttr(_type(items[0]))
+        return TypeAttr(read_type(items[0]))
 
     def array_attr(self, meta: Any, items: list) -> ArrayAttr:
         return ArrayAttr(tuple(i for i in items if i is not None))
@@ -330,13 +330,13 @@ class CoreRules(BuilderBase):
         if flags:
             text = arith_flags_text(flags.group(1), [f.strip() for f in flags.group(2).split(",") if f.strip()]) or text
         if len(items) > 1:
-            type_text = str(_type(items[1]))
+            type_text = str(read_type(items[1]))
             if raw.startswith("dense<"):
                 text = canonical_dense(raw[len("dense<") : -1], type_text) or text
             text += f" : {type_text}"
         return OpaqueAttr(text)
 
-    def unknown_custom_op(self, meta: Any, items: list) -> _Partial:
+    def unknown_custom_op(self, meta: Any, items: list) -> PartialOp:
         # Reduced as soon as the name is read, so this is the first error, as
         # in mlir-opt, whatever follows the name.
         raise DiagnosticError(error(self.tok_loc(items[0]), unknown_op_message(str(items[0]))))
@@ -359,13 +359,13 @@ class CoreRules(BuilderBase):
             )
         return tok
 
-    def generic_op(self, meta: Any, items: list) -> _Partial:
+    def generic_op(self, meta: Any, items: list) -> PartialOp:
         name = unescape(str(items[0]))
         # mlir-opt-19 takes any non-empty string as a generic op's name
         # (`"a b"`, `"1a"`, `".x"`: ops of unregistered dialects).
         if not name:
             raise DiagnosticError(error(self.loc(meta), "empty operation name is invalid"))
-        operands: list[_Use] = items[1] or []
+        operands: list[UseRef] = items[1] or []
         successors: list[Token] = []
         props: dict[str, Attr] = {}
         written: dict[str, Attr] | None = None
@@ -399,15 +399,15 @@ class CoreRules(BuilderBase):
         counts = properties = None
         if info.known:
             try:
-                _check_result_count(name, len(fn.results), self.loc(meta))
+                check_result_count(name, len(fn.results), self.loc(meta))
                 if n < lo or (hi is not None and n > hi):
-                    raise DiagnosticError(error(self.loc(meta), f"'{name}' op {_operand_count_message(lo, hi, n)}"))
+                    raise DiagnosticError(error(self.loc(meta), f"'{name}' op {operand_count_message(lo, hi, n)}"))
             except DiagnosticError as exc:
                 counts = exc
             try:
                 # Reported after the counts: not needed if they failed.
                 if counts is None:
-                    _check_generic_properties(name, props, attrs, n, fn.results, self.loc(meta), regions)
+                    check_generic_properties(name, props, attrs, n, fn.results, self.loc(meta), regions)
             except DiagnosticError as exc:
                 properties = exc
         if name == "gpu.module" and regions and regions[0].blocks:

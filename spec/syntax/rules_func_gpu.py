@@ -28,13 +28,13 @@ from spec.ir import Block, Region, Value
 from spec.registry import HANDLE_TYPES
 from spec.syntax.build_base import (
     BuilderBase,
-    _Partial,
-    _segments,
-    _symbol_name,
-    _symbol_ref,
-    _type,
-    _Use,
+    PartialOp,
+    UseRef,
     raw_rule,
+    read_type,
+    segment_sizes,
+    symbol_name,
+    symbol_ref_attr,
 )
 from spec.syntax.op_checks import declared
 
@@ -43,12 +43,12 @@ class FuncGpuRules(BuilderBase):
     """Modules, functions, calls and the GPU dialect."""
 
     # -- builtin / func -------------------------------------------------------
-    def module_op(self, meta: Any, items: list) -> _Partial:
+    def module_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] = {}
         for it in items[1:-1]:
             if isinstance(it, Token):
-                props["sym_name"] = StringAttr(_symbol_name(str(it)))
+                props["sym_name"] = StringAttr(symbol_name(str(it)))
             elif isinstance(it, dict):
                 attrs = it
         region: Region = items[-1]
@@ -58,10 +58,10 @@ class FuncGpuRules(BuilderBase):
         return self.bare_name(self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region]), items[0])
 
     def named_arg(self, meta: Any, items: list) -> tuple:
-        return ("named", items[0], _type(items[1]), items[2] if len(items) > 2 and isinstance(items[2], dict) else None)
+        return ("named", items[0], read_type(items[1]), items[2] if len(items) > 2 and isinstance(items[2], dict) else None)
 
     def type_with_attrs(self, meta: Any, items: list) -> tuple:
-        return ("type", None, _type(items[0]), items[1] if len(items) > 1 else None)
+        return ("type", None, read_type(items[0]), items[1] if len(items) > 1 else None)
 
     def func_args(self, meta: Any, items: list) -> tuple:
         return ("args", items)
@@ -74,7 +74,7 @@ class FuncGpuRules(BuilderBase):
             if isinstance(it, tuple):
                 out.append(it)
             else:
-                out.append(("type", None, _type(it), None))
+                out.append(("type", None, read_type(it), None))
         return ("results", out)
 
     def _function_parts(self, items: list) -> dict[str, Any]:
@@ -83,7 +83,7 @@ class FuncGpuRules(BuilderBase):
             if isinstance(it, Token) and it.type == "VISIBILITY":
                 parts["vis"] = str(it)
             elif isinstance(it, Token) and it.type == "SYMBOL":
-                parts["sym"] = _symbol_name(str(it))
+                parts["sym"] = symbol_name(str(it))
             elif isinstance(it, Token) and it.type == "KERNEL_KW":
                 parts["kernel"] = True
             elif isinstance(it, tuple) and it[0] in ("args", "results"):
@@ -117,22 +117,22 @@ class FuncGpuRules(BuilderBase):
             self._entry_args(region, [(a[1], a[2]) for a in args])
         return props, p["attrs"], region, fn
 
-    def func_op(self, meta: Any, items: list) -> _Partial:
+    def func_op(self, meta: Any, items: list) -> PartialOp:
         props, attrs, region, _ = self._function_like(meta, items)
         props, attrs = self.split_attrs("func.func", attrs, props)
         return self.op("func.func", meta, properties=props, attributes=attrs, regions=[region])
 
-    def call_op(self, meta: Any, items: list) -> _Partial:
+    def call_op(self, meta: Any, items: list) -> PartialOp:
         callee: Token = items[1]
         fn: FunctionType = items[-1]
         operands = [self.typed(u, t) for u, t in zip(items[2] or [], fn.inputs)]
         if len(items[2] or []) != len(fn.inputs):
             raise DiagnosticError(error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}"))
         attrs = items[3] if len(items) > 4 else None
-        props, attrs = self.split_attrs("func.call", attrs, {"callee": _symbol_ref(_symbol_name(str(callee)))})
+        props, attrs = self.split_attrs("func.call", attrs, {"callee": symbol_ref_attr(symbol_name(str(callee)))})
         return self.bare_name(self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs), items[0])
 
-    def return_op(self, meta: Any, items: list) -> _Partial:
+    def return_op(self, meta: Any, items: list) -> PartialOp:
         return self.bare_name(self.op("func.return", meta, self._typed_list(items[1], items[2], meta)), items[0])
 
     # -- gpu ------------------------------------------------------------------
@@ -142,7 +142,7 @@ class FuncGpuRules(BuilderBase):
     def gpu_module_targets(self, meta: Any, items: list) -> tuple[str, Attr]:
         return ("targets", ArrayAttr(tuple(i for i in items if i is not None)))
 
-    def gpu_module_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_module_op(self, meta: Any, items: list) -> PartialOp:
         """`gpu.module @name <handler> [targets] attributes {...} {...}`:
         the handler and targets are properties, as mlir-opt-19 stores them.
         One also written in the attribute dict replaces them; there a
@@ -152,7 +152,7 @@ class FuncGpuRules(BuilderBase):
         region: Region = items[-1]
         if not region.blocks:
             region.append(Block())
-        props: dict[str, Attr] = {"sym_name": StringAttr(_symbol_name(str(items[0])))}
+        props: dict[str, Attr] = {"sym_name": StringAttr(symbol_name(str(items[0])))}
         attrs: dict[str, Attr] | None = None
         for it in items[1:-1]:
             if isinstance(it, tuple):
@@ -171,7 +171,7 @@ class FuncGpuRules(BuilderBase):
     def gpu_attributions(self, meta: Any, items: list) -> tuple:
         return ("attrib", str(items[0]), [i for i in items[1:] if i is not None])
 
-    def gpu_func_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_func_op(self, meta: Any, items: list) -> PartialOp:
         p = self._function_parts(items)
         args, results, region = p["args"], p["results"], p["region"]
         fn = FunctionType(tuple(a[2] for a in args), tuple(r[2] for r in results))
@@ -187,16 +187,16 @@ class FuncGpuRules(BuilderBase):
             attrs["gpu.kernel"] = UnitAttr()
         return self.op("gpu.func", meta, properties=props, attributes=attrs, regions=[region])
 
-    def gpu_return_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_return_op(self, meta: Any, items: list) -> PartialOp:
         return self.op("gpu.return", meta, self._typed_list(items[0], items[1], meta))
 
-    def gpu_barrier_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_barrier_op(self, meta: Any, items: list) -> PartialOp:
         return self.op("gpu.barrier", meta, attributes=items[0] if items else None)
 
-    def gpu_terminator_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_terminator_op(self, meta: Any, items: list) -> PartialOp:
         return self.op("gpu.terminator", meta, attributes=items[0] if items else None)
 
-    def gpu_dim_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_dim_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         props: dict[str, Attr] = {"dimension": OpaqueAttr(f"#gpu<dim {items[1]}>")}
         attrs = None
@@ -209,29 +209,29 @@ class FuncGpuRules(BuilderBase):
         return self.op(name, meta, [], [INDEX], properties=props, attributes=attrs)
 
     @raw_rule
-    def async_deps(self, items: list) -> tuple[Token | None, list[_Use]]:
+    def async_deps(self, items: list) -> tuple[Token | None, list[UseRef]]:
         # The `async` keyword itself (truthy), kept for its location.
         is_async = next((i for i in items if isinstance(i, Token) and i.type == "ASYNC_KW"), None)
-        deps: list[_Use] = []
+        deps: list[UseRef] = []
         for it in items:
             if isinstance(it, list):
                 deps = it
         return is_async, [self.typed(d, GPU_TOKEN) for d in deps]
 
     @raw_rule
-    def triple(self, items: list) -> list[_Use]:
+    def triple(self, items: list) -> list[UseRef]:
         return [self.typed(u, INDEX) for u in items]
 
-    def launch_args(self, meta: Any, items: list) -> list[_Use]:
+    def launch_args(self, meta: Any, items: list) -> list[UseRef]:
         return [i for i in items if i is not None]
 
-    def launch_arg(self, meta: Any, items: list) -> _Use:
-        return self.typed(items[0], _type(items[1]))  # type: ignore[arg-type]
+    def launch_arg(self, meta: Any, items: list) -> UseRef:
+        return self.typed(items[0], read_type(items[1]))  # type: ignore[arg-type]
 
-    def launch_clusters(self, meta: Any, items: list) -> tuple[str, list[_Use]]:
+    def launch_clusters(self, meta: Any, items: list) -> tuple[str, list[UseRef]]:
         return ("clusters", items[0])
 
-    def launch_func_op(self, meta: Any, items: list) -> _Partial:
+    def launch_func_op(self, meta: Any, items: list) -> PartialOp:
         """`gpu.launch_func [async [deps]] @m::@k [clusters in (...)] blocks
         in (...) threads in (...) [: T] [dynamic_shared_memory_size %s]
         [args(...)] [attr-dict]`: `T` (default `index`) types every size,
@@ -239,48 +239,48 @@ class FuncGpuRules(BuilderBase):
         is_async, deps = items[0]
         kernel: SymbolRefAttr = items[1]
         rest = list(items[2:])
-        cluster: list[_Use] = []
+        cluster: list[UseRef] = []
         if isinstance(rest[0], tuple):
             cluster = rest.pop(0)[1]
         grid, block = rest[0], rest[1]
         size_type: Type = INDEX
-        dsm: list[_Use] = []
-        args: list[_Use] = []
+        dsm: list[UseRef] = []
+        args: list[UseRef] = []
         attrs = None
         for it in rest[2:]:
-            if isinstance(it, _Use):
+            if isinstance(it, UseRef):
                 dsm = [self.typed(it, Type("i32"))]
             elif isinstance(it, list):
                 args = it
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None:
-                size_type = _type(it)  # type: ignore[assignment]
+                size_type = read_type(it)  # type: ignore[assignment]
         sizes_ops = [self.typed(u, size_type) for u in (*grid, *block, *cluster)]
         sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
-        props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": _segments(*sizes)})
+        props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": segment_sizes(*sizes)})
         results = [GPU_TOKEN] if is_async else []
         ops = [*deps, *sizes_ops[:6], *sizes_ops[6:], *dsm, *args]
         return self._async_kw(is_async, self.op("gpu.launch_func", meta, ops, results, properties=props, attributes=attrs))
 
-    def _copy_like(self, name: str, meta: Any, items: list) -> _Partial:
+    def _copy_like(self, name: str, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         a, b = items[1], items[2]
         attrs = items[3] if len(items) > 5 else None
-        t1, t2 = _type(items[-2]), _type(items[-1])
+        t1, t2 = read_type(items[-2]), read_type(items[-1])
         props, attrs = self.split_attrs(name, attrs, {})
         return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]
 
-    def memcpy_op(self, meta: Any, items: list) -> _Partial:
+    def memcpy_op(self, meta: Any, items: list) -> PartialOp:
         return self._copy_like("gpu.memcpy", meta, items)
 
-    def memset_op(self, meta: Any, items: list) -> _Partial:
+    def memset_op(self, meta: Any, items: list) -> PartialOp:
         return self._copy_like("gpu.memset", meta, items)
 
-    def gpu_alloc_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_alloc_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         host_shared = False
-        lists: list[list[_Use]] = []
+        lists: list[list[UseRef]] = []
         attrs = None
         for it in items[1:-1]:
             if isinstance(it, Token) and it.type == "HOST_SHARED":
@@ -289,22 +289,22 @@ class FuncGpuRules(BuilderBase):
                 lists.append(it or [])
             elif isinstance(it, dict):
                 attrs = it
-        t = _type(items[-1])
+        t = read_type(items[-1])
         dyn = [self.typed(u, INDEX) for u in (lists[0] if lists else [])]
         syms = [self.typed(u, INDEX) for u in (lists[1] if len(lists) > 1 else [])]
-        props: dict[str, Attr] = {"operandSegmentSizes": _segments(len(deps), len(dyn), len(syms))}
+        props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), len(dyn), len(syms))}
         if host_shared:
             props["hostShared"] = UnitAttr()
         props, attrs = self.split_attrs("gpu.alloc", attrs, props)
         results = [t, GPU_TOKEN] if is_async else [t]
         return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[list-item]
 
-    def gpu_dealloc_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_dealloc_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         attrs = items[2] if len(items) > 3 else None
-        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], _type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]
+        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], read_type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]
 
-    def gpu_wait_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_wait_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         attrs = items[1] if len(items) > 1 else None
         return self._async_kw(is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs))
@@ -313,13 +313,13 @@ class FuncGpuRules(BuilderBase):
     def library_operand(self, meta: Any, items: list) -> tuple:
         return ("operand", items[0], items[1] if len(items) > 1 else None)
 
-    def gpu_library0_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_library0_op(self, meta: Any, items: list) -> PartialOp:
         return self._library_op(meta, items)
 
-    def gpu_library_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_library_op(self, meta: Any, items: list) -> PartialOp:
         return self._library_op(meta, items)
 
-    def _library_op(self, meta: Any, items: list) -> _Partial:
+    def _library_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         info = registry.lookup(name)
         form = info.library_form
@@ -337,13 +337,13 @@ class FuncGpuRules(BuilderBase):
             elif isinstance(it, list):
                 colon = it
             elif it is not None:
-                into = _type(it)  # type: ignore[assignment]
+                into = read_type(it)  # type: ignore[assignment]
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] | None = None
         if form.lead and lead is None:
             # 19 wants the `{ X}` right after the deps (issue 16), and points
             # just past the token before (taken as one blank before the operand).
-            first = written[0][1] if written and isinstance(written[0][1], _Use) else None
+            first = written[0][1] if written and isinstance(written[0][1], UseRef) else None
             loc = first.loc._replace(col=max(first.loc.col - 1, 1)) if first is not None else self.loc(meta)
             raise DiagnosticError(error(loc, "expected '{'"))
         if form.lead:
@@ -396,14 +396,14 @@ class FuncGpuRules(BuilderBase):
         if is_async:
             results.append(GPU_TOKEN)
         if form.order:
-            placed: list[_Use] = list(uses)
+            placed: list[UseRef] = list(uses)
             for written_at, at in enumerate(form.order):
                 placed[at] = uses[written_at]
             uses = placed
         if info.segments:
-            props["operandSegmentSizes"] = _segments(len(deps), *sizes)
+            props["operandSegmentSizes"] = segment_sizes(len(deps), *sizes)
         if info.result_segments:
-            props["resultSegmentSizes"] = _segments(len(var_results), 1 if is_async else 0)
+            props["resultSegmentSizes"] = segment_sizes(len(var_results), 1 if is_async else 0)
         props, attrs = self.split_attrs(name, attrs, props)
         return self._async_kw(is_async, self.op(name, meta, [*deps, *uses], results, properties=props, attributes=attrs))
 
@@ -412,7 +412,7 @@ class FuncGpuRules(BuilderBase):
         sizes = [(items[i], self.typed(items[i + 1], INDEX)) for i in (4, 6, 8)]
         return (str(items[0]), ids, sizes)
 
-    def gpu_launch_op(self, meta: Any, items: list) -> _Partial:
+    def gpu_launch_op(self, meta: Any, items: list) -> PartialOp:
         """`gpu.launch [async [deps]] [clusters(...) in (...)] blocks(...) in
         (...) threads(...) in (...) ...`: the region's entry block takes the
         block and thread ids and sizes (12 arguments), then the cluster ids
@@ -426,11 +426,11 @@ class FuncGpuRules(BuilderBase):
         cluster = clauses[0][1:] if len(clauses) == 3 else None
         (bids, gsizes), (tids, bsizes) = clauses[-2][1:], clauses[-1][1:]
         items = [items[0], *items[1 + len(clauses) - 2 :]]
-        dsm: list[_Use] = []
+        dsm: list[UseRef] = []
         region: Region = Region()
         attrs = None
         for it in items[3:]:
-            if isinstance(it, _Use):
+            if isinstance(it, UseRef):
                 dsm = [self.typed(it, Type("i32"))]
             elif isinstance(it, Region):
                 region = it
@@ -450,7 +450,7 @@ class FuncGpuRules(BuilderBase):
             v.index = i
         operands = [*deps, *(u for _, u in gsizes), *(u for _, u in bsizes), *(u for _, u in csizes), *dsm]
         nc = 1 if csizes else 0
-        props = {"operandSegmentSizes": _segments(len(deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(dsm))}
+        props = {"operandSegmentSizes": segment_sizes(len(deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(dsm))}
         props, attrs = self.split_attrs("gpu.launch", attrs, props)
         attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
         return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))

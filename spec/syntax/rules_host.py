@@ -22,11 +22,11 @@ from spec.syntax.build_base import (
     CMPI_PREDICATES,
     K_DYNAMIC,
     BuilderBase,
-    _memref_element,
-    _Partial,
-    _segments,
-    _type,
-    _Use,
+    PartialOp,
+    UseRef,
+    memref_element,
+    read_type,
+    segment_sizes,
 )
 
 
@@ -34,7 +34,7 @@ class HostRules(BuilderBase):
     """Host arithmetic and memory."""
 
     # -- arith ----------------------------------------------------------------
-    def arith_constant_op(self, meta: Any, items: list) -> _Partial:
+    def arith_constant_op(self, meta: Any, items: list) -> PartialOp:
         value: Attr = items[-1]
         if isinstance(value, (IntegerAttr, FloatAttr)):
             t = value.type
@@ -56,7 +56,7 @@ class HostRules(BuilderBase):
             raise DiagnosticError(error(self.tok_loc(items[0]), f"invalid {kind} flags"))
         return (key, OpaqueAttr(text))
 
-    def _arith(self, name: str, meta: Any, operands: list[_Use], result: Type, rest: list, extra: dict | None = None) -> _Partial:
+    def _arith(self, name: str, meta: Any, operands: list[UseRef], result: Type, rest: list, extra: dict | None = None) -> PartialOp:
         props: dict[str, Attr] = dict(extra or {})
         attrs = None
         for it in rest:
@@ -67,19 +67,19 @@ class HostRules(BuilderBase):
         props, attrs = self.split_attrs(name, attrs, props)
         return self.op(name, meta, operands, [result], properties=props, attributes=attrs)
 
-    def arith_binary_op(self, meta: Any, items: list) -> _Partial:
-        t = _type(items[-1])
+    def arith_binary_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
         return self._arith(str(items[0]), meta, [self.typed(items[1], t), self.typed(items[2], t)], t, items[3:-1])  # type: ignore[arg-type]
 
-    def arith_unary_op(self, meta: Any, items: list) -> _Partial:
-        t = _type(items[-1])
+    def arith_unary_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
         return self._arith("arith.negf", meta, [self.typed(items[0], t)], t, items[1:-1])  # type: ignore[arg-type]
 
-    def arith_cast_op(self, meta: Any, items: list) -> _Partial:
-        src, dst = _type(items[-2]), _type(items[-1])
+    def arith_cast_op(self, meta: Any, items: list) -> PartialOp:
+        src, dst = read_type(items[-2]), read_type(items[-1])
         return self._arith(str(items[0]), meta, [self.typed(items[1], src)], dst, items[2:-2])  # type: ignore[arg-type]
 
-    def arith_cmp_op(self, meta: Any, items: list) -> _Partial:
+    def arith_cmp_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         table = CMPI_PREDICATES if name == "arith.cmpi" else CMPF_PREDICATES
         pred = str(items[1])
@@ -90,12 +90,12 @@ class HostRules(BuilderBase):
                     f"custom op '{name}' expected string or keyword containing one of the following enum values for attribute 'predicate' [{', '.join(table)}]",
                 )
             )
-        t = _type(items[-1])
+        t = read_type(items[-1])
         pa = {"predicate": IntegerAttr(table.index(pred), I64)}
         return self._arith(name, meta, [self.typed(items[2], t), self.typed(items[3], t)], I1, items[4:-1], pa)  # type: ignore[arg-type]
 
-    def arith_select_op(self, meta: Any, items: list) -> _Partial:
-        types = [_type(t) for t in items[3:] if not isinstance(t, dict) and t is not None]
+    def arith_select_op(self, meta: Any, items: list) -> PartialOp:
+        types = [read_type(t) for t in items[3:] if not isinstance(t, dict) and t is not None]
         t = types[-1]
         cond_t = types[0] if len(types) == 2 else I1
         attrs = next((i for i in items[3:] if isinstance(i, dict)), None)
@@ -103,9 +103,9 @@ class HostRules(BuilderBase):
         return self.op("arith.select", meta, ops, [t], attributes=attrs)  # type: ignore[list-item]
 
     # -- memref -----------------------------------------------------------------
-    def memref_alloc_op(self, meta: Any, items: list) -> _Partial:
+    def memref_alloc_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
-        lists: list[list[_Use]] = []
+        lists: list[list[UseRef]] = []
         attrs = None
         for it in items[1:-1]:
             if isinstance(it, list) or it is None:
@@ -114,62 +114,62 @@ class HostRules(BuilderBase):
                 attrs = it
         dyn = [self.typed(u, INDEX) for u in (lists[0] if lists else [])]
         syms = [self.typed(u, INDEX) for u in (lists[1] if len(lists) > 1 else [])]
-        props, attrs = self.split_attrs(name, attrs, {"operandSegmentSizes": _segments(len(dyn), len(syms))})
-        return self.op(name, meta, [*dyn, *syms], [_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
+        props, attrs = self.split_attrs(name, attrs, {"operandSegmentSizes": segment_sizes(len(dyn), len(syms))})
+        return self.op(name, meta, [*dyn, *syms], [read_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
 
-    def memref_dealloc_op(self, meta: Any, items: list) -> _Partial:
-        return self.op("memref.dealloc", meta, [self.typed(items[0], _type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]
+    def memref_dealloc_op(self, meta: Any, items: list) -> PartialOp:
+        return self.op("memref.dealloc", meta, [self.typed(items[0], read_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]
 
-    def memref_load_op(self, meta: Any, items: list) -> _Partial:
-        t = _type(items[-1])
+    def memref_load_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
         idx = [self.typed(u, INDEX) for u in (items[1] or [])]
         attrs = items[2] if len(items) > 3 else None
         props, attrs = self.split_attrs("memref.load", attrs, {})
-        elem = Type(_memref_element(t.text))  # type: ignore[union-attr]
+        elem = Type(memref_element(t.text))  # type: ignore[union-attr]
         return self.op("memref.load", meta, [self.typed(items[0], t), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type]
 
-    def memref_store_op(self, meta: Any, items: list) -> _Partial:
-        t = _type(items[-1])
+    def memref_store_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
         idx = [self.typed(u, INDEX) for u in (items[2] or [])]
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("memref.store", attrs, {})
-        elem = Type(_memref_element(t.text))  # type: ignore[union-attr]
+        elem = Type(memref_element(t.text))  # type: ignore[union-attr]
         return self.op("memref.store", meta, [self.typed(items[0], elem), self.typed(items[1], t), *idx], [], properties=props, attributes=attrs)  # type: ignore[arg-type]
 
-    def memref_dim_op(self, meta: Any, items: list) -> _Partial:
-        t = _type(items[-1])
+    def memref_dim_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
         attrs = items[2] if len(items) > 3 else None
         return self.op("memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs)  # type: ignore[arg-type]
 
-    def memref_cast_op(self, meta: Any, items: list) -> _Partial:
+    def memref_cast_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if len(items) > 3 else None
-        return self.op("memref.cast", meta, [self.typed(items[0], _type(items[-2]))], [_type(items[-1])], attributes=attrs)  # type: ignore[arg-type,list-item]
+        return self.op("memref.cast", meta, [self.typed(items[0], read_type(items[-2]))], [read_type(items[-1])], attributes=attrs)  # type: ignore[arg-type,list-item]
 
-    def memref_copy_op(self, meta: Any, items: list) -> _Partial:
+    def memref_copy_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if len(items) > 4 else None
-        return self.op("memref.copy", meta, [self.typed(items[0], _type(items[-2])), self.typed(items[1], _type(items[-1]))], attributes=attrs)  # type: ignore[arg-type]
+        return self.op("memref.copy", meta, [self.typed(items[0], read_type(items[-2])), self.typed(items[1], read_type(items[-1]))], attributes=attrs)  # type: ignore[arg-type]
 
     def mixed_list(self, meta: Any, items: list) -> list:
         return [i for i in items if i is not None]
 
-    def memref_subview_op(self, meta: Any, items: list) -> _Partial:
-        src = self.typed(items[0], _type(items[-2]))  # type: ignore[arg-type]
+    def memref_subview_op(self, meta: Any, items: list) -> PartialOp:
+        src = self.typed(items[0], read_type(items[-2]))  # type: ignore[arg-type]
         attrs = items[4] if len(items) > 6 else None
         props: dict[str, Attr] = {}
-        dyn_lists: list[list[_Use]] = []
+        dyn_lists: list[list[UseRef]] = []
         for key, entries in zip(("static_offsets", "static_sizes", "static_strides"), items[1:4]):
             statics: list[int] = []
-            dyn: list[_Use] = []
+            dyn: list[UseRef] = []
             for e in entries:
-                if isinstance(e, _Use):
+                if isinstance(e, UseRef):
                     statics.append(K_DYNAMIC)
                     dyn.append(self.typed(e, INDEX))
                 else:
                     statics.append(int(str(e)))
             props[key] = DenseArrayAttr(I64, tuple(statics))
             dyn_lists.append(dyn)
-        props["operandSegmentSizes"] = _segments(1, *(len(d) for d in dyn_lists))
+        props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn_lists))
         props, attrs = self.split_attrs("memref.subview", attrs, props)
         operands = [src, *(u for d in dyn_lists for u in d)]
-        return self.op("memref.subview", meta, operands, [_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
+        return self.op("memref.subview", meta, operands, [read_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
 

@@ -36,9 +36,9 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
-from spec.syntax.build_base import K_DYNAMIC, BuilderBase, _Partial, _segments, _type, _Use, unescape
+from spec.syntax.build_base import K_DYNAMIC, BuilderBase, PartialOp, UseRef, read_type, segment_sizes, unescape
 from spec.syntax.op_checks import check_reduction_kind
-from spec.syntax.rules_wide import REDUCE_OPS, _enum_error
+from spec.syntax.rules_wide import REDUCE_OPS, enum_error
 
 MORE_RULES = frozenset(
     "more_switch_op more_global_op more_reshape_op more_reinterpret_op more_view_op more_all_reduce_op "
@@ -132,7 +132,7 @@ def _symbol_text(tok: Token) -> str:
     return unescape(text) if text.startswith('"') else text
 
 
-def _shape(t: str) -> list[str]:
+def shape_dims(t: str) -> list[str]:
     """The dims of a shaped type's text (`memref<4x?xf32>`: `4`, `?`)."""
     body = _split_top(t[t.index("<") + 1 : -1])[0]
     parts = body.split("x")
@@ -159,20 +159,20 @@ class MoreRules(BuilderBase):
         self,
         name: str,
         meta: Any,
-        operands: list[_Use],
+        operands: list[UseRef],
         results: list[Type],
         attrs: dict | None,
         props: dict[str, Attr] | None = None,
         **kw: Any,
-    ) -> _Partial:
+    ) -> PartialOp:
         props, attrs = self.split_attrs(name, attrs, props or {})
         return self.op(name, meta, operands, results, properties=props, attributes=attrs, **kw)
 
-    def _mixed(self, entries: list, props_key: str, props: dict[str, Attr]) -> list[_Use]:
+    def _mixed(self, entries: list, props_key: str, props: dict[str, Attr]) -> list[UseRef]:
         statics: list[int] = []
-        dyn: list[_Use] = []
+        dyn: list[UseRef] = []
         for e in entries:
-            if isinstance(e, _Use):
+            if isinstance(e, UseRef):
                 statics.append(K_DYNAMIC)
                 dyn.append(self.typed(e, INDEX))
             else:
@@ -187,9 +187,9 @@ class MoreRules(BuilderBase):
     def switch_case(self, meta: Any, items: list) -> tuple:
         return (int(str(items[0]), 0), items[1])
 
-    def more_switch_op(self, meta: Any, items: list) -> _Partial:
+    def more_switch_op(self, meta: Any, items: list) -> PartialOp:
         flag = items[1]
-        t = _type(items[2])
+        t = read_type(items[2])
         width = t.int_width if isinstance(t, Type) else None
         if width is None:
             raise DiagnosticError(error(self.loc(meta), "'cf.switch' op flag must be an integer"))
@@ -202,7 +202,7 @@ class MoreRules(BuilderBase):
             text = f"[{body}]" if len(values) > 1 else body
             props["case_values"] = OpaqueAttr(f"dense<{text}> : vector<{len(values)}x{t}>")
         props["case_operand_segments"] = DenseArrayAttr(Type("i32"), tuple(len(ops) for _, (_, ops) in cases))
-        props["operandSegmentSizes"] = _segments(1, len(d_ops), sum(len(ops) for _, (_, ops) in cases))
+        props["operandSegmentSizes"] = segment_sizes(1, len(d_ops), sum(len(ops) for _, (_, ops) in cases))
         operands = [self.typed(flag, t), *d_ops, *(u for _, (_, ops) in cases for u in ops)]  # type: ignore[arg-type]
         labels = [d_label, *(label for _, (label, _) in cases)]
         return self._more("cf.switch", meta, operands, [], self._attrs(items), props, successors=labels)
@@ -212,7 +212,7 @@ class MoreRules(BuilderBase):
         it = items[0]
         return UnitAttr() if isinstance(it, Token) and it.type == "UNINITIALIZED" else it
 
-    def more_global_op(self, meta: Any, items: list) -> _Partial:
+    def more_global_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}
         attrs = None
         t: Type | None = None
@@ -226,7 +226,7 @@ class MoreRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif t is None and not isinstance(it, Attr):
-                t = _type(it)  # type: ignore[assignment]
+                t = read_type(it)  # type: ignore[assignment]
                 props["type"] = TypeAttr(t)  # type: ignore[arg-type]
             elif isinstance(it, Attr):
                 props["initial_value"] = self._global_value(it, t)
@@ -247,36 +247,36 @@ class MoreRules(BuilderBase):
     def reassociation(self, meta: Any, items: list) -> ArrayAttr:
         return ArrayAttr(tuple(i for i in items if i is not None))
 
-    def more_reshape_op(self, meta: Any, items: list) -> _Partial:
+    def more_reshape_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         src, reassoc = items[1], items[2]
         lists = [i for i in items[3:] if isinstance(i, list)]
-        src_t, res_t = _type(items[-2]), _type(items[-1])
+        src_t, res_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {"reassociation": reassoc}
         operands = [self.typed(src, src_t)]  # type: ignore[arg-type]
         if name == "memref.expand_shape":
             operands += self._mixed(lists[0] if lists else [], "static_output_shape", props)
         return self._more(name, meta, operands, [res_t], self._attrs(items), props)  # type: ignore[list-item]
 
-    def more_reinterpret_op(self, meta: Any, items: list) -> _Partial:
-        src = self.typed(items[1], _type(items[-2]))  # type: ignore[arg-type]
+    def more_reinterpret_op(self, meta: Any, items: list) -> PartialOp:
+        src = self.typed(items[1], read_type(items[-2]))  # type: ignore[arg-type]
         props: dict[str, Attr] = {}
         dyn = [
             self._mixed(lst, key, props)
             for lst, key in zip(items[2:5], ("static_offsets", "static_sizes", "static_strides"))
         ]
-        props["operandSegmentSizes"] = _segments(1, *(len(d) for d in dyn))
+        props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn))
         operands = [src, *(u for d in dyn for u in d)]
-        return self._more("memref.reinterpret_cast", meta, operands, [_type(items[-1])], self._attrs(items), props)  # type: ignore[list-item]
+        return self._more("memref.reinterpret_cast", meta, operands, [read_type(items[-1])], self._attrs(items), props)  # type: ignore[list-item]
 
-    def more_view_op(self, meta: Any, items: list) -> _Partial:
-        src = self.typed(items[1], _type(items[-2]))  # type: ignore[arg-type]
+    def more_view_op(self, meta: Any, items: list) -> PartialOp:
+        src = self.typed(items[1], read_type(items[-2]))  # type: ignore[arg-type]
         shift = self.typed(items[2], INDEX)
         sizes = [self.typed(u, INDEX) for u in (items[3] or [])]
-        return self._more("memref.view", meta, [src, shift, *sizes], [_type(items[-1])], self._attrs(items))  # type: ignore[list-item]
+        return self._more("memref.view", meta, [src, shift, *sizes], [read_type(items[-1])], self._attrs(items))  # type: ignore[list-item]
 
     # -- gpu ------------------------------------------------------------------------
-    def more_all_reduce_op(self, meta: Any, items: list) -> _Partial:
+    def more_all_reduce_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}
         rest = items[1:]
         if isinstance(rest[0], Token) and rest[0].type == "BARE_ID":
@@ -303,32 +303,32 @@ class MoreRules(BuilderBase):
             regions=[region],
         )
 
-    def more_gyield_op(self, meta: Any, items: list) -> _Partial:
+    def more_gyield_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if isinstance(items[1], dict) else None
         uses, types = items[-2], items[-1]
         return self._more("gpu.yield", meta, self._typed_list(uses, types, meta), [], attrs)
 
     # -- vector ------------------------------------------------------------------------
-    def more_vextract_op(self, meta: Any, items: list) -> _Partial:
-        res_t, src_t = _type(items[-2]), _type(items[-1])
+    def more_vextract_op(self, meta: Any, items: list) -> PartialOp:
+        res_t, src_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self._mixed(items[2], "static_position", props)
         return self._more(
             "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props
         )  # type: ignore[arg-type,list-item]
 
-    def more_vinsert_op(self, meta: Any, items: list) -> _Partial:
-        val_t, dst_t = _type(items[-2]), _type(items[-1])
+    def more_vinsert_op(self, meta: Any, items: list) -> PartialOp:
+        val_t, dst_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self._mixed(items[3], "static_position", props)
         operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]  # type: ignore[arg-type]
         return self._more("vector.insert", meta, operands, [dst_t], self._attrs(items), props)  # type: ignore[list-item]
 
-    def _transfer(self, name: str, meta: Any, mem: _Use, idx: list, vec_t: Type, mem_t: Type, lead: list[_Use], mask: _Use | None, attrs: dict | None) -> _Partial:
-        shape = _shape(vec_t.text)
+    def _transfer(self, name: str, meta: Any, mem: UseRef, idx: list, vec_t: Type, mem_t: Type, lead: list[UseRef], mask: UseRef | None, attrs: dict | None) -> PartialOp:
+        shape = shape_dims(vec_t.text)
         props: dict[str, Attr] = {
             "in_bounds": ArrayAttr(tuple(IntegerAttr(0, Type("i1")) for _ in shape)),
-            "permutation_map": OpaqueAttr(minor_identity(len(_shape(mem_t.text)), len(shape))),
+            "permutation_map": OpaqueAttr(minor_identity(len(shape_dims(mem_t.text)), len(shape))),
         }
         operands = [*lead, self.typed(mem, mem_t), *(self.typed(u, INDEX) for u in idx)]
         if name == "vector.transfer_read":
@@ -336,44 +336,44 @@ class MoreRules(BuilderBase):
         if mask is not None:
             operands.append(self.typed(mask, Type("vector<" + "".join(f"{d}x" for d in shape) + "i1>")))
         sizes = (1, len(idx), 1, int(mask is not None)) if name == "vector.transfer_read" else (1, 1, len(idx), int(mask is not None))
-        props["operandSegmentSizes"] = _segments(*sizes)
+        props["operandSegmentSizes"] = segment_sizes(*sizes)
         return self._more(name, meta, operands, [vec_t] if name == "vector.transfer_read" else [], attrs, props)
 
-    def more_tread_op(self, meta: Any, items: list) -> _Partial:
-        mem_t, vec_t = _type(items[-2]), _type(items[-1])
-        uses = [i for i in items[3:-2] if isinstance(i, _Use)]
+    def more_tread_op(self, meta: Any, items: list) -> PartialOp:
+        mem_t, vec_t = read_type(items[-2]), read_type(items[-1])
+        uses = [i for i in items[3:-2] if isinstance(i, UseRef)]
         mask = uses[1] if len(uses) > 1 else None
         pad = self.typed(uses[0], Type(_element(vec_t.text)))  # type: ignore[union-attr]
         return self._transfer("vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items))  # type: ignore[arg-type]
 
-    def more_twrite_op(self, meta: Any, items: list) -> _Partial:
-        vec_t, mem_t = _type(items[-2]), _type(items[-1])
-        uses = [i for i in items[4:-2] if isinstance(i, _Use)]
+    def more_twrite_op(self, meta: Any, items: list) -> PartialOp:
+        vec_t, mem_t = read_type(items[-2]), read_type(items[-1])
+        uses = [i for i in items[4:-2] if isinstance(i, UseRef)]
         mask = uses[0] if uses else None
         val = self.typed(items[1], vec_t)  # type: ignore[arg-type]
         return self._transfer("vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items))  # type: ignore[arg-type]
 
     # -- llvm ----------------------------------------------------------------------------
-    def more_addressof_op(self, meta: Any, items: list) -> _Partial:
+    def more_addressof_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]
-        return self._more("llvm.mlir.addressof", meta, [], [_type(items[-1])], self._attrs(items), {"global_name": sym})  # type: ignore[list-item]
+        return self._more("llvm.mlir.addressof", meta, [], [read_type(items[-1])], self._attrs(items), {"global_name": sym})  # type: ignore[list-item]
 
-    def more_llvm_call_op(self, meta: Any, items: list) -> _Partial:
+    def more_llvm_call_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]
         fn: FunctionType = items[-1]
         props: dict[str, Attr] = {"callee": sym}
         for it in items[3:-1]:
             if isinstance(it, Token):
-                props["var_callee_type"] = OpaqueAttr(str(_type(it)))
+                props["var_callee_type"] = OpaqueAttr(str(read_type(it)))
         args = self._typed_list(items[2], list(fn.inputs), meta)
         return self._more("llvm.call", meta, args, list(fn.results), self._attrs(items[3:]), props)
 
     def llvm_params(self, meta: Any, items: list) -> tuple[list[str], bool]:
         vararg = bool(items) and isinstance(items[-1], Token) and items[-1].type == "VARARG"
         types = items[:-1] if vararg else items
-        return [str(_type(t)) for t in types], vararg
+        return [str(read_type(t)) for t in types], vararg
 
-    def more_llvm_func_op(self, meta: Any, items: list) -> _Partial:
+    def more_llvm_func_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}
         params: tuple[list[str], bool] = ([], False)
         result: str | None = None
@@ -382,7 +382,7 @@ class MoreRules(BuilderBase):
         for it in items[1:]:
             if isinstance(it, Token) and it.type == "BARE_ID":
                 if str(it) not in LLVM_LINKAGES:
-                    raise _enum_error(it, "llvm.func", "linkage", LLVM_LINKAGES, self.tok_loc(it))
+                    raise enum_error(it, "llvm.func", "linkage", LLVM_LINKAGES, self.tok_loc(it))
                 props["linkage"] = OpaqueAttr(f"#llvm.linkage<{it}>")
             elif isinstance(it, Token) and it.type == "SYMBOL":
                 props["sym_name"] = StringAttr(_symbol_text(it))
@@ -392,11 +392,11 @@ class MoreRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None and seen_params:
-                result = str(_type(it))
+                result = str(read_type(it))
         props["function_type"] = llvm_func_type(params[0], params[1], result)
         return self._more("llvm.func", meta, [], [], attrs, props, regions=[Region()])
 
-    def more_llvm_global_op(self, meta: Any, items: list) -> _Partial:
+    def more_llvm_global_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {"linkage": OpaqueAttr("#llvm.linkage<external>")}
         attrs = None
         value: Attr | None = None
@@ -405,7 +405,7 @@ class MoreRules(BuilderBase):
         for it in items[1:]:
             if isinstance(it, Token) and it.type == "BARE_ID":
                 if str(it) not in LLVM_LINKAGES:
-                    raise _enum_error(it, "llvm.mlir.global", "linkage", LLVM_LINKAGES, self.tok_loc(it))
+                    raise enum_error(it, "llvm.mlir.global", "linkage", LLVM_LINKAGES, self.tok_loc(it))
                 props["linkage"] = OpaqueAttr(f"#llvm.linkage<{it}>")
             elif isinstance(it, Token) and it.type == "GLOBAL_CONSTANT":
                 props["constant"] = UnitAttr()
@@ -417,7 +417,7 @@ class MoreRules(BuilderBase):
             elif isinstance(it, Attr) and after_name and value is None and t is None:
                 value = it
             elif it is not None:
-                t = _type(it)  # type: ignore[assignment]
+                t = read_type(it)  # type: ignore[assignment]
         if value is not None:
             props["value"] = value
         if isinstance(value, StringAttr):

@@ -30,7 +30,7 @@ from spec.attributes import (
     UnitAttr,
 )
 from spec.diagnostics import DiagnosticError, error
-from spec.syntax.build_base import BuilderBase, _memref_element, _Partial, _type, _Use, unescape
+from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, memref_element, read_type, unescape
 from spec.syntax.op_checks import check_reduction_kind
 
 WIDE_RULES = frozenset(
@@ -56,7 +56,7 @@ REDUCE_OPS = ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxn
 """`gpu.subgroup_reduce` operations (`#gpu<all_reduce_op X>`) in MLIR 19."""
 
 
-def _enum_error(tok: Token, op: str, attr: str, values: tuple[str, ...] | list[str], loc: Any) -> DiagnosticError:
+def enum_error(tok: Token, op: str, attr: str, values: tuple[str, ...] | list[str], loc: Any) -> DiagnosticError:
     return DiagnosticError(
         error(loc, f"custom op '{op}' expected string or keyword containing one of the following enum values for attribute '{attr}' [{', '.join(values)}]")
     )
@@ -70,39 +70,39 @@ class WideRules(BuilderBase):
         attrs = next((i for i in items if isinstance(i, dict)), None)
         return attrs, [i for i in items if i is not None and not isinstance(i, dict)]
 
-    def _wide(self, name: str, meta: Any, operands: list[_Use], results: list[Type], attrs: dict | None, props: dict[str, Attr] | None = None) -> _Partial:
+    def _wide(self, name: str, meta: Any, operands: list[UseRef], results: list[Type], attrs: dict | None, props: dict[str, Attr] | None = None) -> PartialOp:
         props, attrs = self.split_attrs(name, attrs, props or {})
         return self.op(name, meta, operands, results, properties=props, attributes=attrs)
 
-    def wide_value_op(self, meta: Any, items: list) -> _Partial:
+    def wide_value_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         attrs, (_, v, t) = self._rest(items)
-        t = _type(t)
+        t = read_type(t)
         if name == "vector.splat":
-            elem = Type(_memref_element(t.text.replace("vector<", "memref<", 1)))  # type: ignore[union-attr]
+            elem = Type(memref_element(t.text.replace("vector<", "memref<", 1)))  # type: ignore[union-attr]
             return self._wide(name, meta, [self.typed(v, elem)], [t], attrs)  # type: ignore[list-item]
         return self._wide(name, meta, [self.typed(v, t)], [], attrs)  # type: ignore[arg-type]
 
-    def wide_sized_op(self, meta: Any, items: list) -> _Partial:
+    def wide_sized_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         attrs, rest = self._rest(items[1:])
         props: dict[str, Attr] = {}
         if len(rest) == 2:
             props["upper_bound"] = IntegerAttr(int(str(rest[0])), INDEX)
-        return self._wide(name, meta, [], [_type(rest[-1])], attrs, props)  # type: ignore[list-item]
+        return self._wide(name, meta, [], [read_type(rest[-1])], attrs, props)  # type: ignore[list-item]
 
-    def wide_lane_op(self, meta: Any, items: list) -> _Partial:
+    def wide_lane_op(self, meta: Any, items: list) -> PartialOp:
         attrs, rest = self._rest(items[1:])
         props: dict[str, Attr] = {"upper_bound": IntegerAttr(int(str(rest[0])), INDEX)} if rest else {}
         return self._wide("gpu.lane_id", meta, [], [INDEX], attrs, props)
 
-    def wide_index_op(self, meta: Any, items: list) -> _Partial:
+    def wide_index_op(self, meta: Any, items: list) -> PartialOp:
         attrs, (_, a, b) = self._rest(items)
         return self._wide(str(items[0]), meta, [self.typed(a, INDEX), self.typed(b, INDEX)], [INDEX], attrs)
 
-    def _math(self, meta: Any, items: list, arity: int) -> _Partial:
+    def _math(self, meta: Any, items: list, arity: int) -> PartialOp:
         name = str(items[0])
-        t = _type(items[-1])
+        t = read_type(items[-1])
         props: dict[str, Attr] = {}
         attrs = None
         for it in items[1 + arity : -1]:
@@ -114,36 +114,36 @@ class WideRules(BuilderBase):
                 attrs = it
         return self._wide(name, meta, [self.typed(u, t) for u in items[1 : 1 + arity]], [t], attrs, props)  # type: ignore[arg-type,list-item]
 
-    def wide_math1_op(self, meta: Any, items: list) -> _Partial:
+    def wide_math1_op(self, meta: Any, items: list) -> PartialOp:
         return self._math(meta, items, 1)
 
-    def wide_math2_op(self, meta: Any, items: list) -> _Partial:
+    def wide_math2_op(self, meta: Any, items: list) -> PartialOp:
         return self._math(meta, items, 2)
 
-    def wide_vload_op(self, meta: Any, items: list) -> _Partial:
+    def wide_vload_op(self, meta: Any, items: list) -> PartialOp:
         base, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
-        mt, vt = _type(items[-2]), _type(items[-1])
+        mt, vt = read_type(items[-2]), read_type(items[-1])
         return self._wide("vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs)  # type: ignore[arg-type,list-item]
 
-    def wide_vstore_op(self, meta: Any, items: list) -> _Partial:
+    def wide_vstore_op(self, meta: Any, items: list) -> PartialOp:
         val, base, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
-        mt, vt = _type(items[-2]), _type(items[-1])
+        mt, vt = read_type(items[-2]), read_type(items[-1])
         return self._wide("vector.store", meta, [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]
 
-    def wide_vprint_op(self, meta: Any, items: list) -> _Partial:
+    def wide_vprint_op(self, meta: Any, items: list) -> PartialOp:
         rest = items[1:]
         attrs = rest.pop() if rest and isinstance(rest[-1], dict) else None
         props: dict[str, Attr] = {}
-        operands: list[_Use] = []
+        operands: list[UseRef] = []
         for item in rest:
             if isinstance(item, tuple) and item[0] == "punctuation":
                 props["punctuation"] = OpaqueAttr(f"#vector.punctuation<{item[1]}>")
             elif isinstance(item, tuple) and item[0] == "str":
                 props["stringLiteral"] = StringAttr(unescape(item[1]))
         if len(rest) >= 2 and not isinstance(rest[0], tuple):
-            operands = [self.typed(rest[0], _type(rest[1]))]  # type: ignore[arg-type]
+            operands = [self.typed(rest[0], read_type(rest[1]))]  # type: ignore[arg-type]
         return self._wide("vector.print", meta, operands, [], attrs, props)
 
     def vprint_punct(self, meta: Any, items: list) -> tuple[str, str]:
@@ -152,24 +152,24 @@ class WideRules(BuilderBase):
     def vprint_str(self, meta: Any, items: list) -> tuple[str, str]:
         return ("str", str(items[0]))
 
-    def wide_vbroadcast_op(self, meta: Any, items: list) -> _Partial:
+    def wide_vbroadcast_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
-        return self._wide("vector.broadcast", meta, [self.typed(items[1], _type(items[-2]))], [_type(items[-1])], attrs)  # type: ignore[arg-type,list-item]
+        return self._wide("vector.broadcast", meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], attrs)  # type: ignore[arg-type,list-item]
 
-    def wide_shuffle_op(self, meta: Any, items: list) -> _Partial:
+    def wide_shuffle_op(self, meta: Any, items: list) -> PartialOp:
         mode = str(items[1])
         if mode not in SHUFFLE_MODES:
-            raise _enum_error(items[1], "gpu.shuffle", "mode", SHUFFLE_MODES, self.tok_loc(items[1]))
-        t = _type(items[-1])
+            raise enum_error(items[1], "gpu.shuffle", "mode", SHUFFLE_MODES, self.tok_loc(items[1]))
+        t = read_type(items[-1])
         attrs = items[5] if isinstance(items[5], dict) else None
         i32 = Type("i32")
         ops = [self.typed(items[2], t), self.typed(items[3], i32), self.typed(items[4], i32)]  # type: ignore[arg-type]
         return self._wide("gpu.shuffle", meta, ops, [t, I1], attrs, {"mode": OpaqueAttr(f"#gpu<shuffle_mode {mode}>")})  # type: ignore[list-item]
 
-    def wide_reduce_op(self, meta: Any, items: list) -> _Partial:
+    def wide_reduce_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])
         if kind not in REDUCE_OPS:
-            raise _enum_error(items[1], "gpu.subgroup_reduce", "op", REDUCE_OPS, self.tok_loc(items[1]))
+            raise enum_error(items[1], "gpu.subgroup_reduce", "op", REDUCE_OPS, self.tok_loc(items[1]))
         fn: FunctionType = items[-1]
         props: dict[str, Attr] = {"op": OpaqueAttr(f"#gpu<all_reduce_op {kind}>")}
         attrs = None
@@ -183,10 +183,10 @@ class WideRules(BuilderBase):
         check_reduction_kind(props["op"], fn.results[0].text, self.loc(meta))
         return self._wide("gpu.subgroup_reduce", meta, [self.typed(items[2], fn.inputs[0])], [fn.results[0]], attrs, props)
 
-    def wide_atomic_op(self, meta: Any, items: list) -> _Partial:
+    def wide_atomic_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])
         if kind not in ATOMIC_RMW_KINDS:
-            raise _enum_error(items[1], "memref.atomic_rmw", "kind", ATOMIC_RMW_KINDS, self.tok_loc(items[1]))
+            raise enum_error(items[1], "memref.atomic_rmw", "kind", ATOMIC_RMW_KINDS, self.tok_loc(items[1]))
         fn: FunctionType = items[-1]
         if len(fn.inputs) != 2 or len(fn.results) != 1:
             raise DiagnosticError(error(self.loc(meta), "'memref.atomic_rmw' op expects (value type, memref type) -> result type"))
@@ -195,12 +195,12 @@ class WideRules(BuilderBase):
         ops = [self.typed(items[2], fn.inputs[0]), self.typed(items[3], fn.inputs[1]), *(self.typed(i, INDEX) for i in idx)]
         return self._wide("memref.atomic_rmw", meta, ops, [fn.results[0]], attrs, {"kind": IntegerAttr(ATOMIC_RMW_KINDS.index(kind), I64)})
 
-    def wide_get_global_op(self, meta: Any, items: list) -> _Partial:
+    def wide_get_global_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
         sym: SymbolRefAttr = items[1]
-        return self._wide("memref.get_global", meta, [], [_type(items[-1])], attrs, {"name": sym})
+        return self._wide("memref.get_global", meta, [], [read_type(items[-1])], attrs, {"name": sym})
 
-    def wide_printf_op(self, meta: Any, items: list) -> _Partial:
+    def wide_printf_op(self, meta: Any, items: list) -> PartialOp:
         fmt = StringAttr(unescape(str(items[1])))
         attrs = next((i for i in items[2:] if isinstance(i, dict)), None)
         lists = [i for i in items[2:] if isinstance(i, list)]

@@ -86,7 +86,7 @@ def _wrong_token_position(text: str, pos: int) -> tuple[int, int]:
     return line, len(head) - (head.rfind("\n") + 1) + 1
 
 
-def _syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: list | None = None) -> DiagnosticError:
+def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: list | None = None) -> DiagnosticError:
     line = (getattr(exc, "line", 0) or 0) + line_offset
     col = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedToken):
