@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -508,9 +509,9 @@ def substitute(text: str) -> str:
     return _ALIAS_USE.sub(repl, text)
 
 
-def _occurrences(text: str) -> list[str]:
-    """The affine maps and sets in `text`, in order (quoted strings skipped)."""
-    out = []
+def _spans(text: str) -> Iterator[tuple[int, int]]:
+    """Where the affine maps and sets in `text` start and end, in order
+    (quoted strings skipped)."""
     i = 0
     n = len(text)
     while i < n:
@@ -525,11 +526,15 @@ def _occurrences(text: str) -> list[str]:
             m = _AFFINE_START.match(text, i)
             if m is not None:
                 end = _close(text, m.end())
-                out.append(text[i:end])
+                yield i, end
                 i = end
                 continue
         i += 1
-    return out
+
+
+def _occurrences(text: str) -> list[str]:
+    """The affine maps and sets in `text`, in order (quoted strings skipped)."""
+    return [text[i:j] for i, j in _spans(text)]
 
 
 def _generic_order(top: Any) -> list[str]:
@@ -588,25 +593,10 @@ def with_aliases(text: str, top: Any, generic: bool) -> str:
 
 def _replace(text: str, names: dict[str, str]) -> str:
     out = []
-    i = 0
-    n = len(text)
     start = 0
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c == "a" and text.startswith("affine_", i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_$.")):
-            m = _AFFINE_START.match(text, i)
-            if m is not None:
-                end = _close(text, m.end())
-                out.append(text[start:i])
-                out.append(names.get(text[i:end], text[i:end]))
-                i = start = end
-                continue
-        i += 1
+    for i, end in _spans(text):
+        out.append(text[start:i])
+        out.append(names.get(text[i:end], text[i:end]))
+        start = end
     out.append(text[start:])
     return "".join(out)
