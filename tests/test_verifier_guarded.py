@@ -1,5 +1,5 @@
 """The guarded proof (every path in one Z3 query per obligation) against
-path-by-path checking, which stays available as `check(..., guarded=False)`:
+path-by-path checking, the reference in `tests/support/path_reference.py`:
 the same verdicts, the same violations with the same paths, on hand-written
 control flow and on generated programs; the number of Z3 queries does not
 grow with the number of paths; the reachability cross-check reports
@@ -27,6 +27,7 @@ from tests.support.control_programs import (
     LOOP_IN,
     LOOP_SEED,
 )
+from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, both, module, summary
 from verifier import check, encode_guarded
 from verifier.gate import ImplFailed, RefimplImpl
@@ -115,7 +116,7 @@ def test_guarded_equals_path_by_path(name: str) -> None:
 def test_other_bounds(name: str, unroll: int) -> None:
     inp, out = CASES[name]
     g = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll)
-    p = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll, guarded=False)
+    p = check_path_by_path(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll)
     assert summary(g) == summary(p)
     assert (g.functions[0].bounded, g.functions[0].lemma) == (p.functions[0].bounded, p.functions[0].lemma)
 
@@ -204,7 +205,7 @@ def test_generated_programs_same_verdicts(p, impl) -> None:  # type: ignore[no-u
     except ImplFailed:
         reject()
     g = check(p.module, parse_module(out, "out.mlir"))
-    e = check(p.module, parse_module(out, "out.mlir"), guarded=False)
+    e = check_path_by_path(p.module, parse_module(out, "out.mlir"))
     assume(not any(f.verdict == UNKNOWN for f in e.functions))
     assert summary(g) == summary(e)
 
