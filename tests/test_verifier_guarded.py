@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bench.bench_control import generate
 from spec.semantics.conditions import Symbols
-from spec.semantics.union_graph import build_guarded, may_decide
+from spec.semantics.union_graph import build_guarded
 from spec.syntax.parser import parse_module
 from tests.support.control_programs import (
     BACK_GOOD,
@@ -210,33 +210,3 @@ def test_generated_programs_same_verdicts(p, impl) -> None:  # type: ignore[no-u
     assert summary(g) == summary(e)
 
 
-def _bodies(text: str) -> list:  # type: ignore[type-arg]
-    mod = parse_module(text, "in.mlir")
-    return [op for op in mod.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_may_decide_on_every_construct(name: str) -> None:
-    # Each case has a decision (a branch or a loop) in both its programs.
-    for text in CASES[name]:
-        for f in _bodies(text):
-            sym = Symbols()
-            build_guarded(f, sym)
-            assert may_decide(f) == bool(sym.decisions)
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
-@given(programs(Features(max_functions=2, max_ops=5, max_depth=2)))
-def test_may_decide_is_false_only_without_decisions(p) -> None:  # type: ignore[no-untyped-def]
-    # The shortcut that skips the guarded graph for straight-line code must
-    # never skip a function that has a decision.
-    for f in _bodies(p.text):
-        sym = Symbols()
-        build_guarded(f, sym)
-        assert may_decide(f) or not sym.decisions
-
-
-def test_may_decide_false_on_straight_line_code() -> None:
-    body = "  func.func @f(%m: memref<4xf32>) {\n    %0 = gpu.wait async\n    gpu.wait [%0]\n    return\n  }\n"
-    (f,) = _bodies(module(body))
-    assert not may_decide(f)

@@ -26,15 +26,15 @@ events around them. A region op whose regions hold no GPU op, no async op,
 no token and no effectful op is one host point (its inner events all lie
 between the thread's previous and next points, so nothing is lost).
 
-Control flow (rule 8): an execution follows one path. `build` takes the
-path as a list of decisions (`scf.if`: then/else; `scf.for`/`scf.while`: trip
-count 0..unroll; `cf.cond_br`: true/false successor; a block is entered at
-most unroll+1 times per region run, a longer path is `truncated`) and
-unrolls it into one straight-line graph, binding tokens through block
-arguments, `scf.yield` and region results. `paths` enumerates every path up
-to the bound, depth first. Input and output take the same decisions in the
-same order (their region ops correspond 1:1), so one decision list names the
-same path in both.
+Control flow (rule 8): an execution follows one path. The decisions
+(`scf.if`: then/else; `scf.for`/`scf.while`/`scf.parallel`: trip count
+0..unroll; `cf.cond_br`: true/false successor; `arith.select` on tokens)
+are the guarded builder's (`union_graph.py`, a subclass of `EventBuilder`):
+one graph over every path, each node and edge guarded by the paths it is
+on. One path is that graph under one assignment of the decisions
+(`union_graph.on_path`); a function without decisions is its graph with
+every guard true. (The path-by-path construction the guarded graph is
+tested against lives in the tests: `tests/support/path_builder.py`.)
 
 `scf.parallel`: its iterations may run at once, so each of the 0..unroll
 iterations is a thread of its own, begun where the op is met, and the op
@@ -45,7 +45,7 @@ region op holding GPU or async ops, async groups, `gpu.launch`) is recorded in
 `EventGraph.unsupported` with the reason, so a checker can answer `unknown`
 instead of guessing.
 
-Node ids are allocated in execution order along the path, so every edge of
+Node ids are allocated in execution order along each path, so every edge of
 a well-formed function points from a lower id to a higher one
 (`EventGraph.forward_only`), which lets checkers bound their searches.
 """
@@ -62,22 +62,9 @@ SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.sync_kind(n))
 """Synchronization ops (the registry's `sync` facts): they order events but
 are not events of the property."""
 
-GROUP_OPS = frozenset({"async.create_group", "async.add_to_group", "async.await_all"})
-
 UNMODELLED_OPS = {
     "gpu.launch": "gpu.launch (with a body) is not modelled; the pass rejects it",
 }
-
-PASSING_OPS = frozenset({"scf.yield", "scf.condition", "cf.br", "cf.cond_br"})
-"""Terminators that pass tokens on to block arguments or region results
-(`bind`): the only ops besides the modelled ones that may take a token."""
-
-SELECT_OPS = frozenset({"arith.select"})
-"""Ops that pick one of two operands on an `i1`: on tokens, a decision."""
-
-ESCAPING_OPS = frozenset({"func.return", "func.call"})
-"""Ops through which a token leaves the function (rule 10): each token
-operand gets a receiver event."""
 
 GPU_TOKEN_VALUE = "!async.value<!gpu.async.token>"
 
@@ -266,13 +253,13 @@ class EventBuilder:
                 yielded = op
             elif op.regions and not self.opaque_region_op(op):
                 cur = self.control(op, cur, tid, depth)
-            elif name in GROUP_OPS:
+            elif registry.is_group_op(name):
                 cur = self.group_op(op, cur, tid)
-            elif name in SELECT_OPS and op.results and is_token_type(op.results[0].type):
+            elif registry.token_use(name) == "select" and op.results and is_token_type(op.results[0].type):
                 self.select(op, tid)
             else:
-                takes = _takes_token(op)
-                if takes and name not in PASSING_OPS and name not in ESCAPING_OPS:
+                use = registry.token_use(name)
+                if use not in ("pass", "escape") and _takes_token(op):
                     # Never silently: a token the model does not follow
                     # would complete at an unconstrained point (rule 10).
                     self.unsupported(op, f"'{name}' op takes or produces a token the model cannot follow")
@@ -282,7 +269,7 @@ class EventBuilder:
                         g.edge(cur, n)
                     cur = n
                     g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
-                    if name in ESCAPING_OPS:
+                    if use == "escape":
                         self.escape(op, n)
                     if name == "func.call":
                         self.call_results(op, n)

@@ -1,14 +1,17 @@
 """The event model of every path at once: one graph, guarded by path conditions.
 
-`events.build` unrolls one path (a list of decisions) into a straight-line
-graph; `events.paths` enumerates them, which is exponential in the number
-of branches. This module builds the union of all those graphs once: every
-node and every edge carries a *condition*, the set of paths on which
-`events.build` would create it. A concrete path's graph is exactly the
-guarded graph restricted to the nodes and edges whose condition holds
-(plus `join` nodes, see below), so reachability on a path, and with it the
-property of DESIGN.md section 4, can be asked of all paths in one query
-by a solver that chooses the decisions.
+The event graph of one path would unroll a list of decisions into a
+straight-line graph; enumerating paths that way is exponential in the
+number of branches. This module builds the union of all those graphs
+once, the verifier's only event graph: every node and every edge carries a
+*condition*, the set of paths on which it exists. A concrete path's graph is
+the guarded graph restricted to the nodes and edges whose condition holds,
+its `join` nodes (see below) contracted: `on_path`, tested node for node
+against the path-by-path reference of the tests
+(`tests/support/path_builder.py`, `tests/test_semantics_on_path.py`). So
+reachability on a path, and with it the property of docs/design.md section
+4, can be asked of all paths in one query by a solver that chooses the
+decisions; a function without decisions has every guard true.
 
 Decisions (rule 8), one per occurrence (an `scf.if` inside an unrolled loop
 iteration is one decision per iteration):
@@ -21,7 +24,7 @@ iteration is one decision per iteration):
   a cycle of the CFG (blocks off every cycle run at most once, so their
   count is not part of the state: diamonds merge instead of multiplying).
   A state that would enter a block more than unroll+1 times is a path
-  `events.build` marks `truncated` and the checker skips: its condition is
+  the path builder marks `truncated` and the checker skips: its condition is
   recorded in `GuardedGraph.excluded`. The states themselves (a CFG
   question) come from `block_states.py`.
 
@@ -37,8 +40,8 @@ through `canon` (output op -> input op), uses the same decisions. The
 conditions are plain data (and, or, literals); turning them into solver
 terms is the checker's business (`verifier/encode_guarded.py`).
 
-The model is the same as `events.build`'s: the builder reuses its
-treatment of every op that is not control flow.
+The op-level model is `events.EventBuilder`'s: this builder adds the
+control flow to it.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ class GuardedGraph(EventGraph):
     excluded: list[int] = field(default_factory=list)
     """Conditions of truncated paths (a block entered too often): not checked."""
     path_count: int = 1
-    """Paths of the function (as `events.paths` would enumerate them)."""
+    """Paths of the function (as path enumeration would count them)."""
     mismatch: str = ""
     """Why the control flow does not follow the input's (output only)."""
     forward_but_extern: bool = True
@@ -237,7 +240,7 @@ class _GuardedBuilder(EventBuilder):
                 self.available[d] = self.join(picks, tid)  # type: ignore[assignment]
                 if any(n is not None for _, n in inner):
                     # A path passing no inner token leaves the await's result
-                    # unknown, as `events.build` does with an extern node.
+                    # unknown, as one path does with an extern node.
                     filled = [(c, n if n is not None else self.g.node("extern", None, 0)) for c, n in inner]
                     self.inner[d] = self.join(filled, tid)  # type: ignore[assignment]
                 else:
@@ -350,7 +353,7 @@ class _GuardedBuilder(EventBuilder):
                 ]
             for c, s2, operands in outs:
                 if max((v for _, v in s2[1]), default=0) > limit:
-                    # A block entered again: bounded, as `events.build` says
+                    # A block entered again: bounded, as the path says
                     # on the truncated path too.
                     g.bounded = True
                     g.loops.add("cf")
@@ -532,11 +535,6 @@ class _GuardedBuilder(EventBuilder):
         return self.join([(c, n) for c, n, _ in leave], tid)
 
 
-DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel", "arith.select"})
-"""Ops whose execution the guarded builder splits on a decision (`control`);
-the other decisions are branches between blocks (`cf_region`)."""
-
-
 def _index(items: list, item: object) -> int:
     return next(i for i, x in enumerate(items) if x is item)
 
@@ -553,24 +551,6 @@ def _branches(region: Region) -> bool:
     several blocks, or its one block ends in a branch."""
     block = region.blocks[0]
     return len(region.blocks) > 1 or bool(block.ops and block.ops[-1].successors)
-
-
-def may_decide(func: Operation) -> bool:
-    """False only if `func` has no decision on any path: no op of
-    `DECIDING_OPS` and no region that `gregion` hands to `cf_region`. Cheap
-    (one walk, nothing built): straight-line code skips the guarded graph."""
-    stack = list(func.regions)
-    while stack:
-        region = stack.pop()
-        if region.blocks and _branches(region):
-            return True
-        for block in region.blocks:
-            for op in block.ops:
-                if op.name in DECIDING_OPS:
-                    return True
-                if op.regions:
-                    stack.extend(op.regions)
-    return False
 
 
 def build_guarded(
