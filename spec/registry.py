@@ -118,6 +118,17 @@ class OpInfo:
     (`async.await_all`); `thread` begins or completes an async thread
     (`async.execute`, `async.yield`); `group` only gathers tokens
     (`async.create_group`, `async.add_to_group`). Read through `sync_kind`."""
+    tokens: str = ""
+    """What the op does with a token operand, if it is not a GPU, async or
+    synchronization op (the event model follows no other): `pass` hands
+    its operands on to block arguments or region results (`scf.yield`,
+    `scf.condition`, `cf.br`, `cf.cond_br`); `select` picks one of two on
+    an `i1`, a decision (`arith.select`); `escape` hands them out of the
+    function, to a receiver (`func.return`, `func.call`). Read through
+    `token_use`."""
+    loop: bool = False
+    """Runs its body a number of times: a decision on the trip count
+    (`scf.for`, `scf.while`, `scf.parallel`). Read through `is_loop`."""
     fixed_trailing: int = 0
     """GPU async ops without operand segments: operands after the deps."""
     segments: tuple[str, ...] = ()
@@ -217,8 +228,8 @@ def _pure(names: str, **kw: object) -> None:
 # builtin / func
 _op("builtin.module", effects=None, symbol_table=True, no_terminator=True, inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")}, operand_count=(0, 0), default_dialect="builtin", isolated=True)
 _op("func.func", effects=None, symbol=True, inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS}, operand_count=(0, 0), default_dialect="func", isolated=True)
-_op("func.call", effects=None, inherent={"callee": _req("flat_symbol_ref")})  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
-_op("func.return", terminator=True, parents=("func.func",))
+_op("func.call", effects=None, tokens="escape", inherent={"callee": _req("flat_symbol_ref")})  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
+_op("func.return", terminator=True, tokens="escape", parents=("func.func",))
 
 # gpu: kernels and modules (opaque to the pass)
 _op("gpu.module", effects=None, symbol=True, symbol_table=True, no_terminator=True, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True)
@@ -324,7 +335,7 @@ _pure(" ".join(f"index.{n}" for n in _INDEX2.split()), operand_count=(2, 2))
 # (views of their operand); `gpu.all_reduce` has no effects interface (None);
 # `llvm.call` neither (None: a call may do anything); the symbol ops
 # (`memref.global`, `llvm.func`, `llvm.mlir.global`) sit outside functions.
-_op("cf.switch", terminator=True, segments=("flag", "defaultOperands", "caseOperands"), inherent={"case_values": _opt("any"), "case_operand_segments": _req("dense_i32")})
+_op("cf.switch", terminator=True, tokens="pass", segments=("flag", "defaultOperands", "caseOperands"), inherent={"case_values": _opt("any"), "case_operand_segments": _req("dense_i32")})
 _op("memref.global", effects=None, inherent={**_SYMBOL_ATTRS, "type": _req("type"), "initial_value": _opt("any"), "constant": _opt("unit"), "alignment": _opt("alignment")}, operand_count=(0, 0))
 _pure("memref.collapse_shape", inherent={"reassociation": _req("array")}, operand_count=(1, 1))
 _pure("memref.expand_shape", inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")}, operand_count=(1, None))
@@ -346,7 +357,7 @@ _op("llvm.mlir.global", effects=None, isolated=True, operand_count=(0, 0), inher
 _pure("affine.apply", inherent={"map": _req("affine_map")}, operand_count=(0, None))
 _op("affine.load", effects=frozenset({READ}), inherent={"map": _req("affine_map")}, operand_count=(1, None))
 _op("affine.store", effects=frozenset({WRITE}), inherent={"map": _req("affine_map")}, operand_count=(2, None))
-_op("affine.for", recursive=True, inherent={"lowerBoundMap": _req("affine_map"), "upperBoundMap": _req("affine_map"), "step": _req("index")}, segments=("lowerBoundOperands", "upperBoundOperands", "inits"))
+_op("affine.for", recursive=True, loop=True, inherent={"lowerBoundMap": _req("affine_map"), "upperBoundMap": _req("affine_map"), "step": _req("index")}, segments=("lowerBoundOperands", "upperBoundOperands", "inits"))
 _op("affine.if", recursive=True)
 _op("affine.yield", terminator=True, parents=("affine.for", "affine.if", "affine.parallel"))
 
@@ -361,7 +372,7 @@ _pure(" ".join(f"arith.{n}" for n in "index_cast index_castui sitofp uitofp fpto
 _op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0))
 _op("arith.cmpi", inherent={"predicate": _req("cmpi_predicate")}, operand_count=(2, 2))
 _op("arith.cmpf", inherent={"predicate": _req("cmpf_predicate"), **_FASTMATH_ATTR}, default_properties=_FASTMATH, operand_count=(2, 2))
-_op("arith.select", operand_count=(3, 3))
+_op("arith.select", tokens="select", operand_count=(3, 3))
 
 # memref
 _op("memref.alloc", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"))
@@ -377,19 +388,19 @@ _op("memref.cast", operand_count=(1, 1))
 _op("memref.subview", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"))
 
 # scf
-_op("scf.for", recursive=True, operand_count=(3, None))
+_op("scf.for", recursive=True, loop=True, operand_count=(3, None))
 _op("scf.if", recursive=True, operand_count=(1, 1))
-_op("scf.while", recursive=True)
-_op("scf.parallel", recursive=True, segments=("lowerBound", "upperBound", "step", "initVals"))
+_op("scf.while", recursive=True, loop=True)
+_op("scf.parallel", recursive=True, loop=True, segments=("lowerBound", "upperBound", "step", "initVals"))
 _op("scf.execute_region", effects=None, operand_count=(0, 0))
-_op("scf.yield", terminator=True, parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"))
-_op("scf.condition", terminator=True, operand_count=(1, None), parents=("scf.while",))
+_op("scf.yield", terminator=True, tokens="pass", parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"))
+_op("scf.condition", terminator=True, tokens="pass", operand_count=(1, None), parents=("scf.while",))
 _op("scf.reduce", terminator=True, recursive=True, parents=("scf.parallel",))
 _op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.reduce",))
 
 # cf
-_op("cf.br", terminator=True)
-_op("cf.cond_br", terminator=True, segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"})  # 22's, not 19's: no inherent entry
+_op("cf.br", terminator=True, tokens="pass")
+_op("cf.cond_br", terminator=True, tokens="pass", segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"})  # 22's, not 19's: no inherent entry
 _op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1))
 
 # async
@@ -558,6 +569,23 @@ def is_gpu_wait(name: str) -> bool:
 def sync_kind(name: str) -> str:
     """`OpInfo.sync` of op `name`: "" for an op that is no synchronization."""
     return lookup(name).sync
+
+
+def is_group_op(name: str) -> bool:
+    """Whether op `name` makes, fills or awaits an `!async.group`."""
+    return sync_kind(name) in ("group", "wait_group")
+
+
+@cache
+def token_use(name: str) -> str:
+    """`OpInfo.tokens` of op `name`: `pass`, `select`, `escape` or ""."""
+    return lookup(name).tokens
+
+
+@cache
+def is_loop(name: str) -> bool:
+    """Whether op `name` is a loop (`OpInfo.loop`)."""
+    return lookup(name).loop
 
 
 def blocks_thread(name: str) -> bool:

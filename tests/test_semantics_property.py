@@ -11,9 +11,9 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from spec.semantics import events as hbgraph
 from spec.semantics.interp import default_args
 from spec.semantics.schedule import explore
+from tests.support import path_builder as hbgraph
 from tests.support.explore import func_of
 
 BUFS = ("%dev", "%host")

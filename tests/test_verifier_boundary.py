@@ -14,6 +14,7 @@ import pytest
 
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19
+from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, module, run
 from verifier import check
 from verifier.report import REFUTED, VERIFIED, Report
@@ -262,15 +263,15 @@ ROTATE = mod("""  func.func @f(%m: memref<4xf32>, %n: index) {
 
 
 def test_rotating_loop_carried_tokens_agree_path_by_path_and_guarded() -> None:
-    for guarded in (True, False):
-        r = check(parse_module(ROTATE, "in.mlir"), parse_module(ROTATE, "out.mlir"), guarded=guarded)
+    for checker in (check, check_path_by_path):
+        r = checker(parse_module(ROTATE, "in.mlir"), parse_module(ROTATE, "out.mlir"))
         assert r.verdict == VERIFIED, r.text()
     # Waiting on one of the two rotated tokens loses the launch of the
     # iteration whose token went to the other.
     bad = ROTATE.replace("gpu.wait [%r#0, %r#1]", "gpu.wait [%r#0]")
     verdicts = set()
-    for guarded in (True, False):
-        r = check(parse_module(ROTATE, "in.mlir"), parse_module(bad, "out.mlir"), guarded=guarded)
+    for checker in (check, check_path_by_path):
+        r = checker(parse_module(ROTATE, "in.mlir"), parse_module(bad, "out.mlir"))
         verdicts.add(r.verdict)
         assert r.verdict == REFUTED, r.text()
         assert "'func.call' op may run before 'gpu.launch_func'" in messages(r)
@@ -422,8 +423,8 @@ SAME_OUT = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) {
 def test_two_ifs_on_one_condition_take_the_same_branch() -> None:
     """The wait sits only in the branch that follows the launch: right,
     since both `scf.if`s branch on `%p`; the then/else path cannot happen."""
-    for guarded in (True, False):
-        r = check(parse_module(SAME_IN, "in.mlir"), parse_module(SAME_OUT, "out.mlir"), guarded=guarded)
+    for checker in (check, check_path_by_path):
+        r = checker(parse_module(SAME_IN, "in.mlir"), parse_module(SAME_OUT, "out.mlir"))
         assert r.verdict == VERIFIED, r.text()
     assert r.functions[0].paths == 2
     # Waiting in the other branch is wrong, and the path says so consistently.

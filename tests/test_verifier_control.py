@@ -20,6 +20,7 @@ from tests.support.control_programs import (
     LOOP_IN,
     LOOP_SEED,
 )
+from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, module, pair, run
 from verifier import check
 from verifier.report import REFUTED, UNKNOWN, VERIFIED
@@ -218,8 +219,8 @@ def test_too_many_paths_is_unknown() -> None:
     inp = module("  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n" + ifs + "    return\n  }\n")
     # Path by path, 512 paths are over the default limit; so they are for
     # the guarded proof when a limit is asked for.
-    for kw in ({"guarded": False}, {"max_paths": 256}):
-        r = check(parse_module(inp, "in.mlir"), parse_module(inp, "in.mlir"), **kw)  # type: ignore[arg-type]
+    for checker, kw in ((check_path_by_path, {}), (check, {"max_paths": 256})):
+        r = checker(parse_module(inp, "in.mlir"), parse_module(inp, "in.mlir"), **kw)
         assert r.verdict == UNKNOWN
         assert "more than 256 paths" in r.functions[0].reason
     # The guarded proof has no limit by default: one query per obligation.

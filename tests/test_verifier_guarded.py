@@ -1,5 +1,5 @@
 """The guarded proof (every path in one Z3 query per obligation) against
-path-by-path checking, which stays available as `check(..., guarded=False)`:
+path-by-path checking, the reference in `tests/support/path_reference.py`:
 the same verdicts, the same violations with the same paths, on hand-written
 control flow and on generated programs; the number of Z3 queries does not
 grow with the number of paths; the reachability cross-check reports
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bench.bench_control import generate
 from spec.semantics.conditions import Symbols
-from spec.semantics.union_graph import build_guarded, may_decide
+from spec.semantics.union_graph import build_guarded
 from spec.syntax.parser import parse_module
 from tests.support.control_programs import (
     BACK_GOOD,
@@ -27,6 +27,7 @@ from tests.support.control_programs import (
     LOOP_IN,
     LOOP_SEED,
 )
+from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, both, module, summary
 from verifier import check, encode_guarded
 from verifier.gate import ImplFailed, RefimplImpl
@@ -115,7 +116,7 @@ def test_guarded_equals_path_by_path(name: str) -> None:
 def test_other_bounds(name: str, unroll: int) -> None:
     inp, out = CASES[name]
     g = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll)
-    p = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll, guarded=False)
+    p = check_path_by_path(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll)
     assert summary(g) == summary(p)
     assert (g.functions[0].bounded, g.functions[0].lemma) == (p.functions[0].bounded, p.functions[0].lemma)
 
@@ -204,38 +205,8 @@ def test_generated_programs_same_verdicts(p, impl) -> None:  # type: ignore[no-u
     except ImplFailed:
         reject()
     g = check(p.module, parse_module(out, "out.mlir"))
-    e = check(p.module, parse_module(out, "out.mlir"), guarded=False)
+    e = check_path_by_path(p.module, parse_module(out, "out.mlir"))
     assume(not any(f.verdict == UNKNOWN for f in e.functions))
     assert summary(g) == summary(e)
 
 
-def _bodies(text: str) -> list:  # type: ignore[type-arg]
-    mod = parse_module(text, "in.mlir")
-    return [op for op in mod.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_may_decide_on_every_construct(name: str) -> None:
-    # Each case has a decision (a branch or a loop) in both its programs.
-    for text in CASES[name]:
-        for f in _bodies(text):
-            sym = Symbols()
-            build_guarded(f, sym)
-            assert may_decide(f) == bool(sym.decisions)
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
-@given(programs(Features(max_functions=2, max_ops=5, max_depth=2)))
-def test_may_decide_is_false_only_without_decisions(p) -> None:  # type: ignore[no-untyped-def]
-    # The shortcut that skips the guarded graph for straight-line code must
-    # never skip a function that has a decision.
-    for f in _bodies(p.text):
-        sym = Symbols()
-        build_guarded(f, sym)
-        assert may_decide(f) or not sym.decisions
-
-
-def test_may_decide_false_on_straight_line_code() -> None:
-    body = "  func.func @f(%m: memref<4xf32>) {\n    %0 = gpu.wait async\n    gpu.wait [%0]\n    return\n  }\n"
-    (f,) = _bodies(module(body))
-    assert not may_decide(f)

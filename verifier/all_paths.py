@@ -8,7 +8,8 @@ of each path's) and each is one Z3 query over all paths
 50 decisions, not 2^50 graphs.
 
 The second oracle (graph reachability, `reach.py`) works on concrete
-graphs, so it is asked on concrete paths built with `events.build`:
+graphs, so it is asked on concrete paths: the guarded graphs under one
+assignment of the decisions (`union_graph.on_path`):
 
 - every refuted obligation: the model's path is rebuilt; the input must
   order the pair there and the output must not, and the counterexample's
@@ -28,9 +29,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from spec.semantics import events
 from spec.semantics.conditions import Symbols
-from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, may_decide
+from spec.semantics.event_graph import Event
+from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, on_path
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedProver
 from verifier.obligations import Obligation, obligations
@@ -46,17 +47,17 @@ SAMPLES = 16
 
 @dataclass
 class AllPaths:
-    """The input's and the output's guarded graphs, over shared decisions."""
+    """The input's and the output's guarded graphs, over shared decisions.
+    Without decisions (`one_path`) every guard is true: each graph is the
+    function's one path."""
 
     sym: Symbols
     gin: GuardedGraph
     gout: GuardedGraph
 
-
-@dataclass
-class OnePath:
-    """The function has no decisions: its one path is proved as a concrete
-    graph (`paths.check_each_path`)."""
+    @property
+    def one_path(self) -> bool:
+        return not self.sym.decisions
 
 
 @dataclass
@@ -72,7 +73,7 @@ class Refuted:
 
     index: int
     ob: Obligation
-    first: events.Event
+    first: Event
     """The obligation's first event in the input's guarded graph."""
     outcome: Outcome
 
@@ -89,17 +90,13 @@ class Proofs:
     the sampled cross-check does not hold reachability against them."""
 
 
-def build_graphs(run: FunctionRun) -> AllPaths | OnePath | Undecided:
+def build_graphs(run: FunctionRun) -> AllPaths | Undecided:
     """The guarded graph of each side, the output's decisions mapped onto
     the input's by the correspondence."""
     fin, fout, fr, unroll = run.fin, run.fout, run.fr, run.options.unroll
-    if not may_decide(fin):
-        return OnePath()
     t0 = time.perf_counter()
     sym = Symbols()
     gin = build_guarded(fin, sym, None, unroll)
-    if not sym.decisions and not gin.unsupported:
-        return OnePath()
     back = {o: i for i, o in run.corr.to_output.items()}
     gout = build_guarded(fout, sym, back.get, unroll)
     run.time("events", time.perf_counter() - t0)
@@ -112,6 +109,9 @@ def build_graphs(run: FunctionRun) -> AllPaths | OnePath | Undecided:
         return Undecided("the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else ""))
     if max_paths is not None and gin.path_count > max_paths:
         return Undecided(f"more than {max_paths} paths (branch choices x trip counts up to {unroll})")
+    if not sym.decisions:
+        # One path, proved by `paths.prove_one_path`: no bound on its size.
+        return AllPaths(sym, gin, gout)
     if len(gin.kinds) + len(gout.kinds) > MAX_NODES:
         return Undecided(f"the graphs of all paths have more than {MAX_NODES} points")
     if not (gin.forward_but_extern and gout.forward_but_extern):
@@ -136,7 +136,7 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     if not done or proofs is None:
         return False
     t2 = time.perf_counter()
-    done = cross_check_samples(run, proofs.not_proved, len(graphs.gin.met))
+    done = cross_check_samples(run, graphs, proofs.not_proved)
     run.time("reach", time.perf_counter() - t2)
     if done:
         # Every decided obligation passed the cross-check (its own path if
@@ -212,13 +212,13 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
     """A refuted obligation on its concrete path: cross-checked by
     reachability, then reported with the schedule of that path's graph.
     False if the verdict is set (inconsistent)."""
-    fin, fout, corr, fr, unroll = run.fin, run.fout, run.corr, run.fr, run.options.unroll
+    corr, fr = run.corr, run.fr
     gin, ob, ea, outcome = graphs.gin, refuted.ob, refuted.first, refuted.outcome
-    cin = events.build(fin, outcome.choices, unroll)
-    cout = events.build(fout, outcome.choices, unroll)
+    cin = on_path(gin, graphs.sym, outcome.choices)
+    cout = on_path(graphs.gout, graphs.sym, outcome.choices)
     eb = gin.by_op[ob.second, ob.second_role][ob.second_occurrence]
 
-    def occurrence(ev: events.Event) -> int:
+    def occurrence(ev: Event) -> int:
         # Which execution of the op on the model's path: the instances of
         # the op present on it that the guarded graph made before this one.
         return sum(1 for e in gin.by_op[ev.op, ev.role][: ev.occurrence] if e.start in outcome.active)
@@ -250,21 +250,22 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
     return True
 
 
-def cross_check_samples(run: FunctionRun, not_proved: set[tuple[int, int]], decisions: int) -> bool:
+def cross_check_samples(run: FunctionRun, graphs: AllPaths, not_proved: set[tuple[int, int]]) -> bool:
     """Reachability on sampled concrete paths against the guarded answers.
     False if the verdict is set (inconsistent)."""
-    fin, fout, corr, fr, unroll = run.fin, run.fout, run.corr, run.fr, run.options.unroll
+    corr, fr, unroll = run.corr, run.fr, run.options.unroll
+    decisions = len(graphs.gin.met)
     rng = random.Random(run.options.seed)
     n = max(decisions, 1)
     tries = [[], [1] * n, [unroll] * n] + [[rng.randint(0, unroll) for _ in range(n)] for _ in range(SAMPLES)]
     seen: set[tuple[int, ...]] = set()
     for choices in tries:
-        cin = events.build(fin, choices, unroll)
+        cin = on_path(graphs.gin, graphs.sym, choices)
         if tuple(cin.choices) in seen or cin.truncated or cin.unsupported:
             continue
         seen.add(tuple(cin.choices))
         fr.sampled_paths += 1
-        cout = events.build(fout, cin.choices, unroll)
+        cout = on_path(graphs.gout, graphs.sym, cin.choices)
         if fr.graph is None:
             fr.graph = cout
         for ob in obligations(cin):

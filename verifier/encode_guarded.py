@@ -32,7 +32,7 @@ graph, so it lies in the slice and the answer is the same as on the whole
 graph.
 
 The number of queries is one per obligation plus, per refuted obligation,
-a few to choose the path `events.paths` would have reported first (the
+a few to choose the path path-by-path enumeration would report first (the
 least in its order: decisions in execution order, smallest option first);
 it does not depend on the number of paths.
 """
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import z3
 
-from spec.semantics.conditions import LOOP_KINDS, TRUE, Symbols
+from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.union_graph import GuardedGraph
 from verifier.budget import UNLIMITED, Budget
 from verifier.solver import Logic, Outcome, SolverSettings, Status, new_solver
@@ -69,7 +69,7 @@ class GuardedProver:
         self._blocked: dict[int, frozenset[int]] = {}
         base: list[z3.BoolRef] = []
         for d, dec in enumerate(sym.decisions):
-            if dec.kind in LOOP_KINDS:
+            if dec.on_trip_count:
                 base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
         base.extend(z3.Not(self.z(c)) for c in gin.excluded)
         self.solver.add(*base)
@@ -233,7 +233,7 @@ class GuardedProver:
 
     def option_of(self, m: z3.ModelRef, d: int) -> int:
         dec = self.sym.decisions[d]
-        if dec.kind in LOOP_KINDS:
+        if dec.on_trip_count:
             n = 0
             while n + 1 < dec.options and z3.is_true(m.eval(self.runs(d, n + 1), model_completion=True)):
                 n += 1
@@ -244,7 +244,7 @@ class GuardedProver:
         return self.z(self.sym.option(d, o))
 
     def choices(self, m: z3.ModelRef) -> list[int]:
-        """The decisions of the model's path, in the order `events.build`
+        """The decisions of the model's path, in the order a path
         makes them (the order the input's guarded graph met them)."""
         return [self.option_of(m, d) for d, pc in self.gin.met if z3.is_true(m.eval(self.z(pc), model_completion=True))]
 
@@ -254,7 +254,7 @@ class GuardedProver:
         return {n for n, c in enumerate(g.guards) if holds[c]}
 
     def _least_path(self, m: z3.ModelRef) -> z3.ModelRef | None:
-        """Among the violating paths, the least in `events.paths`'s order:
+        """Among the violating paths, the least in enumeration order:
         each decision met on the path, in turn, takes its smallest option
         that still admits a violation."""
         fixed: list[z3.BoolRef] = []

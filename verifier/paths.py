@@ -1,12 +1,16 @@
-"""Proving obligations on concrete paths, one event graph per path.
+"""Proving the obligations of a function without decisions: one path.
 
-A function without branch or loop decisions has one path: its event graph
-(`events.build`) is proved with the slice batching of `encode.Prover`,
-which long straight-line code needs, and every answer is checked against
-graph reachability (`reach.py`). `check_each_path` does the same for every
-path of a function in turn (`events.paths`): the path-by-path reference
-that the all-paths proof (`all_paths.py`) is tested against
-(`check(..., guarded=False)`, `tests/test_verifier_guarded.py`).
+The guarded graphs (`all_paths.build_graphs`) of a function without branch
+or loop decisions have every guard true: each is the function's one path, a
+concrete graph. It is proved with the slice batching of `encode.Prover`
+(difference logic, which long straight-line code needs; the guarded
+prover's Boolean guards would only cost time there), and every answer is
+checked against graph reachability (`reach.py`). One graph, two solver
+logics: the graph is the same builder's either way.
+
+`check_path` proves one concrete path's obligations; the path-by-path
+reference the all-paths proof is tested against (every path of a function
+in turn, each built on its own) uses it too: `tests/support/path_reference.py`.
 """
 
 from __future__ import annotations
@@ -14,57 +18,31 @@ from __future__ import annotations
 import time
 
 from spec.ir import Operation
-from spec.semantics import events
+from spec.semantics.event_graph import Event, EventGraph
+from verifier.all_paths import AllPaths
 from verifier.encode import Prover
 from verifier.obligations import obligations
 from verifier.reach import reachable
 from verifier.replay import Replay, replay
 from verifier.report import violation_of
-from verifier.run import FunctionRun, unsupported_reason
+from verifier.run import FunctionRun
 from verifier.solver import Status
 
 
-def check_each_path(run: FunctionRun) -> bool:
-    """Every path of the function, one after another (on a function without
-    decisions: its one path). False if the verdict is already set (unknown
-    or inconsistent)."""
-    fin, fout, fr, opts = run.fin, run.fout, run.fr, run.options
-    reported: set[tuple[int, int]] = set()
-    limit = opts.max_paths if opts.max_paths is not None else events.MAX_PATHS
-    try:
-        t0 = time.perf_counter()
-        for gin in events.paths(fin, opts.unroll, limit):
-            fr.paths += 1
-            fr.bounded = fr.bounded or gin.bounded
-            if gin.unsupported:
-                run.stop(Status.UNKNOWN, unsupported_reason(gin.unsupported))
-                return False
-            if gin.truncated:
-                continue
-            if run.budget.spent():
-                run.undecided.append(run.budget.reason)
-                break
-            gout = events.build(fout, gin.choices, opts.unroll)
-            run.time("events", time.perf_counter() - t0)
-            if gout.unsupported:
-                run.stop(Status.UNKNOWN, unsupported_reason(gout.unsupported))
-                return False
-            if gout.options != gin.options or gout.truncated:
-                run.stop(Status.UNKNOWN, "the output's control flow does not follow the input's")
-                return False
-            run.lemma.path(gin, gout)
-            if fr.graph is None or fr.missing == []:
-                fr.graph = gout
-            if not check_path(run, gin, gout, reported):
-                return False
-            t0 = time.perf_counter()
-    except events.TooManyPaths as exc:
-        run.stop(Status.UNKNOWN, str(exc))
-        return False
-    return True
+def prove_one_path(run: FunctionRun, graphs: AllPaths) -> bool:
+    """The function's one path (`graphs.one_path`). False if the verdict is
+    already set (inconsistent)."""
+    gin, gout, fr = graphs.gin, graphs.gout, run.fr
+    if gin.excluded:
+        # The one path enters a block more often than the bound allows
+        # (a `cf.br` cycle): nothing is checked on it.
+        return True
+    run.lemma.path(gin, gout)
+    fr.graph = gout
+    return check_path(run, gin, gout, set())
 
 
-def check_path(run: FunctionRun, gin: events.EventGraph, gout: events.EventGraph, reported: set[tuple[int, int]]) -> bool:
+def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: set[tuple[int, int]]) -> bool:
     """Prove the obligations of one path, by Z3 and by reachability; False
     if the function is done (inconsistent). `reported`: the pairs of ops
     already reported refuted (on an earlier path)."""
@@ -72,7 +50,7 @@ def check_path(run: FunctionRun, gin: events.EventGraph, gout: events.EventGraph
     obls = obligations(gin)
     fr.obligations += len(obls)
     prover = Prover(gout, run.options.solver)
-    ends: list[tuple[events.Event, events.Event, Operation, Operation]] = []
+    ends: list[tuple[Event, Event, Operation, Operation]] = []
     for ob in obls:
         a_out = corr.to_output.get(ob.first)
         b_out = corr.to_output.get(ob.second)

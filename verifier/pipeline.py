@@ -4,37 +4,39 @@
     correspond         output ops onto input ops (`correspondence.py`), the
                        output well formed (`wellformed.py`)
     build_graphs       one guarded event graph per side over all paths
-                       (`all_paths.build_graphs`); a function without
-                       decisions has one path, a concrete graph
+                       (`all_paths.build_graphs`, the only event builder);
+                       a function without decisions has every guard true:
+                       its one path, a concrete graph
     prove              obligations of the input's graph (`obligations.py`),
-                       each proved by Z3 on the output's graph
-                       (`all_paths.check_all_paths` / `paths.check_each_path`)
+                       each proved by Z3 on the output's graph (guarded:
+                       `all_paths.check_all_paths`; one path: the same
+                       graph in difference logic, `paths.prove_one_path`)
                        and cross-checked by reachability (`reach.py`)
     conclude           dropped ops, the loop lemma, the function's verdict
     match_module       nothing changed outside the functions
 
-The result is a `report.Report`. Options travel as one `CheckOptions`;
-`check(..., guarded=False)` proves path by path instead
-(`paths.check_each_path`), the reference the all-paths proof is tested
-against.
+The result is a `report.Report`. Options travel as one `CheckOptions`.
+`check(..., prove_step=...)` replaces the `prove` step: the tests' path-by-path
+reference (`tests/support/path_reference.py`) plugs in there.
 """
 
 from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from spec import registry
 from spec.ir import Operation
 from verifier import progress
-from verifier.all_paths import OnePath, Undecided, build_graphs, check_all_paths
+from verifier.all_paths import Undecided, build_graphs, check_all_paths
 from verifier.budget import Budget
 from verifier.correspondence import Correspondence, Mismatch, match
 from verifier.lemma import LoopLemma
 from verifier.module_match import match_module
-from verifier.paths import check_each_path
+from verifier.paths import prove_one_path
 from verifier.report import Endpoint, FunctionReport, Report, Violation
 from verifier.run import CheckOptions, FunctionRun
 from verifier.solver import Status
@@ -60,18 +62,25 @@ def mismatch_violation(m: Mismatch) -> Violation:
     return Violation(m.kind, Endpoint(first_op, m.in_loc, None), Endpoint(second_op, None, m.out_loc), m.message)
 
 
-def check(input_module: Operation, output_module: Operation, options: CheckOptions | None = None, **keywords: Any) -> Report:
+ProveStep = Callable[[FunctionRun], bool]
+"""The `prove` step: obligations proved and cross-checked, into the run's
+report; False if that decided the verdict (unknown, inconsistent)."""
+
+
+def check(
+    input_module: Operation, output_module: Operation, options: CheckOptions | None = None, *, prove_step: ProveStep | None = None, **keywords: Any
+) -> Report:
     """Validate that `output_module` is a correct rewrite of `input_module`.
 
     `options`, or the same as keywords (`check(a, b, timeout_ms=..., unroll=...)`,
-    the fields of `CheckOptions`)."""
+    the fields of `CheckOptions`). `prove_step`: instead of `prove` (tests)."""
     opts = replace(options or CheckOptions(), **keywords)
     # The work allocates many small objects and frees few: the cyclic
     # garbage collector's passes over the parsed modules would only cost time.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        report = _check_modules(input_module, output_module, opts, Budget(opts.budget_s))
+        report = _check_modules(input_module, output_module, opts, Budget(opts.budget_s), prove_step or prove)
         if opts.require_unbounded:
             for fr in report.functions:
                 if fr.verdict == Status.VERIFIED and fr.bounded:
@@ -115,7 +124,7 @@ def pair_functions(input_module: Operation, output_module: Operation, only: str 
     return pairs
 
 
-def _check_modules(input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget) -> Report:
+def _check_modules(input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget, step: ProveStep) -> Report:
     report = Report()
     timings = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
     for pair in pair_functions(input_module, output_module, opts.func):
@@ -129,7 +138,7 @@ def _check_modules(input_module: Operation, output_module: Operation, opts: Chec
             fr = FunctionReport(pair.name, Status.REFUTED)
             fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} is missing from the output", None, pair.fin)))
         else:
-            fr = check_function(pair.fin, pair.fout, opts, budget, timings)
+            fr = check_function(pair.fin, pair.fout, opts, budget, timings, step)
         report.functions.append(fr)
     # Outside function bodies nothing may change (kernels, module attributes, declarations).
     outside = match_module(input_module, output_module)
@@ -146,7 +155,9 @@ def correspond(fin: Operation, fout: Operation) -> tuple[Correspondence, list[Mi
     return corr, corr.mismatches + well_formed(fout)
 
 
-def check_function(fin: Operation, fout: Operation, opts: CheckOptions, budget: Budget, timings: dict[str, float]) -> FunctionReport:
+def check_function(
+    fin: Operation, fout: Operation, opts: CheckOptions, budget: Budget, timings: dict[str, float], step: ProveStep | None = None
+) -> FunctionReport:
     """The pipeline for one pair of functions."""
     fr = FunctionReport(function_name(fin))
     t0 = time.perf_counter()
@@ -158,7 +169,7 @@ def check_function(fin: Operation, fout: Operation, opts: CheckOptions, budget: 
         return fr
     fr.unroll = opts.unroll
     run = FunctionRun(fin, fout, corr, fr, opts, budget, timings, LoopLemma(opts.unroll))
-    if prove(run):
+    if (step or prove)(run):
         conclude(run)
     return fr
 
@@ -166,14 +177,12 @@ def check_function(fin: Operation, fout: Operation, opts: CheckOptions, budget: 
 def prove(run: FunctionRun) -> bool:
     """Prove the obligations and cross-check the answers. False if that
     already decided the verdict (unknown or inconsistent)."""
-    if not run.options.guarded:
-        return check_each_path(run)
     graphs = build_graphs(run)
     if isinstance(graphs, Undecided):
         run.stop(Status.UNKNOWN, graphs.reason)
         return False
-    if isinstance(graphs, OnePath):
-        return check_each_path(run)
+    if graphs.one_path:
+        return prove_one_path(run, graphs)
     return check_all_paths(run, graphs)
 
 

@@ -39,11 +39,8 @@ class CheckOptions:
     unroll: int = DEFAULT_UNROLL
     """Loop iterations considered (0..unroll trips)."""
     max_paths: int | None = None
-    """A function of more paths is `unknown` (None: no limit for the
-    all-paths proof, `events.MAX_PATHS` path by path)."""
-    guarded: bool = True
-    """False: prove path by path (`paths.check_each_path`), the reference
-    the all-paths proof is tested against."""
+    """A function of more paths is `unknown` (None: no limit; paths are
+    counted, never enumerated)."""
     budget_s: float | None = None
     """The whole run's time (None: no bound); once spent, what is not
     decided makes the verdict `unknown`."""

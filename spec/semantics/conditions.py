@@ -14,24 +14,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from spec import registry
 from spec.ir import Operation
 
 TRUE = 0
 """The condition of every path."""
 
 
-LOOP_KINDS = frozenset({"scf.for", "scf.while", "scf.parallel", "affine.for"})
-"""Decisions on a trip count 0..K, encoded by monotone "iteration j runs"
-flags; every other decision picks one of its options."""
-
-
 @dataclass(frozen=True)
 class Decision:
     kind: str
-    """`scf.if`, `cf.cond_br`, `scf.for`, `scf.while` or `scf.parallel`."""
+    """`scf.if`, `cf.cond_br`, `arith.select`, `scf.for`, `scf.while` or
+    `scf.parallel` (the deciding op's name)."""
     op: Operation
     """The input op that decides (its location names the path)."""
     options: int
+
+    @property
+    def on_trip_count(self) -> bool:
+        """A loop's decision (`registry.is_loop`): a trip count 0..K, encoded
+        by monotone "iteration j runs" flags; every other decision picks one
+        of its options."""
+        return registry.is_loop(self.kind)
 
 
 class Symbols:
@@ -75,7 +79,7 @@ class Symbols:
 
     def option(self, d: int, o: int) -> int:
         """Decision `d` took option `o` (for loops: exactly `o` trips)."""
-        if self.decisions[d].kind in LOOP_KINDS:
+        if self.decisions[d].on_trip_count:
             if o == 0:
                 return self.neg(self.cond(("runs", d, 1)))
             runs = self.cond(("runs", d, o))

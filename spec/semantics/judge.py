@@ -64,7 +64,6 @@ INDEX_VALUES = (2, 0)
 """Values given to every integer / `index` argument, one vector each (the
 second only for a function with a loop: `scf.for`/`while`/`parallel` or a
 `cf` branch back to its own block)."""
-LOOPS = frozenset({"scf.for", "scf.while", "scf.parallel", "affine.for"})
 DEFAULT_BOUND = 1000
 """Complete schedules per exploration before it is cut off (`undecided`)."""
 STEP_BUDGET = 300_000
@@ -196,7 +195,7 @@ def _vectors(func: Operation) -> list[tuple[str, list]]:
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
     ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
     out = []
-    loops = any(op.name in LOOPS or (op.name in ("cf.br", "cf.cond_br", "cf.switch") and op.parent in op.successors) for op in func.nested_ops())
+    loops = any(registry.is_loop(op.name) or (op.name in ("cf.br", "cf.cond_br", "cf.switch") and op.parent in op.successors) for op in func.nested_ops())
     for n in (INDEX_VALUES if loops else INDEX_VALUES[:1]) if ints else (None,):
         for bits in itertools.product((0, 1), repeat=len(flags)):
             over = {str(i): n for i in ints} if n is not None else {}

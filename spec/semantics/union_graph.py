@@ -1,14 +1,17 @@
 """The event model of every path at once: one graph, guarded by path conditions.
 
-`events.build` unrolls one path (a list of decisions) into a straight-line
-graph; `events.paths` enumerates them, which is exponential in the number
-of branches. This module builds the union of all those graphs once: every
-node and every edge carries a *condition*, the set of paths on which
-`events.build` would create it. A concrete path's graph is exactly the
-guarded graph restricted to the nodes and edges whose condition holds
-(plus `join` nodes, see below), so reachability on a path, and with it the
-property of DESIGN.md section 4, can be asked of all paths in one query
-by a solver that chooses the decisions.
+The event graph of one path would unroll a list of decisions into a
+straight-line graph; enumerating paths that way is exponential in the
+number of branches. This module builds the union of all those graphs
+once, the verifier's only event graph: every node and every edge carries a
+*condition*, the set of paths on which it exists. A concrete path's graph is
+the guarded graph restricted to the nodes and edges whose condition holds,
+its `join` nodes (see below) contracted: `on_path`, tested node for node
+against the path-by-path reference of the tests
+(`tests/support/path_builder.py`, `tests/test_semantics_on_path.py`). So
+reachability on a path, and with it the property of docs/design.md section
+4, can be asked of all paths in one query by a solver that chooses the
+decisions; a function without decisions has every guard true.
 
 Decisions (rule 8), one per occurrence (an `scf.if` inside an unrolled loop
 iteration is one decision per iteration):
@@ -21,7 +24,7 @@ iteration is one decision per iteration):
   a cycle of the CFG (blocks off every cycle run at most once, so their
   count is not part of the state: diamonds merge instead of multiplying).
   A state that would enter a block more than unroll+1 times is a path
-  `events.build` marks `truncated` and the checker skips: its condition is
+  the path builder marks `truncated` and the checker skips: its condition is
   recorded in `GuardedGraph.excluded`. The states themselves (a CFG
   question) come from `block_states.py`.
 
@@ -37,8 +40,8 @@ through `canon` (output op -> input op), uses the same decisions. The
 conditions are plain data (and, or, literals); turning them into solver
 terms is the checker's business (`verifier/encode_guarded.py`).
 
-The model is the same as `events.build`'s: the builder reuses its
-treatment of every op that is not control flow.
+The op-level model is `events.EventBuilder`'s: this builder adds the
+control flow to it.
 """
 
 from __future__ import annotations
@@ -51,7 +54,14 @@ from spec.attributes import DenseArrayAttr
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.block_states import MAX_CF_STATES, block_states
 from spec.semantics.conditions import TRUE, Decision, Symbols
-from spec.semantics.events import DEFAULT_UNROLL, Event, EventGraph, _Builder, defining_block_around, enclosing_blocks
+from spec.semantics.events import (
+    DEFAULT_UNROLL,
+    Event,
+    EventBuilder,
+    EventGraph,
+    defining_block_around,
+    enclosing_blocks,
+)
 
 MAX_NODES = 200_000
 """Guarded graphs larger than this are not built (the checker answers `unknown`)."""
@@ -76,10 +86,13 @@ class GuardedGraph(EventGraph):
     met: list[tuple[int, int]] = field(default_factory=list)
     """(decision, condition under which it is made), in the order made: on
     any one path, the decisions made are met in this order."""
+    met_ops: list[Operation] = field(default_factory=list)
+    """Per entry of `met`, the (input) op deciding there: a decision on a
+    condition met before is the same decision at another op."""
     excluded: list[int] = field(default_factory=list)
     """Conditions of truncated paths (a block entered too often): not checked."""
     path_count: int = 1
-    """Paths of the function (as `events.paths` would enumerate them)."""
+    """Paths of the function (as path enumeration would count them)."""
     mismatch: str = ""
     """Why the control flow does not follow the input's (output only)."""
     forward_but_extern: bool = True
@@ -109,9 +122,9 @@ _Snap = tuple[int | None, int | None, int | None]
 _Tables = tuple[dict[Value, int], dict[Value, int], dict[Value, int]]
 
 
-class _GuardedBuilder(_Builder):
+class _GuardedBuilder(EventBuilder):
     def __init__(self, func: Operation, sym: Symbols, canon: Callable[[Operation], Operation | None], unroll: int, is_input: bool) -> None:
-        super().__init__(func, [], unroll)
+        super().__init__(func, unroll)
         self.g: GuardedGraph = GuardedGraph(func, canon=canon)
         self.sym = sym
         self.is_input = is_input
@@ -182,6 +195,7 @@ class _GuardedBuilder(_Builder):
             g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} does not decide as the input does"
             return None
         g.met.append((d, g.cond))
+        g.met_ops.append(src)
         return d
 
     # -- values across path joins ------------------------------------------------
@@ -227,7 +241,7 @@ class _GuardedBuilder(_Builder):
                 self.available[d] = self.join(picks, tid)  # type: ignore[assignment]
                 if any(n is not None for _, n in inner):
                     # A path passing no inner token leaves the await's result
-                    # unknown, as `events.build` does with an extern node.
+                    # unknown, as one path does with an extern node.
                     filled = [(c, n if n is not None else self.g.node("extern", None, 0)) for c, n in inner]
                     self.inner[d] = self.join(filled, tid)  # type: ignore[assignment]
                 else:
@@ -346,7 +360,7 @@ class _GuardedBuilder(_Builder):
                 ]
             for c, s2, operands in outs:
                 if max((v for _, v in s2[1]), default=0) > limit:
-                    # A block entered again: bounded, as `events.build` says
+                    # A block entered again: bounded, as the path says
                     # on the truncated path too.
                     g.bounded = True
                     g.loops.add("cf")
@@ -399,7 +413,14 @@ class _GuardedBuilder(_Builder):
             total += prod
         g.cond, g.ctx = parent, ctx0
         self.mult = mult0 * total
-        return self.parallel_end(op, cur, tid, ends)
+        if not ends:
+            return cur
+        # The op's end point exists where an iteration ran (with none, the
+        # thread goes on from `cur`, as on the path of 0 iterations).
+        g.cond = sym.conj(parent, sym.cond(("runs", d, 1)))
+        done = self.parallel_end(op, cur, tid, ends)
+        g.cond = parent
+        return self.join([(sym.conj(parent, sym.option(d, 0)), cur), (sym.conj(parent, sym.cond(("runs", d, 1))), done)], tid)
 
     def scf_if(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         g, sym = self.g, self.sym
@@ -521,11 +542,6 @@ class _GuardedBuilder(_Builder):
         return self.join([(c, n) for c, n, _ in leave], tid)
 
 
-DECIDING_OPS = frozenset({"scf.if", "scf.for", "scf.while", "scf.parallel", "arith.select", "affine.if", "affine.for"})
-"""Ops whose execution the guarded builder splits on a decision (`control`);
-the other decisions are branches between blocks (`cf_region`)."""
-
-
 def _index(items: list, item: object) -> int:
     return next(i for i, x in enumerate(items) if x is item)
 
@@ -542,24 +558,6 @@ def _branches(region: Region) -> bool:
     several blocks, or its one block ends in a branch."""
     block = region.blocks[0]
     return len(region.blocks) > 1 or bool(block.ops and block.ops[-1].successors)
-
-
-def may_decide(func: Operation) -> bool:
-    """False only if `func` has no decision on any path: no op of
-    `DECIDING_OPS` and no region that `gregion` hands to `cf_region`. Cheap
-    (one walk, nothing built): straight-line code skips the guarded graph."""
-    stack = list(func.regions)
-    while stack:
-        region = stack.pop()
-        if region.blocks and _branches(region):
-            return True
-        for block in region.blocks:
-            for op in block.ops:
-                if op.name in DECIDING_OPS:
-                    return True
-                if op.regions:
-                    stack.extend(op.regions)
-    return False
 
 
 def build_guarded(
@@ -584,3 +582,140 @@ def build_guarded(
         b.program_end(func, last)
     g.path_count = b.mult
     return g
+
+
+def assignment(g: GuardedGraph, sym: Symbols, choices: list[int]) -> tuple[dict[int, int], list[int]]:
+    """The decisions of the path `choices` names, as a path builder takes
+    them: the decisions met on the path, in the order met, each taking the
+    next entry (missing or out of range: its first option); a decision met
+    again (the same condition) keeps the option it took. Returns the option
+    of every decision met and the path's choices in full."""
+    values: dict[int, int] = {}
+    taken: list[int] = []
+    holds = _Evaluator(sym, values)
+    for d, pc in g.met:
+        if not holds(pc):
+            continue
+        if d not in values:
+            k = len(taken)
+            options = sym.decisions[d].options
+            values[d] = choices[k] if k < len(choices) and 0 <= choices[k] < options else 0
+            holds.forget()
+        taken.append(values[d])
+    return values, taken
+
+
+class _Evaluator:
+    """Conditions under a (partial) assignment of the decisions; a decision
+    not assigned takes its first option."""
+
+    def __init__(self, sym: Symbols, values: dict[int, int]) -> None:
+        self.sym, self.values = sym, values
+        self.memo: dict[int, bool] = {TRUE: True}
+
+    def forget(self) -> None:
+        self.memo = {TRUE: True}
+
+    def __call__(self, c: int) -> bool:
+        v = self.memo.get(c)
+        if v is None:
+            term = self.sym.conds[c]
+            op = term[0]
+            if op == "opt":
+                v = self.values.get(term[1], 0) == term[2]
+            elif op == "runs":
+                v = self.values.get(term[1], 0) >= term[2]
+            elif op == "and":
+                v = self(term[1]) and self(term[2])
+            elif op == "or":
+                v = any(self(x) for x in term[1])
+            elif op == "not":
+                v = not self(term[1])
+            else:
+                v = True
+            self.memo[c] = v
+        return v
+
+
+def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
+    """The graph of one path: `g` under the assignment `choices` names
+    (`assignment`), its nodes and edges those whose condition holds, each
+    `join` node contracted into the one alternative present on the path,
+    nodes renumbered in order. `choices`, `options` and `path` say which
+    decisions the path met (a decision met again has one option, as it
+    cannot go another way); `truncated` if the path enters a block more
+    often than the bound allows (`GuardedGraph.excluded`)."""
+    values, taken = assignment(g, sym, choices)
+    holds = _Evaluator(sym, values)
+    out = EventGraph(g.func)
+    out.bounded = g.bounded
+    out.truncated = any(holds(c) for c in g.excluded)
+    seen: set[int] = set()
+    for (d, pc), op in zip(g.met, g.met_ops):
+        if holds(pc):
+            out.choices.append(values[d])
+            out.options.append(1 if d in seen else sym.decisions[d].options)
+            out.path.append(_describe(op, values[d]))
+            seen.add(d)
+    out.loops = set(g.loops)
+    # Which node each guarded node is on the path (None: absent); a join is
+    # the node of its one present alternative.
+    present = [holds(c) and kind != "join" for c, kind in zip(g.guards, g.kinds)]
+    # Threads too: those with a node on the path, renumbered in order.
+    tids = sorted({0, *(t for t, p in zip(g.threads, present) if p)})
+    thread = {t: k for k, t in enumerate(tids)}
+    out.thread_ops = [g.thread_ops[t] for t in tids]
+    new: list[int | None] = [None] * len(g.kinds)
+    for n, p in enumerate(present):
+        if p:
+            new[n] = out.node(g.kinds[n], g.ops[n], thread[g.threads[n]])
+    preds: dict[int, int] = {}
+    for n, succ in enumerate(g.succ):
+        for m, c in zip(succ, g.eguards[n]):
+            if g.kinds[m] == "join" and holds(c) and holds(g.guards[m]):
+                preds.setdefault(m, n)
+
+    def rep(n: int) -> int | None:
+        while g.kinds[n] == "join":
+            p = preds.get(n)
+            if p is None:
+                return None
+            n = p
+        return new[n]
+
+    edges: list[tuple[int, int, int]] = []
+    for n, succ in enumerate(g.succ):
+        for m, c in zip(succ, g.eguards[n]):
+            if g.kinds[m] == "join" or not holds(c) or new[m] is None:
+                continue
+            a = rep(n)
+            b = new[m]
+            if a is not None and b is not None:
+                edges.append((a, b, m))
+    for a, b, _ in sorted(edges, key=lambda e: (e[0], e[1])):
+        out.edge(a, b)
+    for ev in g.events:
+        s, e = new[ev.start], new[ev.end]
+        if s is not None and e is not None:
+            out.add_event(Event(ev.op, ev.kind, s, e, thread[ev.thread], role=ev.role))
+    out.iterations = [(op, new[first] or 0, new[end]) for op, first, end in g.iterations if new[end] is not None]  # type: ignore[misc]
+    out.unsupported = list(g.unsupported)
+    return out
+
+
+def _describe(op: Operation, c: int) -> str:
+    """A decision at `op` and its option in words, as the report names the path."""
+    loc, kind = op.loc, op.name
+    if kind in ("scf.if", "affine.if"):
+        return f"{kind} at {loc} takes the {'then' if c == 0 else 'else'} branch"
+    if kind == "cf.cond_br":
+        return f"cf.cond_br at {loc} goes to its {'true' if c == 0 else 'false'} successor"
+    if kind == "cf.switch":
+        return f"cf.switch at {loc} goes to its {'default' if c == 0 else f'case #{c - 1}'} successor"
+    if kind == "arith.select":
+        return f"arith.select at {loc} picks its {'true' if c == 0 else 'false'} operand"
+    if kind in ("scf.for", "affine.for"):
+        return f"{kind} at {loc} runs {c} time{'s' if c != 1 else ''}"
+    if kind == "scf.while":
+        return f"scf.while at {loc} runs its body {c} time{'s' if c != 1 else ''}"
+    return f"scf.parallel at {loc} runs {c} iteration{'s' if c != 1 else ''}"
