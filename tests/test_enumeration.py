@@ -20,10 +20,10 @@ from verifier.enumeration import (
     TINY,
     VALUES,
     WHOLE,
-    _walk,
     brute_force,
     counts,
     programs,
+    walk_ops,
 )
 
 # The counts the enumerator prints (`python -m verifier.enumeration NAME K`);
@@ -78,7 +78,7 @@ def test_arguments_in_order_of_first_use() -> None:
         for p in programs(a, n):
             bufs: list[int] = []
             conds: list[str] = []
-            for op in _walk(p.body):
+            for op in walk_ops(p.body):
                 for kind, j in op.bufs:
                     if kind == "b" and j not in bufs:
                         bufs.append(j)

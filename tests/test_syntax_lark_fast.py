@@ -119,19 +119,19 @@ def test_token_mutations_end_the_same(data: bytes) -> None:
 
 
 def test_cached_table_loads_as_lark_loads_it() -> None:
-    # The cached parser's table, read by `_deserialize_table` and by lark's
+    # The cached parser's table, read by `deserialize_table` and by lark's
     # own `IntParseTable.deserialize`: the same actions, rules and states.
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
     from lark.parsers.lalr_analysis import IntParseTable
     from lark.utils import SerializeMemoizer
 
-    from spec.syntax.lark_fast import _deserialize_table
+    from spec.syntax.lark_fast import deserialize_table
 
     lark_parser, _ = parser_module._lark()
     data, memo_json = lark_parser.memo_serialize([TerminalDef, Rule])
     table_data = data["parser"]["parser"]
-    ours = _deserialize_table(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
+    ours = deserialize_table(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
     theirs = IntParseTable.deserialize(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
     assert len(ours.states) > 1000
     assert ours.states == theirs.states
@@ -146,16 +146,16 @@ def test_keyword_lookup_only_for_plain_strings() -> None:
     # same thing: every keyword a literal string without regex flags.
     from lark.lexer import PatternRE, PatternStr, Scanner, TerminalDef, UnlessCallback
 
-    from spec.syntax.lark_fast import _keyword_lookup, _Keywords
+    from spec.syntax.lark_fast import KeywordTable, keyword_lookup
 
     def unless(*terms: TerminalDef) -> UnlessCallback:
         return UnlessCallback(Scanner(list(terms), 0, re, False))
 
-    plain = _keyword_lookup(unless(TerminalDef("KW_A", PatternStr("gpu.wait")), TerminalDef("KW_B", PatternStr("scf.if"))))
-    assert isinstance(plain, _Keywords) and plain == {"gpu.wait": "KW_A", "scf.if": "KW_B"}
-    assert _keyword_lookup(unless(TerminalDef("KW_C", PatternStr("ret", flags=("i",))))) is None
-    assert _keyword_lookup(unless(TerminalDef("KW_D", PatternRE("ret+")))) is None
-    assert _keyword_lookup(print) is None
+    plain = keyword_lookup(unless(TerminalDef("KW_A", PatternStr("gpu.wait")), TerminalDef("KW_B", PatternStr("scf.if"))))
+    assert isinstance(plain, KeywordTable) and plain == {"gpu.wait": "KW_A", "scf.if": "KW_B"}
+    assert keyword_lookup(unless(TerminalDef("KW_C", PatternStr("ret", flags=("i",))))) is None
+    assert keyword_lookup(unless(TerminalDef("KW_D", PatternRE("ret+")))) is None
+    assert keyword_lookup(print) is None
 
 
 def test_an_unsupported_lark_fails_loudly_with_what_to_do() -> None:

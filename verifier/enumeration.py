@@ -490,7 +490,7 @@ def brute_force(a: Alphabet, size: int) -> set[str]:
 
 def _used(body: tuple[Op, ...], ret: str) -> tuple[int, int, bool]:
     nbuf, ncond, targ = 0, 0, ret == "%a0"
-    for op in _walk(body):
+    for op in walk_ops(body):
         for kind, j in op.bufs:
             if kind == "b":
                 nbuf = max(nbuf, j + 1)
@@ -500,11 +500,11 @@ def _used(body: tuple[Op, ...], ret: str) -> tuple[int, int, bool]:
     return nbuf, ncond, targ
 
 
-def _walk(ops: tuple[Op, ...]) -> Iterator[Op]:
+def walk_ops(ops: tuple[Op, ...]) -> Iterator[Op]:
     for op in ops:
         yield op
         for r in op.regions:
-            yield from _walk(r)
+            yield from walk_ops(r)
 
 
 # ---------------------------------------------------------------- printing

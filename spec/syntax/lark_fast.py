@@ -89,11 +89,11 @@ class _StatePattern:
         terms = [t for t in scanner.terminals if t.name not in lexer.ignore_types]
         body = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)
         self.match = re.compile(f"{_BLANKS}(?:{body})", lexer.g_regex_flags).match
-        self.callback: dict[str, Any] = {kind: _keyword_lookup(cb) or cb for kind, cb in lexer.callback.items()}
+        self.callback: dict[str, Any] = {kind: keyword_lookup(cb) or cb for kind, cb in lexer.callback.items()}
         self.multiline = frozenset(lexer.newline_types)
 
 
-class _Keywords(dict):
+class KeywordTable(dict):
     """lark's "unless" callback where every keyword is a plain string: the
     token's text looked up, not matched against an alternation of them."""
 
@@ -104,7 +104,7 @@ class _Keywords(dict):
         return tok
 
 
-def _keyword_lookup(callback: Any) -> _Keywords | None:
+def keyword_lookup(callback: Any) -> KeywordTable | None:
     # `UnlessCallback` turns a token into the first string terminal its
     # whole text matches; with literal strings and no regex flags that is
     # the terminal whose string equals the text.
@@ -113,7 +113,7 @@ def _keyword_lookup(callback: Any) -> _Keywords | None:
     terminals = callback.scanner.terminals
     if any(t.pattern.type != "str" or t.pattern.flags for t in terminals):
         return None
-    return _Keywords((t.pattern.value, t.name) for t in terminals)
+    return KeywordTable((t.pattern.value, t.name) for t in terminals)
 
 
 class FastContextualLexer(ContextualLexer):
@@ -226,7 +226,7 @@ class _Unexpected(Exception):
     """The fused loop met an error: lark's driver will say which."""
 
 
-def _deserialize_table(data: dict, memo: dict) -> IntParseTable:
+def deserialize_table(data: dict, memo: dict) -> IntParseTable:
     """`IntParseTable.deserialize`, with each reduction's rule looked up in
     lark's memo directly. lark's generic `Serialize.deserialize` builds a
     namespace dict before it finds the memo reference, once per table entry
@@ -271,7 +271,7 @@ class FusedLALRParser(LALR_Parser):
     def deserialize(cls, data: Any, memo: Any, callbacks: Any, debug: bool = False) -> FusedLALRParser:
         # As lark's, with the faster table loading of the cached parser.
         inst = cls.__new__(cls)
-        inst._parse_table = _deserialize_table(data, memo)
+        inst._parse_table = deserialize_table(data, memo)
         inst.parser = _Parser(inst._parse_table, callbacks, debug)
         return inst
 
