@@ -18,6 +18,8 @@ from lark import Token, Transformer
 from spec import registry
 from spec.attributes import (
     I32,
+    I64,
+    INDEX,
     Attr,
     DenseArrayAttr,
     FunctionType,
@@ -308,6 +310,22 @@ def raw_rule(fn: Any) -> Any:
 class BuilderBase(Transformer):
     """State and helpers of the builder: the file being read and how to
     make a located op from a rule's children."""
+
+
+    def mixed_sizes(self, entries: list, props_key: str, props: dict[str, Attr], base: int = 0) -> list[UseRef]:
+        """A list of static integers (read in `base`) and SSA values, as MLIR's
+        mixed static/dynamic lists: `props[props_key]` gets the statics with
+        `K_DYNAMIC` for each value, the values (typed `index`) are returned."""
+        statics: list[int] = []
+        dyn: list[UseRef] = []
+        for e in entries:
+            if isinstance(e, UseRef):
+                statics.append(K_DYNAMIC)
+                dyn.append(self.typed(e, INDEX))
+            else:
+                statics.append(int(str(e), base))
+        props[props_key] = DenseArrayAttr(I64, tuple(statics))
+        return dyn
 
     def __init__(self) -> None:
         super().__init__(visit_tokens=False)

@@ -9,7 +9,6 @@ from spec.attributes import (
     I64,
     INDEX,
     Attr,
-    DenseArrayAttr,
     FloatAttr,
     IntegerAttr,
     OpaqueAttr,
@@ -20,7 +19,6 @@ from spec.diagnostics import DiagnosticError, error
 from spec.syntax.build_base import (
     CMPF_PREDICATES,
     CMPI_PREDICATES,
-    K_DYNAMIC,
     BuilderBase,
     PartialOp,
     UseRef,
@@ -158,16 +156,7 @@ class HostRules(BuilderBase):
         props: dict[str, Attr] = {}
         dyn_lists: list[list[UseRef]] = []
         for key, entries in zip(("static_offsets", "static_sizes", "static_strides"), items[1:4]):
-            statics: list[int] = []
-            dyn: list[UseRef] = []
-            for e in entries:
-                if isinstance(e, UseRef):
-                    statics.append(K_DYNAMIC)
-                    dyn.append(self.typed(e, INDEX))
-                else:
-                    statics.append(int(str(e)))
-            props[key] = DenseArrayAttr(I64, tuple(statics))
-            dyn_lists.append(dyn)
+            dyn_lists.append(self.mixed_sizes(entries, key, props, base=10))
         props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn_lists))
         props, attrs = self.split_attrs("memref.subview", attrs, props)
         operands = [src, *(u for d in dyn_lists for u in d)]

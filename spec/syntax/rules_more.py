@@ -36,7 +36,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
-from spec.syntax.build_base import K_DYNAMIC, BuilderBase, PartialOp, UseRef, read_type, segment_sizes, unescape
+from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_type, segment_sizes, unescape
 from spec.syntax.op_checks import check_reduction_kind
 from spec.syntax.rules_wide import REDUCE_OPS, enum_error
 
@@ -168,18 +168,6 @@ class MoreRules(BuilderBase):
         props, attrs = self.split_attrs(name, attrs, props or {})
         return self.op(name, meta, operands, results, properties=props, attributes=attrs, **kw)
 
-    def _mixed(self, entries: list, props_key: str, props: dict[str, Attr]) -> list[UseRef]:
-        statics: list[int] = []
-        dyn: list[UseRef] = []
-        for e in entries:
-            if isinstance(e, UseRef):
-                statics.append(K_DYNAMIC)
-                dyn.append(self.typed(e, INDEX))
-            else:
-                statics.append(int(str(e), 0))
-        props[props_key] = DenseArrayAttr(I64, tuple(statics))
-        return dyn
-
     # -- cf.switch -------------------------------------------------------------
     def switch_default(self, meta: Any, items: list) -> tuple:
         return ("default", items[0])
@@ -255,14 +243,14 @@ class MoreRules(BuilderBase):
         props: dict[str, Attr] = {"reassociation": reassoc}
         operands = [self.typed(src, src_t)]  # type: ignore[arg-type]
         if name == "memref.expand_shape":
-            operands += self._mixed(lists[0] if lists else [], "static_output_shape", props)
+            operands += self.mixed_sizes(lists[0] if lists else [], "static_output_shape", props)
         return self._more(name, meta, operands, [res_t], self._attrs(items), props)  # type: ignore[list-item]
 
     def more_reinterpret_op(self, meta: Any, items: list) -> PartialOp:
         src = self.typed(items[1], read_type(items[-2]))  # type: ignore[arg-type]
         props: dict[str, Attr] = {}
         dyn = [
-            self._mixed(lst, key, props)
+            self.mixed_sizes(lst, key, props)
             for lst, key in zip(items[2:5], ("static_offsets", "static_sizes", "static_strides"))
         ]
         props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn))
@@ -312,7 +300,7 @@ class MoreRules(BuilderBase):
     def more_vextract_op(self, meta: Any, items: list) -> PartialOp:
         res_t, src_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {}
-        dyn = self._mixed(items[2], "static_position", props)
+        dyn = self.mixed_sizes(items[2], "static_position", props)
         return self._more(
             "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props
         )  # type: ignore[arg-type,list-item]
@@ -320,7 +308,7 @@ class MoreRules(BuilderBase):
     def more_vinsert_op(self, meta: Any, items: list) -> PartialOp:
         val_t, dst_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {}
-        dyn = self._mixed(items[3], "static_position", props)
+        dyn = self.mixed_sizes(items[3], "static_position", props)
         operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]  # type: ignore[arg-type]
         return self._more("vector.insert", meta, operands, [dst_t], self._attrs(items), props)  # type: ignore[list-item]
 
