@@ -180,6 +180,17 @@ class OpInfo:
     """The GPU library ops' shared custom form (see `LibraryForm`)."""
     result_segments: bool = False
     """Has `resultSegmentSizes` (variadic results, then the optional token)."""
+    result_names: tuple[str, ...] = ()
+    """The names mlir-opt-19 gives its results (`getAsmResultNames`), in
+    order: `{dim}` is replaced by the `dimension` property (`x`), `{value}`
+    by the `value` property's bare value (`42`, `true`); a name ending in
+    `*` names a group, the groups sharing what the fixed names leave
+    (`%sizes:2`). Read by `spec.syntax.printer.result_name_hints`."""
+    result_count: int | None = None
+    """The fixed number of results (`ZeroResults`, `OneResult`,
+    `NResults<N>`) of the ops added since issue 16's third part, which the
+    generic form is checked against (`op_checks.check_result_count`; the
+    earlier ops are listed there); `None`: not checked."""
 
     @property
     def pure(self) -> bool:
@@ -411,6 +422,58 @@ _op("async.create_group", sync="group", operand_count=(1, 1))
 _op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2))
 _op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1))
 
+
+# The rest of what mlir-opt-19 registers in gpu, arith, math, index, func
+# and memref (issue 16, part 3). Effects as 19 declares them, checked by
+# where its -gpu-async-region waits: set_default_device, the mma load and
+# store, assume_alignment (no interface), generic_atomic_rmw, the DMA ops,
+# prefetch, realloc and func.call_indirect (no interface) are waited
+# before; alloca_scope has its body's effects; the others keep the chain.
+_MMA_LEAD = {"leadDimension": _req("index"), "transpose": _opt("unit")}
+_op("gpu.binary", effects=None, symbol=True, operand_count=(0, 0), result_count=0,
+    inherent={"sym_name": _req("string"), "offloadingHandler": _opt("offloading_handler"), "objects": _req("gpu_objects")},
+    default_properties={"offloadingHandler": OpaqueAttr("#gpu.select_object")})  # fmt: skip
+_pure("gpu.cluster_block_id gpu.cluster_dim_blocks", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_names=("{name}_{dim}",))
+_pure("gpu.dynamic_shared_memory", operand_count=(0, 0), result_count=1)
+_op("gpu.set_default_device", effects=frozenset({WRITE}), operand_count=(1, 1), result_count=0)
+_op("gpu.subgroup_mma_load_matrix", effects=frozenset({READ}), inherent=_MMA_LEAD, operand_count=(1, None), result_count=1)
+_op("gpu.subgroup_mma_store_matrix", effects=frozenset({WRITE}), inherent=_MMA_LEAD, operand_count=(2, None), result_count=0)
+_pure("gpu.subgroup_mma_compute", inherent={"a_transpose": _opt("unit"), "b_transpose": _opt("unit")}, operand_count=(3, 3), result_count=1)
+_pure("gpu.subgroup_mma_constant_matrix", operand_count=(1, 1), result_count=1)
+_pure("gpu.subgroup_mma_elementwise", inherent={"opType": _req("mma_element_wise")}, operand_count=(1, None), result_count=1)
+
+_pure("arith.ceildivui", operand_count=(2, 2), result_count=1)
+_pure("arith.addui_extended", operand_count=(2, 2), result_count=2, result_names=("sum", "overflow"))
+_pure("arith.mulsi_extended arith.mului_extended", operand_count=(2, 2), result_count=2, result_names=("low", "high"))
+for _n in "acos acosh asin asinh atanh cosh sinh".split():
+    _op(f"math.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1), result_count=1)
+_op("math.fma", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(3, 3), result_count=1)
+_op("math.fpowi", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2), result_count=1)
+_pure("math.absi math.ctlz math.ctpop math.cttz", operand_count=(1, 1), result_count=1)
+_pure("math.ipowi", operand_count=(2, 2), result_count=1)
+_pure("index.bool.constant", inherent={"value": _req("bool")}, operand_count=(0, 0), result_count=1, result_names=("{value}",))
+_pure("index.constant", inherent={"value": _req("index")}, operand_count=(0, 0), result_count=1, result_names=("idx{value}",))
+_pure("index.casts index.castu", operand_count=(1, 1), result_count=1)
+_pure("index.cmp", inherent={"pred": _req("index_cmp_predicate")}, operand_count=(2, 2), result_count=1)
+_pure("index.sizeof", operand_count=(0, 0), result_count=1)
+_pure("func.constant", inherent={"value": _req("flat_symbol_ref")}, operand_count=(0, 0), result_count=1, result_names=("f",))
+_op("func.call_indirect", effects=None, tokens="escape", operand_count=(1, None))
+
+_op("memref.alloca_scope", recursive=True, operand_count=(0, 0))
+_op("memref.alloca_scope.return", terminator=True, parents=("memref.alloca_scope",), result_count=0)
+_op("memref.assume_alignment", effects=None, inherent={"alignment": _req("positive_i32")}, operand_count=(1, 1), result_count=0)
+_op("memref.generic_atomic_rmw", effects=frozenset({READ, WRITE}), operand_count=(1, None), result_count=1)
+_op("memref.atomic_yield", terminator=True, parents=("memref.generic_atomic_rmw",), operand_count=(1, 1), result_count=0)
+_op("memref.dma_start", effects=frozenset({READ, WRITE}), operand_count=(4, None), result_count=0)
+_op("memref.dma_wait", effects=frozenset({READ, WRITE}), operand_count=(2, None), result_count=0)
+_pure("memref.extract_aligned_pointer_as_index", operand_count=(1, 1), result_count=1, result_names=("intptr",))
+_pure("memref.extract_strided_metadata", operand_count=(1, 1), result_names=("base_buffer", "offset", "sizes*", "strides*"))
+_pure("memref.memory_space_cast", operand_count=(1, 1), result_count=1, result_names=("memspacecast",))
+_op("memref.prefetch", effects=frozenset({READ}), inherent={"isWrite": _req("bool"), "localityHint": _req("locality_hint"), "isDataCache": _req("bool")}, operand_count=(1, None), result_count=0)
+_pure("memref.rank", operand_count=(1, 1), result_count=1)
+_op("memref.realloc", effects=frozenset({ALLOC, FREE}), inherent={"alignment": _opt("alignment")}, operand_count=(1, 2), result_count=1)
+_pure("memref.reshape", operand_count=(2, 2), result_count=1, result_names=("reshape",))
+_pure("memref.transpose", inherent={"permutation": _req("affine_map")}, operand_count=(1, 1), result_count=1, result_names=("transpose",))
 
 def _names(dialect: str, mnemonics: str) -> frozenset[str]:
     """`dialect.m` for each blank-separated mnemonic `m` (the lists below

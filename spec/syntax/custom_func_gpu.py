@@ -136,7 +136,7 @@ def _bare(p: Printer, op: Operation) -> str:
     return op.name + p.attr_dict(op.attributes)
 
 
-@custom_printer("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim")
+@custom_printer("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim", "gpu.cluster_block_id", "gpu.cluster_dim_blocks")
 def _gpu_dim(p: Printer, op: Operation) -> str:
     dim = str(op.properties["dimension"]).removeprefix("#gpu<dim ").rstrip(">")
     text = f"{op.name}  {dim}"

@@ -37,7 +37,7 @@ def _constant(p: Printer, op: Operation) -> str:
 
 
 _BINARY = (
-    "addi subi muli shli divsi divui remsi remui andi ori xori maxsi minsi maxui minui shrsi shrui ceildivsi "
+    "addi subi muli shli divsi divui remsi remui andi ori xori maxsi minsi maxui minui shrsi shrui ceildivsi ceildivui "
     "floordivsi addf subf mulf divf remf maximumf minimumf maxnumf minnumf"
 ).split()
 

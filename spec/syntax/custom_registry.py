@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from spec.attributes import DenseArrayAttr
+from spec import registry
+from spec.attributes import Attr, DenseArrayAttr
 from spec.ir import Operation, Value
 from spec.syntax.printer import Printer
 
@@ -46,3 +47,12 @@ def return_like(p: Printer, op: Operation, name: str | None = None) -> str:
     if op.operands:
         text += f" {p.values(op.operands)} : {p.types(op.operands)}"
     return text
+
+
+def shown_attrs(op: Operation, *known: str) -> dict[str, Attr]:
+    """What a custom form's attr-dict shows: the properties its own syntax
+    does not spell (`known`), those equal to their defaults left out, as
+    MLIR does, then the discardable attributes."""
+    defaults = registry.lookup(op.name).default_properties
+    rest = {k: v for k, v in op.properties.items() if k not in known and defaults.get(k) != v}
+    return {**registry.without_defaults(op.name, rest), **op.attributes}

@@ -6,23 +6,18 @@ custom directive that starts with a blank)."""
 from __future__ import annotations
 
 from spec import registry
-from spec.attributes import Attr, IntegerAttr, StringAttr, UnitAttr
+from spec.attributes import IntegerAttr, StringAttr, UnitAttr
 from spec.ir import Operation
-from spec.syntax.custom_registry import custom_printer
+from spec.syntax.custom_registry import custom_printer, shown_attrs
 from spec.syntax.printer import Printer
 from spec.syntax.rules_wide import ATOMIC_RMW_KINDS
 
-_MATH1 = [f"math.{n}" for n in "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc".split()]
+_MATH1 = [f"math.{n}" for n in "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc acos acosh asin asinh atanh cosh sinh".split()]
 _MATH2 = [f"math.{n}" for n in "atan2 copysign powf".split()]
 _INDEX2 = [f"index.{n}" for n in "add sub mul divs divu rems remu maxs mins maxu minu and or xor shl shrs shru ceildivs ceildivu floordivs".split()]
 
 
-def _left(op: Operation, *known: str) -> dict[str, Attr]:
-    """Properties the custom form does not show in its own syntax (printed
-    in the attr-dict, as MLIR does), defaults elided, then the attributes."""
-    defaults = registry.lookup(op.name).default_properties
-    rest = {k: v for k, v in op.properties.items() if k not in known and defaults.get(k) != v}
-    return {**registry.without_defaults(op.name, rest), **op.attributes}
+_left = shown_attrs
 
 
 def _upper_bound(op: Operation) -> str:
@@ -70,7 +65,11 @@ def _fastmath(op: Operation) -> str:
     return " " + str(v)[len("#arith.") :]
 
 
-@custom_printer(*_MATH1, *_MATH2)
+_MATH_PLAIN = [f"math.{n}" for n in "fma absi ctlz ctpop cttz ipowi".split()]
+"""Part 3's math ops of the same form: operands, flags if any, one type."""
+
+
+@custom_printer(*_MATH1, *_MATH2, *_MATH_PLAIN)
 def _math(p: Printer, op: Operation) -> str:
     return f"{op.name} {p.values(op.operands)}{_fastmath(op)}{p.attr_dict(_left(op, 'fastmath'))} : {op.results[0].type}"
 

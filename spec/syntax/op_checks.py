@@ -223,6 +223,35 @@ MORE_OPS = frozenset(
 yet (`tests/test_syntax_op_checks.py` leaves them out); their printed forms
 are checked in tests/test_syntax_more.py."""
 
+# ---- Issue 16, part 3: constraints of the ops `rules_gpu_extra`,
+# `rules_scalar` and `rules_memref_extra` read, with mlir-opt-19's summaries.
+CONSTRAINTS.update(
+    {
+        "gpu_objects": AttrKind(
+            "an array of GPU object attributes with at least 1 elements",
+            _is(ArrayAttr),
+            lambda a: bool(a.elements) and all(str(e).startswith("#gpu.object<") for e in a.elements),  # type: ignore[attr-defined]
+        ),
+        "mma_element_wise": AttrKind("elementwise operation to apply to mma matrix", _opaque(r"#gpu<mma_element_wise \w+>")),
+        "index_cmp_predicate": AttrKind("index comparison predicate kind", _opaque(r"#index<cmp_predicate \w+>")),
+        "positive_i32": AttrKind("32-bit signless integer attribute whose value is positive", _is(IntegerAttr), lambda a: a.type.text == "i32" and a.value > 0),  # type: ignore[attr-defined]
+        "locality_hint": AttrKind(
+            "32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3",
+            _is(IntegerAttr),
+            lambda a: a.type.text == "i32" and 0 <= a.value <= 3,  # type: ignore[attr-defined]
+        ),
+    }
+)
+NEWER_OPS = frozenset(
+    "gpu.binary gpu.cluster_block_id gpu.cluster_dim_blocks gpu.subgroup_mma_load_matrix gpu.subgroup_mma_store_matrix "
+    "gpu.subgroup_mma_compute gpu.subgroup_mma_elementwise index.bool.constant index.constant index.cmp func.constant "
+    "memref.assume_alignment memref.prefetch memref.realloc memref.transpose".split()
+) | frozenset(f"math.{n}" for n in "acos acosh asin asinh atanh cosh sinh fma fpowi".split())
+"""The ops of part 3 with inherent attributes: their bad-value diagnostics
+are pinned in tests/test_ops_19_more.py, not in the table of
+tests/test_syntax_op_checks.py (so they count with `MORE_OPS` there)."""
+MORE_OPS = MORE_OPS | NEWER_OPS
+
 _FLOAT_REDUCTIONS = frozenset("minnumf maxnumf minimumf maximumf".split())
 _INT_REDUCTIONS = frozenset("minui minsi maxui maxsi and or xor".split())
 
@@ -495,6 +524,11 @@ def check_result_count(name: str, n: int, loc: Location) -> None:
     forms could not show another count."""
     if name in _ZERO_RESULTS and n:
         raise _fail(loc, f"'{name}' op requires zero results")
+    fixed = registry.lookup(name).result_count
+    if fixed is not None:
+        if n != fixed:
+            raise _fail(loc, f"'{name}' op " + ("requires zero results" if fixed == 0 else "requires one result" if fixed == 1 else f"expected {fixed} results"))
+        return
     if (name in _ONE_RESULT or name.startswith(_ONE_RESULT_PREFIXES)) and n != 1:
         raise _fail(loc, f"'{name}' op requires one result")
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from spec import registry
-from spec.attributes import Attr, FunctionType, UnitAttr, format_attr_entries, quote_string
+from spec.attributes import I1, Attr, FunctionType, UnitAttr, format_attr_entries, quote_string
 from spec.ir import Block, Operation, Region, Value
 
 
@@ -198,7 +198,28 @@ def result_name_hints(op: Operation) -> list[tuple[int, str]]:
     if name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim", "gpu.global_id"):
         dim = str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">")
         return [(0, f"{name.split('.', 1)[1]}_{dim}")]
-    return []
+    return registry_result_names(op)
+
+
+def registry_result_names(op: Operation) -> list[tuple[int, str]]:
+    """The names of the registry's `result_names` fact (see there)."""
+    names = registry.lookup(op.name).result_names
+    if not names or not op.results:
+        return []
+    value = op.properties.get("value")
+    fields = {
+        "name": op.name.split(".", 1)[1],
+        "dim": str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">"),
+        "value": ("true" if value.value else "false") if getattr(value, "type", None) == I1 else getattr(value, "value", ""),
+    }
+    groups = sum(1 for n in names if n.endswith("*"))
+    share = (len(op.results) - (len(names) - groups)) // groups if groups else 0
+    hints, at = [], 0
+    for n in names:
+        if at < len(op.results) and (share or not n.endswith("*")):
+            hints.append((at, n.removesuffix("*").format(**fields)))
+        at += share if n.endswith("*") else 1
+    return hints
 
 
 CustomPrinter = Callable[["Printer", Operation], str]

@@ -19,7 +19,18 @@ The spacing quirks of the custom forms are deliberate: they are mlir-opt's
 from __future__ import annotations
 
 from spec.ir import Operation
-from spec.syntax import affine, custom_affine, custom_control, custom_func_gpu, custom_host, custom_more, custom_wide  # noqa: F401 - they register their printers
+from spec.syntax import (  # noqa: F401 - they register their printers
+    affine,
+    custom_affine,
+    custom_control,
+    custom_func_gpu,
+    custom_gpu_extra,
+    custom_host,
+    custom_memref_extra,
+    custom_more,
+    custom_scalar,
+    custom_wide,
+)
 from spec.syntax.custom_registry import CUSTOM_PRINTERS
 from spec.syntax.printer import Printer
 

@@ -38,14 +38,25 @@ from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
 from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_type, segment_sizes, unescape
 from spec.syntax.op_checks import check_reduction_kind
+from spec.syntax.rules_gpu_extra import GX_RULES, GpuExtraRules
+from spec.syntax.rules_memref_extra import MX_RULES, MemrefExtraRules
+from spec.syntax.rules_scalar import SX_RULES, ScalarRules
 from spec.syntax.rules_wide import REDUCE_OPS, enum_error
 
-MORE_RULES = frozenset(
-    "more_switch_op more_global_op more_reshape_op more_reinterpret_op more_view_op more_all_reduce_op "
-    "more_gyield_op more_vextract_op more_vinsert_op more_addressof_op more_llvm_call_op more_llvm_func_op "
-    "more_llvm_global_op more_tread_op more_twrite_op".split()
+MORE_RULES = (
+    frozenset(
+        "more_switch_op more_global_op more_reshape_op more_reinterpret_op more_view_op more_all_reduce_op "
+        "more_gyield_op more_vextract_op more_vinsert_op more_addressof_op more_llvm_call_op more_llvm_func_op "
+        "more_llvm_global_op more_tread_op more_twrite_op".split()
+    )
+    | GX_RULES
+    | SX_RULES
+    | MX_RULES
 )
-"""Rules whose first child is the keyword token naming the op."""
+"""Rules whose first child is the keyword token naming the op: these, and
+those of part 3's groups (`rules_gpu_extra`, `rules_scalar`,
+`rules_memref_extra`), which `MoreRules` mixes in so that the parser takes
+them with this group."""
 
 MORE_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper() + "_KW" for rule in MORE_RULES}
 """Keyword rules (string literals) and the token type each hands on."""
@@ -149,7 +160,7 @@ def minor_identity(rank: int, k: int) -> str:
     return f"affine_map<({dims}) -> ({', '.join(f'd{i}' for i in range(rank - k, rank))})>"
 
 
-class MoreRules(BuilderBase):
+class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, BuilderBase):
     """The `more_*` rules."""
 
     def _attrs(self, items: list) -> dict[str, Attr] | None:

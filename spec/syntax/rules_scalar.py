@@ -1,0 +1,119 @@
+"""Builder rules of the rest of mlir-opt-19's scalar ops (issue 16, part 3):
+`arith.addui_extended`, `mulsi_extended`, `mului_extended`; the integer
+`math` ops (`absi`, `ctlz`, `ctpop`, `cttz`, `ipowi`), `math.fma` and
+`math.fpowi`; `index.bool.constant`, `constant`, `casts`, `castu`, `cmp`,
+`sizeof`; `func.constant` and `func.call_indirect` (also without their
+prefix in a function: `func` is its default dialect). `arith.ceildivui` and
+the fast-math unary `math` ops share the rules of their kin
+(`arith_binary_op`, `wide_math1_op`).
+
+As in `rules_wide`: one grammar rule per shape (`sx_*_op`), its keyword rule
+listing the ops written that way; facts in `spec.registry`, printers in
+`custom_scalar`. The parser takes these rules through `rules_more`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token
+
+from spec.attributes import I1, INDEX, Attr, FunctionType, IntegerAttr, OpaqueAttr, SymbolRefAttr, Type
+from spec.diagnostics import DiagnosticError, error
+from spec.syntax.build_base import BuilderBase, PartialOp, read_type, symbol_name
+from spec.syntax.rules_wide import enum_error
+
+SX_RULES = frozenset(
+    "sx_addx_op sx_int2_op sx_int1_op sx_fma_op sx_fpowi_op sx_ibool_op sx_iconst_op sx_icast_op sx_icmp_op "
+    "sx_sizeof_op sx_fconst_op sx_icall_op".split()
+)
+"""Rules whose first child is the keyword token naming the op."""
+
+SX_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper() + "_KW" for rule in SX_RULES}
+"""Keyword rules (string literals) and the token type each hands on."""
+
+INDEX_CMP_PREDICATES = tuple("eq ne slt sle sgt sge ult ule ugt uge".split())
+"""`index.cmp` predicates (`#index<cmp_predicate X>`), in MLIR 19's order."""
+
+
+def _with_prefix(kw: Token) -> str:
+    """The op name of a keyword that may be written without `func.`."""
+    return str(kw) if "." in kw else f"func.{kw}"
+
+
+class ScalarRules(BuilderBase):
+    """The `sx_*` rules."""
+
+    def _sx(self, name: str, meta: Any, operands: list, results: list[Type], rest: list, props: dict[str, Attr] | None = None) -> PartialOp:
+        """The op, with the fast-math flags (a tuple) and the attr-dict among `rest`."""
+        props = dict(props or {})
+        attrs = None
+        for it in rest:
+            if isinstance(it, tuple):
+                props[it[0]] = it[1]
+            elif isinstance(it, dict):
+                attrs = it
+        props, attrs = self.split_attrs(name, attrs, props)
+        return self.op(name, meta, operands, results, properties=props, attributes=attrs)
+
+    def sx_addx_op(self, meta: Any, items: list) -> PartialOp:
+        t, flag = read_type(items[-2]), read_type(items[-1])
+        ops = [self.typed(items[1], t), self.typed(items[2], t)]  # type: ignore[arg-type]
+        return self._sx("arith.addui_extended", meta, ops, [t, flag], items[3:-2])  # type: ignore[list-item]
+
+    def sx_int2_op(self, meta: Any, items: list) -> PartialOp:
+        """Two operands of the type written; the registry says how many results of it."""
+        from spec import registry
+
+        name = str(items[0])
+        t = read_type(items[-1])
+        n = registry.lookup(name).result_count or 1
+        return self._sx(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])  # type: ignore[arg-type,list-item]
+
+    def sx_int1_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
+        return self._sx(str(items[0]), meta, [self.typed(items[1], t)], [t], items[2:-1])  # type: ignore[arg-type,list-item]
+
+    def sx_fma_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
+        return self._sx("math.fma", meta, [self.typed(u, t) for u in items[1:4]], [t], items[4:-1])  # type: ignore[arg-type,list-item]
+
+    def sx_fpowi_op(self, meta: Any, items: list) -> PartialOp:
+        t, p = read_type(items[-2]), read_type(items[-1])
+        return self._sx("math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2])  # type: ignore[arg-type,list-item]
+
+    def sx_ibool_op(self, meta: Any, items: list) -> PartialOp:
+        value = IntegerAttr(1 if str(items[1]) == "true" else 0, I1)
+        return self._sx("index.bool.constant", meta, [], [I1], items[2:], {"value": value})
+
+    def sx_iconst_op(self, meta: Any, items: list) -> PartialOp:
+        return self._sx("index.constant", meta, [], [INDEX], items[2:], {"value": IntegerAttr(int(str(items[1]), 0), INDEX)})
+
+    def sx_icast_op(self, meta: Any, items: list) -> PartialOp:
+        return self._sx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], items[2:-2])  # type: ignore[arg-type,list-item]
+
+    def sx_icmp_op(self, meta: Any, items: list) -> PartialOp:
+        pred = str(items[1])
+        if pred not in INDEX_CMP_PREDICATES:
+            raise enum_error(items[1], "index.cmp", "pred", INDEX_CMP_PREDICATES, self.tok_loc(items[1]))
+        ops = [self.typed(items[2], INDEX), self.typed(items[3], INDEX)]
+        return self._sx("index.cmp", meta, ops, [I1], items[4:], {"pred": OpaqueAttr(f"#index<cmp_predicate {pred}>")})
+
+    def sx_sizeof_op(self, meta: Any, items: list) -> PartialOp:
+        return self._sx("index.sizeof", meta, [], [INDEX], items[1:])
+
+    def sx_fconst_op(self, meta: Any, items: list) -> PartialOp:
+        t = read_type(items[-1])
+        value = SymbolRefAttr(symbol_name(str(items[1])))
+        partial = self._sx(_with_prefix(items[0]), meta, [], [t], items[2:-1], {"value": value})  # type: ignore[list-item]
+        return self.bare_name(partial, items[0])
+
+    def sx_icall_op(self, meta: Any, items: list) -> PartialOp:
+        fn: FunctionType = items[-1]
+        args = items[2] or []
+        if len(args) != len(fn.inputs):
+            raise DiagnosticError(error(self.loc(meta), f"{len(args)} operands present, but expected {len(fn.inputs)}"))
+        ops = [self.typed(items[1], fn), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]  # type: ignore[arg-type]
+        partial = self._sx(_with_prefix(items[0]), meta, ops, list(fn.results), items[3:-1])
+        return self.bare_name(partial, items[0])
+
