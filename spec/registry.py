@@ -431,8 +431,7 @@ _op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1))
 # before; alloca_scope has its body's effects; the others keep the chain.
 _MMA_LEAD = {"leadDimension": _req("index"), "transpose": _opt("unit")}
 _op("gpu.binary", effects=None, symbol=True, operand_count=(0, 0), result_count=0,
-    inherent={"sym_name": _req("string"), "offloadingHandler": _opt("offloading_handler"), "objects": _req("gpu_objects")},
-    default_properties={"offloadingHandler": OpaqueAttr("#gpu.select_object")})  # fmt: skip
+    inherent={"sym_name": _req("string"), "offloadingHandler": _opt("offloading_handler"), "objects": _req("gpu_objects")})  # fmt: skip
 _pure("gpu.cluster_block_id gpu.cluster_dim_blocks", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_names=("{name}_{dim}",))
 _pure("gpu.dynamic_shared_memory", operand_count=(0, 0), result_count=1)
 _op("gpu.set_default_device", effects=frozenset({WRITE}), operand_count=(1, 1), result_count=0)

@@ -6,11 +6,11 @@ printed after a blank by a directive that starts with one)."""
 
 from __future__ import annotations
 
-from spec import registry
 from spec.attributes import ArrayAttr, StringAttr, quote_symbol
 from spec.ir import Operation
 from spec.syntax.custom_registry import custom_printer, shown_attrs
 from spec.syntax.printer import Printer
+from spec.syntax.rules_gpu_extra import DEFAULT_HANDLER
 
 
 @custom_printer("gpu.binary")
@@ -23,9 +23,8 @@ def _binary(p: Printer, op: Operation) -> str:
     if not isinstance(sym, StringAttr):
         raise ValueError("no name: printed generically")
     handler = props.get("offloadingHandler")
-    default = registry.lookup(op.name).default_properties["offloadingHandler"]
     text = f"gpu.binary {quote_symbol(sym.value)} "
-    if handler is not None and handler != default:
+    if handler is not None and str(handler) != DEFAULT_HANDLER:
         text += f"<{handler}>"
     text += p.attr_dict(shown_attrs(op, "sym_name", "offloadingHandler", "objects"))
     return text + " [" + ", ".join(map(str, objects.elements)) + "]"

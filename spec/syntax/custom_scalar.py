@@ -41,7 +41,7 @@ def _bool_constant(p: Printer, op: Operation) -> str:
     v = op.properties.get("value")
     if not (isinstance(v, IntegerAttr) and v.type.text == "i1"):
         raise ValueError("not a bool: printed generically")
-    return f"index.bool.constant {'true' if v.value else 'false'}{p.attr_dict(shown_attrs(op, 'value'))}"
+    return f"index.bool.constant{p.attr_dict(shown_attrs(op, 'value'))} {'true' if v.value else 'false'}"
 
 
 @custom_printer("index.constant")
@@ -49,7 +49,7 @@ def _index_constant(p: Printer, op: Operation) -> str:
     v = op.properties.get("value")
     if not isinstance(v, IntegerAttr):
         raise ValueError("not an integer: printed generically")
-    return f"index.constant {v.value}{p.attr_dict(shown_attrs(op, 'value'))}"
+    return f"index.constant{p.attr_dict(shown_attrs(op, 'value'))} {v.value}"
 
 
 @custom_printer("index.casts", "index.castu")
@@ -71,7 +71,7 @@ def _sizeof(p: Printer, op: Operation) -> str:
 
 @custom_printer("func.constant")
 def _func_constant(p: Printer, op: Operation) -> str:
-    return f"{p.op_name(op)} {op.properties['value']}{p.attr_dict(shown_attrs(op, 'value'))} : {op.results[0].type}"
+    return f"{p.op_name(op)}{p.attr_dict(shown_attrs(op, 'value'))} {op.properties['value']} : {op.results[0].type}"
 
 
 @custom_printer("func.call_indirect")

@@ -29,6 +29,9 @@ GX_RULES = frozenset(
 GX_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper() + "_KW" for rule in GX_RULES}
 """Keyword rules (string literals) and the token type each hands on."""
 
+DEFAULT_HANDLER = "#gpu.select_object"
+"""`gpu.binary`'s offloading handler when its custom form names none."""
+
 MMA_ELEMENTWISE = tuple("addf mulf subf maxf minf divf addi muli subi divs divu negatef negates extf".split())
 """MLIR 19's `MMAElementwiseOp` cases, in the order its error lists them."""
 
@@ -49,9 +52,9 @@ class GpuExtraRules(BuilderBase):
 
     def gx_binary_op(self, meta: Any, items: list) -> PartialOp:
         """`gpu.binary @name [<handler>] [attr-dict] [objects]`: the handler
-        and objects are properties, the handler defaulting to
-        `#gpu.select_object` (as 19 sets it)."""
-        props: dict[str, Attr] = {"sym_name": StringAttr(symbol_name(str(items[1])))}
+        and objects are properties, the handler `#gpu.select_object` when
+        not written (19's custom parser sets it; its generic one does not)."""
+        props: dict[str, Attr] = {"sym_name": StringAttr(symbol_name(str(items[1]))), "offloadingHandler": OpaqueAttr(DEFAULT_HANDLER)}
         attrs = None
         for it in items[2:]:
             if isinstance(it, tuple) and it[0] == "targets":

@@ -104,7 +104,8 @@ class MemrefExtraRules(BuilderBase):
         return self._mx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], _attrs(items[2:-2]))  # type: ignore[arg-type,list-item]
 
     def mx_prefetch_op(self, meta: Any, items: list) -> PartialOp:
-        """`%m[%i...], read|write, locality<0..3>, data|instr : T`."""
+        """`%m[%i...], read|write, locality<0..3>, data|instr : T` (no
+        attr-dict: 19 reads none)."""
         name = "memref.prefetch"
         t = read_type(items[-1])
         rw, hint, cache = items[3], items[4], items[5]
@@ -120,7 +121,7 @@ class MemrefExtraRules(BuilderBase):
         if not 0 <= props["localityHint"].value <= 3:  # type: ignore[attr-defined]
             raise DiagnosticError(error(self.loc(meta), f"'{name}' op attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3"))
         ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or [])]  # type: ignore[arg-type]
-        return self._mx(name, meta, ops, [], _attrs(items[6:-1]), props)
+        return self._mx(name, meta, ops, [], None, props)
 
     def mx_rank_op(self, meta: Any, items: list) -> PartialOp:
         return self._mx("memref.rank", meta, [self.typed(items[1], read_type(items[-1]))], [INDEX], _attrs(items[2:-1]))  # type: ignore[arg-type]

@@ -83,11 +83,13 @@ class ScalarRules(BuilderBase):
         return self._sx("math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2])  # type: ignore[arg-type,list-item]
 
     def sx_ibool_op(self, meta: Any, items: list) -> PartialOp:
-        value = IntegerAttr(1 if str(items[1]) == "true" else 0, I1)
-        return self._sx("index.bool.constant", meta, [], [I1], items[2:], {"value": value})
+        """`index.bool.constant [attr-dict] true|false`."""
+        value = IntegerAttr(1 if str(items[-1]) == "true" else 0, I1)
+        return self._sx("index.bool.constant", meta, [], [I1], items[1:-1], {"value": value})
 
     def sx_iconst_op(self, meta: Any, items: list) -> PartialOp:
-        return self._sx("index.constant", meta, [], [INDEX], items[2:], {"value": IntegerAttr(int(str(items[1]), 0), INDEX)})
+        """`index.constant [attr-dict] N`."""
+        return self._sx("index.constant", meta, [], [INDEX], items[1:-1], {"value": IntegerAttr(int(str(items[-1]), 0), INDEX)})
 
     def sx_icast_op(self, meta: Any, items: list) -> PartialOp:
         return self._sx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], items[2:-2])  # type: ignore[arg-type,list-item]
@@ -103,9 +105,10 @@ class ScalarRules(BuilderBase):
         return self._sx("index.sizeof", meta, [], [INDEX], items[1:])
 
     def sx_fconst_op(self, meta: Any, items: list) -> PartialOp:
+        """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
         t = read_type(items[-1])
-        value = SymbolRefAttr(symbol_name(str(items[1])))
-        partial = self._sx(_with_prefix(items[0]), meta, [], [t], items[2:-1], {"value": value})  # type: ignore[list-item]
+        value = SymbolRefAttr(symbol_name(str(items[-2])))
+        partial = self._sx(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})  # type: ignore[list-item]
         return self.bare_name(partial, items[0])
 
     def sx_icall_op(self, meta: Any, items: list) -> PartialOp:

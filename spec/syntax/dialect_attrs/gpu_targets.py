@@ -69,6 +69,7 @@ from spec.syntax.dialect_attrs.text import (
     param_list,
     read_struct,
     skip_blanks,
+    split_top,
     to_int,
     unbalanced,
 )
@@ -98,6 +99,10 @@ TARGET_PARAMS: dict[str, tuple[Param, ...]] = {
 
 
 HANDLER = "#gpu.select_object"
+OBJECT = "#gpu.object"
+"""A compiled object of a `gpu.binary`: `#gpu.object<TARGET, [properties =
+DICT,] [FORMAT =] "BYTES">`, printed with its target and properties
+canonical and the default format (`fatbin`) left out."""
 
 DIALECT_ATTRS: dict[str, frozenset[str]] = {
     "gpu": frozenset(
@@ -181,6 +186,8 @@ def canonical_gpu_attr(text: str, parse_value: ValueParser) -> str | None:
         return read_struct(name, text, SPIRV_LIMITS, bare=False, parse_value=parse_value)
     if name == HANDLER:
         return _handler(text, parse_value)
+    if name == OBJECT:
+        return _object(text, parse_value)
     if name == SPIRV_TARGET:
         return target_env(text, parse_value)
     if name == SPIRV_VCE:
@@ -238,6 +245,31 @@ def _handler(text: str, parse_value: ValueParser) -> str:
     if not is_gpu_target(inner_attr):
         raise AttrTextError(open_at, "the target attribute must be a GPU Target attribute")
     return f"{HANDLER}<{inner_attr}>"
+
+
+def _object(text: str, parse_value: ValueParser) -> str:
+    """`#gpu.object<...>` (see `OBJECT`); a part it cannot read is kept as
+    written, stripped."""
+    body = param_list(OBJECT, text)
+    if body is None:
+        return text
+    inner, base = body
+    parts = []
+    for start, end in split_top(inner):
+        raw = inner[start:end]
+        lead = len(raw) - len(raw.lstrip())
+        key, eq, value = raw.strip().partition("=")
+        if not parts:
+            parts.append(str(parse_value(raw.strip(), base + start + lead)))
+        elif eq and key.strip() == "properties":
+            at = base + start + len(key) + 1 + len(value) - len(value.lstrip())
+            parts.append(f"properties = {parse_value(value.strip(), at)}")
+        elif eq and not key.strip().startswith('"'):
+            fmt = key.strip()
+            parts.append(value.strip() if fmt == "fatbin" else f"{fmt} = {value.strip()}")
+        else:
+            parts.append(raw.strip())
+    return f"{OBJECT}<{', '.join(parts)}>"
 
 
 def _signed(attr: IntegerAttr) -> int:
