@@ -472,6 +472,7 @@ _op("memref.prefetch", effects=frozenset({READ}), inherent={"isWrite": _req("boo
 _pure("memref.rank", operand_count=(1, 1), result_count=1)
 _op("memref.realloc", effects=frozenset({ALLOC, FREE}), inherent={"alignment": _opt("alignment")}, operand_count=(1, 2), result_count=1)
 _pure("memref.reshape", operand_count=(2, 2), result_count=1, result_names=("reshape",))
+_op("scf.index_switch", recursive=True, inherent={"cases": _req("dense_i64")}, operand_count=(1, 1))
 _pure("memref.transpose", inherent={"permutation": _req("affine_map")}, operand_count=(1, 1), result_count=1, result_names=("transpose",))
 
 def _names(dialect: str, mnemonics: str) -> frozenset[str]:

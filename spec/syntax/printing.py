@@ -29,6 +29,7 @@ from spec.syntax import (  # noqa: F401 - they register their printers
     custom_memref_extra,
     custom_more,
     custom_scalar,
+    custom_scf_extra,
     custom_wide,
 )
 from spec.syntax.custom_registry import CUSTOM_PRINTERS

@@ -41,6 +41,7 @@ from spec.syntax.op_checks import check_reduction_kind
 from spec.syntax.rules_gpu_extra import GX_RULES, GpuExtraRules
 from spec.syntax.rules_memref_extra import MX_RULES, MemrefExtraRules
 from spec.syntax.rules_scalar import SX_RULES, ScalarRules
+from spec.syntax.rules_scf_extra import FX_RULES, ScfExtraRules
 from spec.syntax.rules_wide import REDUCE_OPS, enum_error
 
 MORE_RULES = (
@@ -52,10 +53,11 @@ MORE_RULES = (
     | GX_RULES
     | SX_RULES
     | MX_RULES
+    | FX_RULES
 )
 """Rules whose first child is the keyword token naming the op: these, and
 those of part 3's groups (`rules_gpu_extra`, `rules_scalar`,
-`rules_memref_extra`), which `MoreRules` mixes in so that the parser takes
+`rules_memref_extra`, `rules_scf_extra`), which `MoreRules` mixes in so that the parser takes
 them with this group."""
 
 MORE_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper() + "_KW" for rule in MORE_RULES}
@@ -160,8 +162,8 @@ def minor_identity(rank: int, k: int) -> str:
     return f"affine_map<({dims}) -> ({', '.join(f'd{i}' for i in range(rank - k, rank))})>"
 
 
-class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, BuilderBase):
-    """The `more_*` rules."""
+class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, BuilderBase):
+    """The `more_*` rules, and part 3's groups mixed in."""
 
     def _attrs(self, items: list) -> dict[str, Attr] | None:
         return next((i for i in items if isinstance(i, dict)), None)
