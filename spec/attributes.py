@@ -122,7 +122,7 @@ class FunctionType:
 
     def __str__(self) -> str:
         ins = ", ".join(map(str, self.inputs))
-        if len(self.results) == 1 and not str(self.results[0]).startswith("("):
+        if len(self.results) == 1 and not self.results[0].text.startswith("("):
             outs = str(self.results[0])
         else:
             outs = "(" + ", ".join(map(str, self.results)) + ")"

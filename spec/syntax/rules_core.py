@@ -198,7 +198,9 @@ class CoreRules(BuilderBase):
         return items
 
     def type_list(self, meta: Any, items: list) -> list[Type]:
-        return [read_type(t) for t in items]
+        # A function type in a list types a value (`func.constant`'s result,
+        # `func.call_indirect`'s callee): kept as a type of that text.
+        return [Type(str(t)) if isinstance(t, FunctionType) else read_type(t) for t in items]  # type: ignore[misc]
 
     def function_type(self, meta: Any, items: list) -> FunctionType:
         ins = items[0] or []

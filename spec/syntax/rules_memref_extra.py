@@ -14,6 +14,7 @@ rules through `rules_more`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lark import Token
@@ -34,6 +35,18 @@ MX_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper(
 """Keyword rules (string literals) and the token type each hands on."""
 
 I32 = Type("i32")
+
+
+def is_permutation(map_text: str) -> bool:
+    """Whether the canonical `affine_map<(d0, ...) -> (...)>` permutes its
+    dimensions: no symbols, each result a distinct bare dimension, all of
+    them used (MLIR's `AffineMap::isPermutation`)."""
+    m = re.fullmatch(r"affine_map<\(([^()]*)\) -> \(([^()]*)\)>", map_text)
+    if m is None:
+        return False
+    dims = [d.strip() for d in m.group(1).split(",") if d.strip()]
+    results = [r.strip() for r in m.group(2).split(",") if r.strip()]
+    return sorted(results) == sorted(dims)
 
 
 def _attrs(items: list) -> dict[str, Attr] | None:
@@ -110,9 +123,9 @@ class MemrefExtraRules(BuilderBase):
         t = read_type(items[-1])
         rw, hint, cache = items[3], items[4], items[5]
         if str(rw) not in ("read", "write"):
-            raise TokenError(rw, 0, "rw specifier has to be 'read' or 'write'")
+            raise DiagnosticError(error(self.loc(meta), f"custom op '{name}' rw specifier has to be 'read' or 'write'"))
         if str(cache) not in ("data", "instr"):
-            raise TokenError(cache, 0, "cache type has to be 'data' or 'instr'")
+            raise DiagnosticError(error(self.loc(meta), f"custom op '{name}' cache type has to be 'data' or 'instr'"))
         props: dict[str, Attr] = {
             "isWrite": IntegerAttr(int(str(rw) == "write"), I1),
             "localityHint": IntegerAttr(int(str(hint)), I32),
@@ -147,6 +160,8 @@ class MemrefExtraRules(BuilderBase):
             text = affine.canonical("map", str(tok))
         except affine.AffineError as exc:
             raise TokenError(tok, exc.args[0] if exc.args and isinstance(exc.args[0], int) else 0, "invalid affine map") from None
+        if not is_permutation(text):
+            raise DiagnosticError(error(self.loc(meta), "'memref.transpose' op expected a permutation map"))
         props: dict[str, Attr] = {"permutation": OpaqueAttr(text)}
         src_t, res_t = read_type(items[-2]), read_type(items[-1])
         return self._mx("memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props)  # type: ignore[arg-type,list-item]

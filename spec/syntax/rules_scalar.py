@@ -21,7 +21,6 @@ from lark import Token
 from spec.attributes import I1, INDEX, Attr, FunctionType, IntegerAttr, OpaqueAttr, SymbolRefAttr, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.syntax.build_base import BuilderBase, PartialOp, read_type, symbol_name
-from spec.syntax.rules_wide import enum_error
 
 SX_RULES = frozenset(
     "sx_addx_op sx_int2_op sx_int1_op sx_fma_op sx_fpowi_op sx_ibool_op sx_iconst_op sx_icast_op sx_icmp_op "
@@ -97,7 +96,8 @@ class ScalarRules(BuilderBase):
     def sx_icmp_op(self, meta: Any, items: list) -> PartialOp:
         pred = str(items[1])
         if pred not in INDEX_CMP_PREDICATES:
-            raise enum_error(items[1], "index.cmp", "pred", INDEX_CMP_PREDICATES, self.tok_loc(items[1]))
+            message = f"custom op 'index.cmp' expected ::mlir::index::IndexCmpPredicate to be one of: {', '.join(INDEX_CMP_PREDICATES)}"
+            raise DiagnosticError(error(self.tok_loc(items[1]), message))
         ops = [self.typed(items[2], INDEX), self.typed(items[3], INDEX)]
         return self._sx("index.cmp", meta, ops, [I1], items[4:], {"pred": OpaqueAttr(f"#index<cmp_predicate {pred}>")})
 
@@ -106,7 +106,7 @@ class ScalarRules(BuilderBase):
 
     def sx_fconst_op(self, meta: Any, items: list) -> PartialOp:
         """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
-        t = read_type(items[-1])
+        t = Type(str(read_type(items[-1])))  # a function type as a value's type: its text
         value = SymbolRefAttr(symbol_name(str(items[-2])))
         partial = self._sx(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})  # type: ignore[list-item]
         return self.bare_name(partial, items[0])
@@ -116,7 +116,7 @@ class ScalarRules(BuilderBase):
         args = items[2] or []
         if len(args) != len(fn.inputs):
             raise DiagnosticError(error(self.loc(meta), f"{len(args)} operands present, but expected {len(fn.inputs)}"))
-        ops = [self.typed(items[1], fn), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]  # type: ignore[arg-type]
+        ops = [self.typed(items[1], Type(str(fn))), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]
         partial = self._sx(_with_prefix(items[0]), meta, ops, list(fn.results), items[3:-1])
         return self.bare_name(partial, items[0])
 
