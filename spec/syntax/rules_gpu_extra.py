@@ -113,6 +113,7 @@ class GpuExtraRules(BuilderBase):
         args = items[2]
         attrs = items[3] if isinstance(items[3], dict) else None
         if len(fn.inputs) != len(args):
-            raise DiagnosticError(error(self.loc(meta), f"{len(args)} operands present, but expected {len(fn.inputs)}"))
+            # 19 reports it where the operands start.
+            raise DiagnosticError(error(args[0].loc, f"custom op '{name}' {len(args)} operands present, but expected {len(fn.inputs)}"))
         ops = [self.typed(u, t) for u, t in zip(args, fn.inputs)]
         return self._gx(name, meta, ops, list(fn.results), attrs, {"opType": OpaqueAttr(f"#gpu<mma_element_wise {kind}>")})

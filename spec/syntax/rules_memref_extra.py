@@ -66,6 +66,11 @@ class MemrefExtraRules(BuilderBase):
         results = next((i for i in items[1:] if isinstance(i, list)), [])
         region: Region = next(i for i in items if isinstance(i, Region))
         self._ensure_terminator(region, "memref.alloca_scope.return", self.loc(meta))
+        returned = region.blocks[-1].ops[-1]
+        if returned.name == "memref.alloca_scope.return" and len(returned.operands) != len(results):
+            # The region-branch verifier (two blanks after `op`, as 19 words it).
+            message = f"'memref.alloca_scope' op  region control flow edge from Region #0 to parent results: source has {len(returned.operands)} operands, but target successor needs {len(results)}"
+            raise DiagnosticError(error(self.loc(meta), message))
         return self._mx("memref.alloca_scope", meta, [], results, _attrs(items), regions=[region])
 
     def mx_scope_return_op(self, meta: Any, items: list) -> PartialOp:
@@ -94,14 +99,13 @@ class MemrefExtraRules(BuilderBase):
 
     def mx_dma_start_op(self, meta: Any, items: list) -> PartialOp:
         """`src[i...], dst[j...], n, tag[k...] [, stride, per_stride] : S, D, T`:
-        operands in that order, flattened."""
+        operands in that order, flattened (no attr-dict: 19 reads none)."""
         src_t, dst_t, tag_t = (read_type(t) for t in items[-3:])
         src, si, dst, di, num, tag, ti, *rest = items[1:-3]
-        attrs = rest.pop() if rest and isinstance(rest[-1], dict) else None
         strides = [self.typed(u, INDEX) for u in rest if u is not None]
         ops = [self.typed(src, src_t), *(self.typed(i, INDEX) for i in si or []), self.typed(dst, dst_t), *(self.typed(i, INDEX) for i in di or [])]  # type: ignore[arg-type]
         ops += [self.typed(num, INDEX), self.typed(tag, tag_t), *(self.typed(i, INDEX) for i in ti or []), *strides]  # type: ignore[arg-type]
-        return self._mx("memref.dma_start", meta, ops, [], attrs)
+        return self._mx("memref.dma_start", meta, ops, [], None)
 
     def mx_dma_wait_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
