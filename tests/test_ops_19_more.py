@@ -187,7 +187,7 @@ def test_cases_against_mlir_opt_19(case: str) -> None:
 _HOST = (
     "func.func private @g(i32) -> i32\n"
     "func.func @f(%dev: memref<16xf32>, %x: f32, %n: i32, %i: index, %h: memref<16xf16>, %hf: memref<16xf32>, "
-    '%mm: !gpu.mma_matrix<16x16xf32, "COp">, %tag: memref<1xi32>, %sh: memref<1xindex>, %h2: memref<4x4xf32>) {\n'
+    '%mm: !gpu.mma_matrix<16x16xf32, "COp">, %tag: memref<1xi32>, %sh: memref<1xindex>, %h2: memref<4x4xf32>, %fp: (i32) -> i32) {\n'
     "  gpu.memset %dev, %x : memref<16xf32>, f32\n  OP\n  gpu.memset %dev, %x : memref<16xf32>, f32\n  return\n}\n"
 )
 
@@ -205,6 +205,7 @@ WAITED: dict[str, bool] = {
     "%q = index.sizeof": False,
     "%q = index.cmp slt(%i, %i)": False,
     "%q = func.constant @g : (i32) -> i32": False,
+    "%q = func.call_indirect %fp(%n) : (i32) -> i32": True,
     "memref.assume_alignment %hf, 16 : memref<16xf32>": True,
     "memref.dma_start %hf[%i], %hf[%i], %i, %tag[%i] : memref<16xf32>, memref<16xf32>, memref<1xi32>": True,
     "memref.dma_wait %tag[%i], %i : memref<1xi32>": True,

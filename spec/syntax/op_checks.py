@@ -245,7 +245,7 @@ CONSTRAINTS.update(
 NEWER_OPS = frozenset(
     "gpu.binary gpu.cluster_block_id gpu.cluster_dim_blocks gpu.subgroup_mma_load_matrix gpu.subgroup_mma_store_matrix "
     "gpu.subgroup_mma_compute gpu.subgroup_mma_elementwise index.bool.constant index.constant index.cmp func.constant "
-    "memref.assume_alignment memref.prefetch memref.realloc memref.transpose".split()
+    "memref.assume_alignment memref.prefetch memref.realloc memref.transpose scf.index_switch".split()
 ) | frozenset(f"math.{n}" for n in "acos acosh asin asinh atanh cosh sinh fma fpowi".split())
 """The ops of part 3 with inherent attributes: their bad-value diagnostics
 are pinned in tests/test_ops_19_more.py, not in the table of

@@ -57,6 +57,15 @@ from spec.syntax.resolve import NOTHING_LATER
 from spec.syntax.syntax_errors import unknown_op_message
 
 
+def value_type(tok: Any) -> Type:
+    """The type of a value written `tok`: a function type that types a
+    value (a block argument, `func.constant`'s result, `func.call_indirect`'s
+    callee) is kept as a type of its text, so that every use and definition
+    of the value compare equal and every tool reads it as a type."""
+    t = tok if isinstance(tok, FunctionType) else read_type(tok)
+    return Type(str(t)) if isinstance(t, FunctionType) else t
+
+
 class CoreRules(BuilderBase):
     """Rules for what any op is made of."""
 
@@ -184,7 +193,7 @@ class CoreRules(BuilderBase):
         return [i for i in items if i is not None]
 
     def block_arg(self, meta: Any, items: list) -> tuple:
-        return (items[0], read_type(items[1]), self.tok_loc(items[0]))
+        return (items[0], value_type(items[1]), self.tok_loc(items[0]))
 
     # -- values, types, attributes ----------------------------------------------
     @raw_rule
@@ -198,9 +207,7 @@ class CoreRules(BuilderBase):
         return items
 
     def type_list(self, meta: Any, items: list) -> list[Type]:
-        # A function type in a list types a value (`func.constant`'s result,
-        # `func.call_indirect`'s callee): kept as a type of that text.
-        return [Type(str(t)) if isinstance(t, FunctionType) else read_type(t) for t in items]  # type: ignore[misc]
+        return [value_type(t) for t in items]
 
     def function_type(self, meta: Any, items: list) -> FunctionType:
         ins = items[0] or []

@@ -37,6 +37,7 @@ from spec.syntax.build_base import (
     symbol_ref_attr,
 )
 from spec.syntax.op_checks import declared
+from spec.syntax.rules_core import value_type
 
 
 class FuncGpuRules(BuilderBase):
@@ -58,10 +59,10 @@ class FuncGpuRules(BuilderBase):
         return self.bare_name(self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region]), items[0])
 
     def named_arg(self, meta: Any, items: list) -> tuple:
-        return ("named", items[0], read_type(items[1]), items[2] if len(items) > 2 and isinstance(items[2], dict) else None)
+        return ("named", items[0], value_type(items[1]), items[2] if len(items) > 2 and isinstance(items[2], dict) else None)
 
     def type_with_attrs(self, meta: Any, items: list) -> tuple:
-        return ("type", None, read_type(items[0]), items[1] if len(items) > 1 else None)
+        return ("type", None, value_type(items[0]), items[1] if len(items) > 1 else None)
 
     def func_args(self, meta: Any, items: list) -> tuple:
         return ("args", items)

@@ -21,6 +21,7 @@ from lark import Token
 from spec.attributes import I1, INDEX, Attr, FunctionType, IntegerAttr, OpaqueAttr, SymbolRefAttr, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.syntax.build_base import BuilderBase, PartialOp, read_type, symbol_name
+from spec.syntax.rules_core import value_type
 
 SX_RULES = frozenset(
     "sx_addx_op sx_int2_op sx_int1_op sx_fma_op sx_fpowi_op sx_ibool_op sx_iconst_op sx_icast_op sx_icmp_op "
@@ -106,7 +107,7 @@ class ScalarRules(BuilderBase):
 
     def sx_fconst_op(self, meta: Any, items: list) -> PartialOp:
         """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
-        t = Type(str(read_type(items[-1])))  # a function type as a value's type: its text
+        t = value_type(items[-1])
         value = SymbolRefAttr(symbol_name(str(items[-2])))
         partial = self._sx(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})  # type: ignore[list-item]
         return self.bare_name(partial, items[0])
@@ -116,7 +117,7 @@ class ScalarRules(BuilderBase):
         args = items[2] or []
         if len(args) != len(fn.inputs):
             raise DiagnosticError(error(self.loc(meta), f"{len(args)} operands present, but expected {len(fn.inputs)}"))
-        ops = [self.typed(items[1], Type(str(fn))), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]
+        ops = [self.typed(items[1], value_type(fn)), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]
         partial = self._sx(_with_prefix(items[0]), meta, ops, list(fn.results), items[3:-1])
         return self.bare_name(partial, items[0])
 
