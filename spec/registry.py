@@ -497,6 +497,17 @@ COMPLETE_DIALECTS: dict[str, frozenset[str]] = {
         "mului_extended negf ori remf remsi remui select shli shrsi shrui sitofp subf subi "
         "truncf trunci uitofp xori",
     ),
+    "math": _names(
+        "math",
+        "absf absi acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh ctlz "
+        "ctpop cttz erf exp exp2 expm1 floor fma fpowi ipowi log log10 log1p log2 powf round "
+        "roundeven rsqrt sin sinh sqrt tan tanh trunc",
+    ),
+    "index": _names(
+        "index",
+        "add and bool.constant casts castu ceildivs ceildivu cmp constant divs divu floordivs "
+        "maxs maxu mins minu mul or rems remu shl shrs shru sizeof sub xor",
+    ),
     "memref": _names(
         "memref",
         "alloc alloca alloca_scope alloca_scope.return assume_alignment atomic_rmw atomic_yield "

@@ -8,7 +8,7 @@ first line, location included (compared with mlir-opt-19 itself when it is
 installed), and exit code 1 from `python -m spec print`.
 
 The dialects known in full (`registry.COMPLETE_DIALECTS`: scf, cf, func,
-arith, memref, gpu, async) are checked against mlir-opt-19 both ways: every
+arith, memref, gpu, async, math, index) are checked against mlir-opt-19 both ways: every
 listed name is an op it registers, and near misses (misspellings, names of
 other MLIR versions, type names) are rejected as it rejects them, in the
 generic and the custom form.
@@ -351,7 +351,7 @@ def test_listed_dialects_cover_the_registry() -> None:
     """The closed dialects are the ones the pass's inputs use, and every op
     the registry describes in one of them is listed (else it would be
     rejected as unregistered)."""
-    assert set(registry.COMPLETE_DIALECTS) == {"scf", "cf", "func", "arith", "memref", "gpu", "async"}
+    assert set(registry.COMPLETE_DIALECTS) == {"scf", "cf", "func", "arith", "memref", "gpu", "async", "math", "index"}
     for name in registry.known_ops():
         dialect = name.split(".", 1)[0]
         if dialect in registry.COMPLETE_DIALECTS:
