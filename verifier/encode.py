@@ -12,7 +12,9 @@ Z3 gets only a slice per obligation, taken from the graph: the nodes
 reachable from `end(a)` that also reach `start(b)`, with the edges among
 them (a path between the endpoints lies wholly in that slice, so the answer
 is the same as on the whole graph). One solver serves every obligation of a
-function, with push/pop around each. This stays linear on large inputs,
+function, with push/pop around each (`Prover.prove_all` asks them in
+groups: one query per group, handed to Z3's SMT-LIB parser as text over
+constants made once per context, `_Constants`). This stays linear on large inputs,
 where asserting the whole graph once is superlinear and one disjunction of
 all violations does not finish (DESIGN.md section 5).
 
@@ -25,11 +27,13 @@ straight-line code any model of that window extends to the whole graph
 
 from __future__ import annotations
 
+import ctypes
 import os
 import time
 from collections.abc import Callable
 
 import z3
+from z3 import z3core
 
 from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
@@ -67,6 +71,8 @@ class Prover:
         """Slices copied so far by `_group_proved` (fresh names)."""
         self.forked_cpu = 0.0
         """CPU seconds a forked child spent on groups (`prove_all`)."""
+        self._constants: _Constants | None = None
+        """The constants `_group_proved` names its slices' nodes with (in `ctx`)."""
 
     def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
         return new_solver(self.settings, Logic.DIFFERENCE, ctx or self.ctx)
@@ -213,6 +219,7 @@ class Prover:
         c0 = time.process_time()
         self.ctx = z3.Context()
         self.solver = self._new_solver()
+        self._constants = None
         self.copies = self.checks = 0
         proved = [self._group_proved(g) for g in groups]
         return proved, self.checks, time.process_time() - c0
@@ -226,33 +233,44 @@ class Prover:
         return self._prove_group(group[:half]) + self._prove_group(group[half:])
 
     def _group_proved(self, group: list[tuple[int, int]]) -> bool:
-        # Each obligation gets its own copy of its slice's variables
-        # (`t<node>_<obligation>`): the copies are independent problems, so
-        # refuting one disjunct never walks the constraints of the others
-        # (with shared variables the union is one long chain and each
-        # conflict costs time in the size of the batch). The same encoding
-        # as `prove`, handed over as SMT-LIB text: building Z3 terms one by
-        # one through the Python API costs more than solving.
+        # Each obligation gets its own copy of its slice's variables: the
+        # copies are independent problems, so refuting one disjunct never
+        # walks the constraints of the others (with shared variables the
+        # union is one long chain and each conflict costs time in the size
+        # of the batch). The same encoding as `prove`, handed to Z3's
+        # SMT-LIB parser as the text of one assertion over integer
+        # constants made once (`_Constants`): building Z3 terms one by one
+        # through the Python API costs more than solving, and declaring the
+        # constants in the text cost as much as the rest of it.
         if self.copies >= RENEW_AFTER:
-            # Names declared by `from_string` outlive `pop`; a fresh solver
-            # (same settings) keeps the symbol table from growing without end.
+            # A fresh solver (same settings) now and then: what a solver
+            # keeps across push/pop stays bounded.
             self.solver = self._new_solver()
             self.copies = 0
         s = self.solver
         succ = self.g.succ
-        text: list[str] = []
+        consts = self._constants
+        if consts is None:
+            consts = self._constants = _Constants(self.ctx or z3.main_ctx())
+        names = consts.names
+        parts: list[str] = ["(assert (and true"]
         viol: list[str] = []
+        k = 0
         for src, dst in group:
             nodes = self.slice_between(src, dst)
-            j = self.copies
             self.copies += 1
-            text.extend(f"(declare-const t{n}_{j} Int)" for n in nodes)
-            text.extend(f"(assert (<= t{u}_{j} t{v}_{j}))" for u in nodes for v in succ[u] if v in nodes)
-            viol.append(f"(< t{dst}_{j} t{src}_{j})")
-        text.append("(assert (or " + " ".join(viol) + "))")
+            if k + len(nodes) > len(names):
+                consts.grow(k + len(nodes))
+            # This copy's constants: the next ones of the pool, one per node.
+            t = dict(zip(nodes, names[k : k + len(nodes)]))
+            k += len(nodes)
+            parts.extend(f"(<= {t[u]} {t[v]})" for u in nodes for v in succ[u] if v in t)
+            viol.append(f"(< {t[dst]} {t[src]})")
+        parts.append("(or " + " ".join(viol) + ")))")
+        formulas = consts.parse(" ".join(parts), k)
         s.push()
         try:
-            s.from_string("\n".join(text))
+            s.add(*formulas)
             self.checks += 1
             return s.check() == z3.unsat
         finally:
@@ -281,6 +299,41 @@ class Prover:
         m = s.model()
         times = {n: m.eval(t[n], model_completion=True).as_long() for n in nodes}
         return Outcome(Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
+
+
+class _Constants:
+    """Integer constants `v0`, `v1`, ... of one Z3 context, made once and
+    reused by every group: a group's text names the first ones of them
+    (`parse`), so the text declares nothing and Z3's parser only looks
+    names up. Between groups the solver is popped, so the same constant in
+    two groups is two unrelated unknowns, as fresh names would be."""
+
+    def __init__(self, ctx: z3.Context) -> None:
+        self.ctx = ctx
+        self.names: list[str] = []
+        self._consts: list[z3.ArithRef] = []
+        """Kept alive: the declarations below belong to them."""
+        self._symbols: ctypes.Array | None = None
+        self._decls: ctypes.Array | None = None
+        self.grow(1024)
+
+    def grow(self, n: int) -> None:
+        """At least `n` constants (doubling, so a run grows them rarely)."""
+        if n <= len(self.names):
+            return
+        size = max(n, 2 * len(self.names))
+        for i in range(len(self.names), size):
+            self.names.append(f"v{i}")
+            self._consts.append(z3.Int(f"v{i}", self.ctx))
+        decls = [c.decl() for c in self._consts]
+        self._symbols = (z3core.Symbol * size)(*[z3core.Z3_get_decl_name(self.ctx.ref(), d.ast) for d in decls])
+        self._decls = (z3core.FuncDecl * size)(*[d.ast for d in decls])
+
+    def parse(self, text: str, k: int) -> z3.AstVector:
+        """The assertions of SMT-LIB `text`, which may name the first `k`
+        constants (`k <= len(names)`)."""
+        vec = z3core.Z3_parse_smtlib2_string(self.ctx.ref(), text, 0, None, None, k, self._symbols, self._decls)
+        return z3.AstVector(vec, self.ctx)
 
 
 def _proved(n: int) -> list[Outcome]:
