@@ -27,13 +27,11 @@ straight-line code any model of that window extends to the whole graph
 
 from __future__ import annotations
 
-import ctypes
 import os
 import time
 from collections.abc import Callable
 
 import z3
-from z3 import z3core
 
 from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
@@ -267,7 +265,7 @@ class Prover:
             parts.extend(f"(<= {t[u]} {t[v]})" for u in nodes for v in succ[u] if v in t)
             viol.append(f"(< {t[dst]} {t[src]})")
         parts.append("(or " + " ".join(viol) + ")))")
-        formulas = consts.parse(" ".join(parts), k)
+        formulas = consts.parse(" ".join(parts))
         s.push()
         try:
             s.add(*formulas)
@@ -302,38 +300,32 @@ class Prover:
 
 
 class _Constants:
-    """Integer constants `v0`, `v1`, ... of one Z3 context, made once and
-    reused by every group: a group's text names the first ones of them
-    (`parse`), so the text declares nothing and Z3's parser only looks
-    names up. Between groups the solver is popped, so the same constant in
-    two groups is two unrelated unknowns, as fresh names would be."""
+    """Integer constants `v0`, `v1`, ... of one Z3 context, declared once to
+    a parser context of their own (`z3.ParserContext`) and reused by every
+    group: a group's text names the first ones of them (`parse`), so the
+    text declares nothing and Z3's parser, made once, only looks names up.
+    Between groups the solver is popped, so the same constant in two groups
+    is two unrelated unknowns, as fresh names would be."""
 
     def __init__(self, ctx: z3.Context) -> None:
         self.ctx = ctx
         self.names: list[str] = []
         self._consts: list[z3.ArithRef] = []
-        """Kept alive: the declarations below belong to them."""
-        self._symbols: ctypes.Array | None = None
-        self._decls: ctypes.Array | None = None
+        self._parser = z3.ParserContext(ctx)
         self.grow(1024)
 
     def grow(self, n: int) -> None:
         """At least `n` constants (doubling, so a run grows them rarely)."""
-        if n <= len(self.names):
-            return
         size = max(n, 2 * len(self.names))
         for i in range(len(self.names), size):
+            c = z3.Int(f"v{i}", self.ctx)
+            self._parser.add_decl(c.decl())
+            self._consts.append(c)
             self.names.append(f"v{i}")
-            self._consts.append(z3.Int(f"v{i}", self.ctx))
-        decls = [c.decl() for c in self._consts]
-        self._symbols = (z3core.Symbol * size)(*[z3core.Z3_get_decl_name(self.ctx.ref(), d.ast) for d in decls])
-        self._decls = (z3core.FuncDecl * size)(*[d.ast for d in decls])
 
-    def parse(self, text: str, k: int) -> z3.AstVector:
-        """The assertions of SMT-LIB `text`, which may name the first `k`
-        constants (`k <= len(names)`)."""
-        vec = z3core.Z3_parse_smtlib2_string(self.ctx.ref(), text, 0, None, None, k, self._symbols, self._decls)
-        return z3.AstVector(vec, self.ctx)
+    def parse(self, text: str) -> z3.AstVector:
+        """The assertions of SMT-LIB `text`, which names constants of `names`."""
+        return self._parser.from_string(text)
 
 
 def _proved(n: int) -> list[Outcome]:
