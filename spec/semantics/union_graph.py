@@ -107,24 +107,36 @@ class GuardedGraph(EventGraph):
     forward_but_extern: bool = True
     """Every edge not leaving an `extern` node goes to a higher node id."""
 
+    # `EventGraph.node` and `edge` with the guards, written out: the builder
+    # calls them for every node and edge (a million each at 100k GPU ops).
+
     def node(self, kind: str, op: Operation | None, thread: int) -> int:
         self.guards.append(self.cond)
         self.eguards.append(ALWAYS)
-        return super().node(kind, op, thread)
+        kinds = self.kinds
+        kinds.append(kind)
+        self.ops.append(op)
+        self.threads.append(thread)
+        self.succ.append([])
+        return len(kinds) - 1
 
     def edge(self, a: int, b: int) -> None:
         self.edge_when(a, b, self.cond)
 
     def edge_when(self, a: int, b: int, cond: int) -> None:
-        super().edge(a, b)
+        out = self.succ[a]
+        out.append(b)
+        self.edge_count += 1
+        if a >= b:
+            self.forward_only = False
+            if self.kinds[a] != "extern":
+                self.forward_but_extern = False
         conds = self.eguards[a]
         if conds is ALWAYS:
             if cond == TRUE:
                 return
-            conds = self.eguards[a] = [TRUE] * (len(self.succ[a]) - 1)
+            conds = self.eguards[a] = [TRUE] * (len(out) - 1)
         conds.append(cond)  # type: ignore[union-attr]
-        if a >= b and self.kinds[a] != "extern":
-            self.forward_but_extern = False
 
     def add_event(self, ev: Event) -> None:
         super().add_event(ev)
