@@ -69,7 +69,7 @@ class Prover:
         """Slices copied so far by `_group_proved` (fresh names)."""
         self.forked_cpu = 0.0
         """CPU seconds a forked child spent on groups (`prove_all`)."""
-        self._constants: _Constants | None = None
+        self.constants: _Constants | None = None
         """The constants `_group_proved` names its slices' nodes with (in `ctx`)."""
 
     def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
@@ -217,7 +217,7 @@ class Prover:
         c0 = time.process_time()
         self.ctx = z3.Context()
         self.solver = self._new_solver()
-        self._constants = None
+        self.constants = None
         self.copies = self.checks = 0
         proved = [self._group_proved(g) for g in groups]
         return proved, self.checks, time.process_time() - c0
@@ -247,9 +247,9 @@ class Prover:
             self.copies = 0
         s = self.solver
         succ = self.g.succ
-        consts = self._constants
+        consts = self.constants
         if consts is None:
-            consts = self._constants = _Constants(self.ctx or z3.main_ctx())
+            consts = self.constants = _Constants(self.ctx or z3.main_ctx())
         names = consts.names
         parts: list[str] = ["(assert (and true"]
         viol: list[str] = []
