@@ -66,7 +66,7 @@ class Prover:
         self._preds: list[list[int]] | None = None
         self.checks = 0
         self.copies = 0
-        """Slices copied so far by `_group_proved` (fresh names)."""
+        """Slices copied by `_group_proved` since the solver was made (`RENEW_AFTER`)."""
         self.forked_cpu = 0.0
         """CPU seconds a forked child spent on groups (`prove_all`)."""
         self.constants: _Constants | None = None
