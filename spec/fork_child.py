@@ -122,22 +122,22 @@ class Forked:
     def result(self) -> object | None:
         """Wait for the child; what `fn` returned, or None if it sent nothing
         that loads."""
-        try:
-            with os.fdopen(self.fd, "rb") as pipe:
-                payload = pipe.read()
-        finally:
-            os.waitpid(self.pid, 0)
-            _LIVE.discard(self.pid)
-        if not payload:
-            return None
+        # Loaded from the pipe as it comes, not read whole first: the
+        # payload is never in memory beside the objects made from it.
+        # Closing the pipe before the child is waited for means a child
+        # still writing (after a load that failed) gets a broken pipe and
+        # leaves, instead of blocking forever.
         # A result such as a module's IR is a large graph of new objects, none
         # of them garbage: the cyclic collector would only rescan it.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - a truncated or foreign payload
+            with os.fdopen(self.fd, "rb", buffering=1 << 16) as pipe:
+                return pickle.load(pipe)
+        except Exception:  # noqa: BLE001 - nothing sent, a truncated or foreign payload
             return None
         finally:
             if collecting:
                 gc.enable()
+            os.waitpid(self.pid, 0)
+            _LIVE.discard(self.pid)

@@ -12,7 +12,9 @@ Z3 gets only a slice per obligation, taken from the graph: the nodes
 reachable from `end(a)` that also reach `start(b)`, with the edges among
 them (a path between the endpoints lies wholly in that slice, so the answer
 is the same as on the whole graph). One solver serves every obligation of a
-function, with push/pop around each. This stays linear on large inputs,
+function, with push/pop around each (`Prover.prove_all` asks them in
+groups: one query per group, handed to Z3's SMT-LIB parser as text over
+constants made once per context, `_Constants`). This stays linear on large inputs,
 where asserting the whole graph once is superlinear and one disjunction of
 all violations does not finish (DESIGN.md section 5).
 
@@ -64,9 +66,11 @@ class Prover:
         self._preds: list[list[int]] | None = None
         self.checks = 0
         self.copies = 0
-        """Slices copied so far by `_group_proved` (fresh names)."""
+        """Slices copied by `_group_proved` since the solver was made (`RENEW_AFTER`)."""
         self.forked_cpu = 0.0
         """CPU seconds a forked child spent on groups (`prove_all`)."""
+        self.constants: _Constants | None = None
+        """The constants `_group_proved` names its slices' nodes with (in `ctx`)."""
 
     def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
         return new_solver(self.settings, Logic.DIFFERENCE, ctx or self.ctx)
@@ -85,18 +89,30 @@ class Prover:
     def slice_between(self, src: int, dst: int) -> set[int]:
         """Nodes on some path from `src` to `dst` (both included)."""
         g = self.g
-        hi = dst if g.forward_only else len(g.succ) - 1
+        succ = g.succ
+        hi = dst if g.forward_only else len(succ) - 1
         lo = src if g.forward_only else 0
         fwd = {src}
         stack = [src]
         while stack:
             n = stack.pop()
-            for m in g.succ[n]:
+            for m in succ[n]:
                 if m <= hi and m not in fwd:
                     fwd.add(m)
                     stack.append(m)
         if dst not in fwd:
             return {src, dst}
+        if g.forward_only:
+            # Every edge goes to a higher node, so a node of `fwd` reaches
+            # `dst` iff one of its successors does (those beyond `dst`
+            # cannot, those up to it are in `fwd`): decided from the highest
+            # node down, with no predecessor lists (a list per node of the
+            # whole graph: 1M of them at 100k GPU ops).
+            both = {dst}
+            for n in sorted(fwd, reverse=True):
+                if n < dst and any(m in both for m in succ[n]):
+                    both.add(n)
+            return both
         preds = self.preds()
         both = {dst}
         stack = [dst]
@@ -191,7 +207,7 @@ class Prover:
             self.checks += checks
             self.forked_cpu += cpu
         for i, ok in zip(theirs, proved, strict=True):
-            outcomes[i] = [Outcome(Status.VERIFIED) for _ in groups[i]] if ok else self._prove_group(groups[i])
+            outcomes[i] = _proved(len(groups[i])) if ok else self._prove_group(groups[i])
         return [o for i in range(len(groups)) for o in outcomes[i]]
 
     def _groups_proved(self, groups: list[list[tuple[int, int]]]) -> tuple[list[bool], int, float]:
@@ -201,6 +217,7 @@ class Prover:
         c0 = time.process_time()
         self.ctx = z3.Context()
         self.solver = self._new_solver()
+        self.constants = None
         self.copies = self.checks = 0
         proved = [self._group_proved(g) for g in groups]
         return proved, self.checks, time.process_time() - c0
@@ -209,38 +226,49 @@ class Prover:
         if len(group) == 1:
             return [self.prove(*group[0])]
         if self._group_proved(group):
-            return [Outcome(Status.VERIFIED) for _ in group]
+            return _proved(len(group))
         half = len(group) // 2
         return self._prove_group(group[:half]) + self._prove_group(group[half:])
 
     def _group_proved(self, group: list[tuple[int, int]]) -> bool:
-        # Each obligation gets its own copy of its slice's variables
-        # (`t<node>_<obligation>`): the copies are independent problems, so
-        # refuting one disjunct never walks the constraints of the others
-        # (with shared variables the union is one long chain and each
-        # conflict costs time in the size of the batch). The same encoding
-        # as `prove`, handed over as SMT-LIB text: building Z3 terms one by
-        # one through the Python API costs more than solving.
+        # Each obligation gets its own copy of its slice's variables: the
+        # copies are independent problems, so refuting one disjunct never
+        # walks the constraints of the others (with shared variables the
+        # union is one long chain and each conflict costs time in the size
+        # of the batch). The same encoding as `prove`, handed to Z3's
+        # SMT-LIB parser as the text of one assertion over integer
+        # constants made once (`_Constants`): building Z3 terms one by one
+        # through the Python API costs more than solving, and declaring the
+        # constants in the text cost as much as the rest of it.
         if self.copies >= RENEW_AFTER:
-            # Names declared by `from_string` outlive `pop`; a fresh solver
-            # (same settings) keeps the symbol table from growing without end.
+            # A fresh solver (same settings) now and then: what a solver
+            # keeps across push/pop stays bounded.
             self.solver = self._new_solver()
             self.copies = 0
         s = self.solver
         succ = self.g.succ
-        text: list[str] = []
+        consts = self.constants
+        if consts is None:
+            consts = self.constants = _Constants(self.ctx or z3.main_ctx())
+        names = consts.names
+        parts: list[str] = ["(assert (and true"]
         viol: list[str] = []
+        k = 0
         for src, dst in group:
             nodes = self.slice_between(src, dst)
-            j = self.copies
             self.copies += 1
-            text.extend(f"(declare-const t{n}_{j} Int)" for n in nodes)
-            text.extend(f"(assert (<= t{u}_{j} t{v}_{j}))" for u in nodes for v in succ[u] if v in nodes)
-            viol.append(f"(< t{dst}_{j} t{src}_{j})")
-        text.append("(assert (or " + " ".join(viol) + "))")
+            if k + len(nodes) > len(names):
+                consts.grow(k + len(nodes))
+            # This copy's constants: the next ones of the pool, one per node.
+            t = dict(zip(nodes, names[k : k + len(nodes)]))
+            k += len(nodes)
+            parts.extend(f"(<= {t[u]} {t[v]})" for u in nodes for v in succ[u] if v in t)
+            viol.append(f"(< {t[dst]} {t[src]})")
+        parts.append("(or " + " ".join(viol) + ")))")
+        formulas = consts.parse(" ".join(parts))
         s.push()
         try:
-            s.from_string("\n".join(text))
+            s.add(*formulas)
             self.checks += 1
             return s.check() == z3.unsat
         finally:
@@ -269,6 +297,42 @@ class Prover:
         m = s.model()
         times = {n: m.eval(t[n], model_completion=True).as_long() for n in nodes}
         return Outcome(Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
+
+
+class _Constants:
+    """Integer constants `v0`, `v1`, ... of one Z3 context, declared once to
+    a parser context of their own (`z3.ParserContext`) and reused by every
+    group: a group's text names the first ones of them (`parse`), so the
+    text declares nothing and Z3's parser, made once, only looks names up.
+    Between groups the solver is popped, so the same constant in two groups
+    is two unrelated unknowns, as fresh names would be."""
+
+    def __init__(self, ctx: z3.Context) -> None:
+        self.ctx = ctx
+        self.names: list[str] = []
+        self._consts: list[z3.ArithRef] = []
+        self._parser = z3.ParserContext(ctx)
+        self.grow(1024)
+
+    def grow(self, n: int) -> None:
+        """At least `n` constants (doubling, so a run grows them rarely)."""
+        size = max(n, 2 * len(self.names))
+        for i in range(len(self.names), size):
+            c = z3.Int(f"v{i}", self.ctx)
+            self._parser.add_decl(c.decl())
+            self._consts.append(c)
+            self.names.append(f"v{i}")
+
+    def parse(self, text: str) -> z3.AstVector:
+        """The assertions of SMT-LIB `text`, which names constants of `names`."""
+        return self._parser.from_string(text)
+
+
+def _proved(n: int) -> list[Outcome]:
+    """The outcomes of a group of `n` obligations proved by one query: one
+    `Outcome` shared by the group (read, never changed: an outcome per
+    obligation would be 170k objects at 100k GPU ops)."""
+    return [Outcome(Status.VERIFIED)] * n
 
 
 def _schedule(g: EventGraph, times: dict[int, int], src: int, dst: int) -> list[tuple[int, str]]:

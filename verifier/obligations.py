@@ -41,7 +41,7 @@ finishes before the program ends: the runtime drains every
 `async.execute`, but not the GPU work a token stands for)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Obligation:
     kind: str
     first: Operation

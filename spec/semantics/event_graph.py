@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from spec.ir import Operation
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
-    """An effectful event: its op, its start and end nodes, its thread."""
+    """An effectful event: its op, its start and end nodes, its thread.
+    (Slotted: a function of 100k GPU ops has about 170k events per side.)"""
 
     op: Operation
     kind: str

@@ -46,6 +46,7 @@ control flow to it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -63,6 +64,9 @@ from spec.semantics.events import (
     enclosing_blocks,
 )
 
+ALWAYS = itertools.repeat(TRUE)
+"""The edge conditions of a node whose edges all hold (`GuardedGraph.eguards`)."""
+
 MAX_NODES = 200_000
 """Guarded graphs larger than this are not built (the checker answers `unknown`)."""
 
@@ -73,8 +77,13 @@ class GuardedGraph(EventGraph):
 
     guards: list[int] = field(default_factory=list)
     """Per node, its condition."""
-    eguards: list[list[int]] = field(default_factory=list)
-    """Per node, the condition of each edge in `succ` (same order)."""
+    eguards: list[list[int] | itertools.repeat[int]] = field(default_factory=list)
+    """Per node, the condition of each edge in `succ` (same order), read with
+    `zip(g.succ[n], g.eguards[n])`. A node whose edges all have the
+    condition TRUE has the shared `ALWAYS` (TRUE without end) instead of a
+    list of its own: on straight-line code that is every node (a million lists saved
+    at 100k GPU ops); the first edge with another condition gives the node
+    its list."""
     cond: int = TRUE
     """The condition under which nodes and edges are being made."""
     ctx: tuple = ()
@@ -98,19 +107,36 @@ class GuardedGraph(EventGraph):
     forward_but_extern: bool = True
     """Every edge not leaving an `extern` node goes to a higher node id."""
 
+    # `EventGraph.node` and `edge` with the guards, written out: the builder
+    # calls them for every node and edge (a million each at 100k GPU ops).
+
     def node(self, kind: str, op: Operation | None, thread: int) -> int:
         self.guards.append(self.cond)
-        self.eguards.append([])
-        return super().node(kind, op, thread)
+        self.eguards.append(ALWAYS)
+        kinds = self.kinds
+        kinds.append(kind)
+        self.ops.append(op)
+        self.threads.append(thread)
+        self.succ.append([])
+        return len(kinds) - 1
 
     def edge(self, a: int, b: int) -> None:
         self.edge_when(a, b, self.cond)
 
     def edge_when(self, a: int, b: int, cond: int) -> None:
-        super().edge(a, b)
-        self.eguards[a].append(cond)
-        if a >= b and self.kinds[a] != "extern":
-            self.forward_but_extern = False
+        out = self.succ[a]
+        out.append(b)
+        self.edge_count += 1
+        if a >= b:
+            self.forward_only = False
+            if self.kinds[a] != "extern":
+                self.forward_but_extern = False
+        conds = self.eguards[a]
+        if conds is ALWAYS:
+            if cond == TRUE:
+                return
+            conds = self.eguards[a] = [TRUE] * (len(out) - 1)
+        conds.append(cond)  # type: ignore[union-attr]
 
     def add_event(self, ev: Event) -> None:
         super().add_event(ev)
