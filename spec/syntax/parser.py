@@ -38,6 +38,7 @@ from spec.syntax.build_base import (  # noqa: F401
     UseRef,
 )
 from spec.syntax.dialect_attrs import AttrTextError
+from spec.syntax.fast_path import FastPath
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, check_default_dialects, resolve_ops, verify  # noqa: F401
 from spec.syntax.rules_affine import AFFINE_KEYWORDS, AFFINE_RULES, AffineRules
@@ -237,6 +238,9 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
         # lark's tables and callbacks, driven by one fused loop (lark_fast.py).
         _plugins=plugins,
     )
+    if fast:
+        # The common op shapes read whole, by this builder's callbacks.
+        parser.parser.parser.fast_path = FastPath(builder)
     return parser, builder
 
 

@@ -216,7 +216,10 @@ def resolve_ops(top: list[Operation]) -> None:
     # Each op travels with the name list of its region (dropped when the
     # region closes); top-level names are never dropped.
     top_names: list[str] = []
-    work: list[tuple[str, Any]] = [("op", (op, top_names)) for op in reversed(top)]
+    # ("ops", (ops, i, names)): the ops of a block from index i on, read in
+    # one go up to the next op with regions (which pushes the rest back
+    # behind its regions and its results: they come after them in text).
+    work: list[tuple[str, Any]] = [("ops", (top, 0, top_names))]
     while work:
         kind, item = work.pop()
         if kind == "leave":
@@ -231,25 +234,34 @@ def resolve_ops(top: list[Operation]) -> None:
                     # be the definition an earlier use was waiting for.
                     raise DiagnosticError(error(v.loc, f"region entry argument '{v.hint}' is already in use"))
                 _define(scope, v, defined, pending)
-            work.extend(("op", (op, defined)) for op in reversed(block.ops))
+            work.append(("ops", (block.ops, 0, defined)))
         elif kind == "define":
             op, defined = item
             for v in op.results:
                 _define(scope, v, defined, pending)
         else:
-            op, defined = item
-            for i, u in enumerate(op.operands):
-                if isinstance(u, UseRef):
-                    v = _lookup(scope, u, forward_ok=True)
-                    if v is None:
-                        pending.setdefault(_key(u), []).append((op, i, u))
-                    else:
-                        op.operands[i] = v
-            work.append(("define", (op, defined)))
-            for region in reversed(op.regions):
-                names: list[str] = []
-                work.append(("leave", names))
-                work.extend(("block", (b, names)) for b in reversed(region.blocks))
+            ops, start, defined = item
+            for at in range(start, len(ops)):
+                op = ops[at]
+                operands = op.operands
+                for i, u in enumerate(operands):
+                    if isinstance(u, UseRef):
+                        v = _lookup(scope, u, forward_ok=True)
+                        if v is None:
+                            pending.setdefault(_key(u), []).append((op, i, u))
+                        else:
+                            operands[i] = v
+                if not op.regions:
+                    for v in op.results:
+                        _define(scope, v, defined, pending)
+                    continue
+                work.append(("ops", (ops, at + 1, defined)))
+                work.append(("define", (op, defined)))
+                for region in reversed(op.regions):
+                    names: list[str] = []
+                    work.append(("leave", names))
+                    work.extend(("block", (b, names)) for b in reversed(region.blocks))
+                break
     for uses in pending.values():
         raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
 
@@ -275,7 +287,13 @@ def _escapes(op: Operation, iso: Operation) -> bool:
     """Whether `op` uses a value defined outside `iso`, the nearest isolated
     op around it (MLIR's `IsolatedFromAbove`: names resolve across its
     boundary as anywhere else, and its verifier rejects such a use)."""
+    block = op.parent
     for v in op.operands:
+        owner = v.owner
+        if owner.__class__ is Operation and owner.parent is block:
+            # Defined in the user's own block: `iso`, the nearest isolated
+            # op around the user, is around it too.
+            continue
         home = _isolated_home(v)
         while home is not None and home is not iso:
             home = _enclosing_isolated(home)
@@ -307,9 +325,18 @@ def _key(u: UseRef) -> str:
 
 
 def _define(scope: dict[str, Value], v: Value, defined: list[str], pending: dict[str, list]) -> None:
-    names = [v.hint]
-    if "#" in v.hint and v.hint.endswith("#0"):
-        names.append(v.hint[:-2])
+    name = v.hint
+    if name and "#" not in name and name not in scope:
+        # The common case, without the list of names below.
+        scope[name] = v
+        defined.append(name)
+        if pending:
+            for op, i, u in pending.pop(name, ()):
+                op.operands[i] = _lookup(scope, u)  # type: ignore[assignment]
+        return
+    names = [name]
+    if "#" in name and name.endswith("#0"):
+        names.append(name[:-2])
     for name in names:
         if not name:
             continue
