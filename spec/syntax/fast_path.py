@@ -144,7 +144,7 @@ class FastPath:
         self.builder = builder
         b = builder
         # The callbacks, bound once: `op` runs once per op of the file.
-        self.use, self.operation, self.results, self.result_def = b.use, b.operation, b.results, b.result_def
+        self.use_at, self.operation, self.results, self.result_def = b.use_at, b.operation, b.results, b.result_def
         self.async_deps = b.async_deps
         self.by_name: dict[str, Callable[..., Any]] = {
             "arith.constant": self._constant,
@@ -232,15 +232,15 @@ class FastPath:
         return tok
 
     def _use(self, m: re.Match, group: int, line: int, line_start: int) -> Any:
-        # `value_use: VALUE_ID`.
-        return self.use(self._tok("VALUE_ID", m.group(group), m.start(group), line, line_start))
+        # `value_use: VALUE_ID`, `use` of the token (`use_at`: without it).
+        return self.use_at(m.group(group), line, m.start(group) - line_start + 1)
 
     def _uses(self, text: str, start: int, stop: int, line: int, line_start: int) -> list | None:
         # `[value_list]`: None when empty (lark's placeholder).
         if stop == start:
             return None
-        tok, use = self._tok, self.use
-        return [use(tok("VALUE_ID", m.group(), m.start(), line, line_start)) for m in _VALUE_RE.finditer(text, start, stop)]
+        use_at, col = self.use_at, 1 - line_start
+        return [use_at(m.group(), line, m.start() + col) for m in _VALUE_RE.finditer(text, start, stop)]
 
     def _type(self, m: re.Match, group: int, line: int, line_start: int) -> Token:
         value = m.group(group)

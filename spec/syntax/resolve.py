@@ -108,6 +108,29 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
         if depth == _EXIT:
             _on_exit(op, info, escapes, later, dominance)
             continue
+        if op.__class__ is list:
+            # A run of a block's ops (`_push_block`): those without regions
+            # are checked here in turn, without a visit each; the first
+            # with regions (or every op, when some wait for their exit)
+            # goes back as a visit, the rest of the run behind it.
+            run: list[tuple[Operation, registry.OpInfo]] = op  # type: ignore[assignment]
+            if depth > limit:
+                op = run[info][0]  # type: ignore[index]
+                raise DiagnosticError(
+                    error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
+                )
+            for at in range(info, len(run)):  # type: ignore[arg-type]
+                op, op_info = run[at]
+                if op.regions or later:
+                    if at + 1 < len(run):
+                        work.append((run, at + 1, parent, depth, iso))  # type: ignore[arg-type]
+                    work.append((op, op_info, parent, depth, iso))
+                    break
+                if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref:
+                    _on_entrance(op, op_info, parent, depth, later)
+                if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
+                    escapes.add(id(iso))
+            continue
         if depth > limit:
             raise DiagnosticError(
                 error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
@@ -134,13 +157,18 @@ def _push_block(work: list[_Visit], ops: list[Operation], parent: str, depth: in
     """Queue a block's ops to pop in the verifier's order: the isolated ops
     last (MLIR verifies them when it leaves the block)."""
     isolated: list[_Visit] = []
-    others: list[_Visit] = []
+    others: list[tuple[Operation, registry.OpInfo]] = []
     lookup = registry.lookup
-    for o in reversed(ops):
+    for o in ops:
         info = lookup(o.name)
-        (isolated if info.isolated else others).append((o, info, parent, depth, iso))
-    work += isolated
-    work += others
+        if info.isolated:
+            isolated.append((o, info, parent, depth, iso))
+        else:
+            others.append((o, info))
+    work += reversed(isolated)
+    if others:
+        # One entry for the others, read in turn by `verify`.
+        work.append((others, 0, parent, depth, iso))  # type: ignore[arg-type]
 
 
 def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, later: dict[int, VerifyLater]) -> None:
@@ -246,6 +274,13 @@ def resolve_ops(top: list[Operation]) -> None:
                 operands = op.operands
                 for i, u in enumerate(operands):
                     if isinstance(u, UseRef):
+                        if not u.number:
+                            # `_lookup`'s common case, inlined: defined, and
+                            # of the very type the use says (types are shared).
+                            v = scope.get(u.name)
+                            if v is not None and (u.type is None or v.type is u.type):
+                                operands[i] = v
+                                continue
                         v = _lookup(scope, u, forward_ok=True)
                         if v is None:
                             pending.setdefault(_key(u), []).append((op, i, u))
@@ -290,9 +325,10 @@ def _escapes(op: Operation, iso: Operation) -> bool:
     block = op.parent
     for v in op.operands:
         owner = v.owner
-        if owner.__class__ is Operation and owner.parent is block:
-            # Defined in the user's own block: `iso`, the nearest isolated
-            # op around the user, is around it too.
+        if owner is block or owner.__class__ is Operation and owner.parent is block:
+            # Defined in the user's own block (an argument of it, or an op
+            # of it): `iso`, the nearest isolated op around the user, is
+            # around it too.
             continue
         home = _isolated_home(v)
         while home is not None and home is not iso:

@@ -286,7 +286,9 @@ class Dominance:
                                 if not isinstance(v, Value):
                                     continue
                                 owner = v.owner
-                                if isinstance(owner, Operation) and owner.parent is block:
+                                if owner is block:
+                                    ok = True  # an argument of the user's block
+                                elif isinstance(owner, Operation) and owner.parent is block:
                                     ok = id(owner) in before or (graph and owner is not inner)
                                 else:
                                     ok = self.dominates(v, inner)
