@@ -111,7 +111,8 @@ ARITH_BINARY = frozenset(
 
 
 def _shape(body: str) -> Any:
-    return re.compile(body).match
+    # The op, then a look at what follows it (`_NEXT`), in one match.
+    return re.compile(f"{body}(?={_NEXT.pattern})").match
 
 
 _BINARY = _shape(rf"{_B}{_V}{_B},{_B}{_V}{_B}:{_B}{_TYPE}")
@@ -198,8 +199,6 @@ class FastPath:
             if built is None:
                 return None
             partial, stop = built
-            if _NEXT.match(text, stop, end) is None:
-                return None
             if names:
                 op = self.operation([self.results([self.result_def([n]) for n in names]), partial])
             else:
@@ -239,6 +238,9 @@ class FastPath:
         # `[value_list]`: None when empty (lark's placeholder).
         if stop == start:
             return None
+        if text.find(",", start, stop) < 0:
+            # One value (a GPU op's one dependency, a 1-d index).
+            return [self.use_at(text[start:stop], line, start - line_start + 1)]
         use_at, col = self.use_at, 1 - line_start
         return [use_at(m.group(), line, m.start() + col) for m in _VALUE_RE.finditer(text, start, stop)]
 

@@ -101,10 +101,20 @@ turns a `BARE_ID` match into a string terminal when that is acceptable. Each
 callback hands on the keyword as a token of the old terminal type."""
 
 
+_new_str = str.__new__
+
+
 def _keyword(kind: str) -> Any:
     def keyword(self: _Builder, meta: Any, items: list) -> Token:
+        # `Token(kind, str(tok), tok.start_pos, tok.line, tok.column)`
+        # without lark's deprecation shim in `Token.__new__` (one per
+        # `arith.addi`, `call`, ... of the file).
         tok = items[0]
-        return Token(kind, str(tok), tok.start_pos, tok.line, tok.column)
+        value = str(tok)
+        out = _new_str(Token, value)
+        out.type, out.value, out.start_pos, out.line, out.column = kind, value, tok.start_pos, tok.line, tok.column
+        out.end_line = out.end_column = out.end_pos = None
+        return out
 
     return keyword
 
