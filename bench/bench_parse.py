@@ -1,9 +1,14 @@
 """Parse+print throughput of `spec.syntax` against mlir-opt-19, same files, same run.
 
-    python bench/bench_parse.py [--sizes 1000 10000 100000] [--runs 3]
+    python bench/bench_parse.py [--sizes 1000 10000 100000] [--runs 3] [--no-outputs]
 
 For each size N, `bench/gen_programs.generate(N)` writes a program with N GPU
-ops (and the host ops around them) to a temporary file. We time, as the
+ops (and the host ops around them) to a temporary file; unless
+`--no-outputs`, mlir-opt-19's `-gpu-async-region` output of it is measured
+too (row `N out`: the verifier parses both, and the output is spelt
+`%t = gpu.memcpy async [%d] ...`). The parse is timed twice, with the fast
+path for common op shapes (`spec/syntax/fast_path.py`, the default) and
+without it (every token through the LALR loop), in turn. We time, as the
 median of `--runs` runs: our parse, our print, and `mlir-opt-19 FILE`
 (parse, verify and print, as a subprocess, wall clock). Peak memory of one
 parse+print is measured separately with tracemalloc (it slows the run, so
@@ -39,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_programs import generate  # noqa: E402
 
+from spec.syntax import fast_path  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
 from spec.syntax.printing import print_op  # noqa: E402
 
@@ -56,6 +62,9 @@ class Row:
     gc_s: float = 0.0
     """The first garbage collection after the parse (a young-generation pass
     over everything the parse built)."""
+    lalr_cpu_s: float = 0.0
+    """CPU time of the parse with the fast path off (the LALR loop alone)."""
+    label: str = ""
 
     @property
     def ops_per_s(self) -> float:
@@ -79,13 +88,31 @@ def _median_time(fn: object, runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def measure(n_gpu: int, runs: int, mlir_opt: str | None, workdir: Path) -> Row:
+def _parse_times(text: str, name: str, runs: int) -> tuple[float, float, float]:
+    """Median wall and CPU time of the parse with the fast path, and CPU
+    time without it, the two run in turn (so both meet the same load)."""
+    walls, cpus, lalr = [], [], []
+    for _ in range(runs):
+        w, c = _median_time(lambda: parse_module(text, name), 1)
+        walls.append(w)
+        cpus.append(c)
+        with fast_path.enabled(False):
+            lalr.append(_median_time(lambda: parse_module(text, name), 1)[1])
+    return statistics.median(walls), statistics.median(cpus), statistics.median(lalr)
+
+
+def measure(n_gpu: int, runs: int, mlir_opt: str | None, workdir: Path, output: bool = False) -> Row:
     text = generate(n_gpu)
     path = workdir / f"gen_{n_gpu}.mlir"
     path.write_text(text)
+    if output:
+        assert mlir_opt is not None
+        text = subprocess.run([mlir_opt, "-gpu-async-region", str(path)], capture_output=True, text=True, check=True).stdout
+        path = workdir / f"out_{n_gpu}.mlir"
+        path.write_text(text)
     module = parse_module(text, str(path))
     ops = sum(1 for _ in module.walk())
-    parse_s, parse_cpu = _median_time(lambda: parse_module(text, str(path)), runs)
+    parse_s, parse_cpu, lalr_cpu = _parse_times(text, str(path), runs)
     # The first collection after a parse traverses everything it built (the
     # parse pauses the collector): a cost every caller pays once, shown apart.
     gc_s = statistics.median(_first_collection(text, str(path)) for _ in range(runs))
@@ -101,7 +128,8 @@ def measure(n_gpu: int, runs: int, mlir_opt: str | None, workdir: Path) -> Row:
             subprocess.run([mlir_opt, str(path), "-o", str(workdir / "out.mlir")], check=True)
 
         mlir_s, _ = _median_time(run_mlir, runs)
-    return Row(n_gpu, ops, text.count("\n"), parse_s, parse_cpu, print_s, peak, mlir_s, gc_s)
+    label = f"{n_gpu} out" if output else str(n_gpu)
+    return Row(n_gpu, ops, text.count("\n"), parse_s, parse_cpu, print_s, peak, mlir_s, gc_s, lalr_cpu, label)
 
 
 def _first_collection(text: str, name: str) -> float:
@@ -116,7 +144,8 @@ def _first_collection(text: str, name: str) -> float:
 
 def table(rows: list[Row]) -> str:
     head = (
-        "| GPU ops | ops | parse s (median) | parse CPU s | ops/s parsed (wall) | ops/s parsed (CPU) | print s "
+        "| GPU ops | ops | parse s (median) | parse CPU s | ops/s parsed (wall) | ops/s parsed (CPU) "
+        "| ops/s CPU, fast path off | print s "
         "| first GC pass s | ops/s incl. it | peak MiB | bytes/op | mlir-opt-19 s | ours / mlir-opt-19 |"
     )
     out = [head, "|---" * (head.count("|") - 1) + "|"]
@@ -124,8 +153,8 @@ def table(rows: list[Row]) -> str:
         mlir = f"{r.mlir_s:.3f}" if r.mlir_s is not None else "n/a"
         ratio = f"{r.ratio:.1f}x" if r.ratio is not None else "n/a"
         out.append(
-            f"| {r.n_gpu} | {r.ops} | {r.parse_s:.3f} | {r.parse_cpu_s:.3f} | {r.ops_per_s:,.0f} "
-            f"| {r.ops / r.parse_cpu_s:,.0f} | {r.print_s:.3f} | {r.gc_s:.3f} | {r.ops / (r.parse_s + r.gc_s):,.0f} "
+            f"| {r.label or r.n_gpu} | {r.ops} | {r.parse_s:.3f} | {r.parse_cpu_s:.3f} | {r.ops_per_s:,.0f} "
+            f"| {r.ops / r.parse_cpu_s:,.0f} | {r.ops / r.lalr_cpu_s:,.0f} | {r.print_s:.3f} | {r.gc_s:.3f} | {r.ops / (r.parse_s + r.gc_s):,.0f} "
             f"| {r.peak_bytes / 2**20:.1f} | {r.peak_bytes / r.ops:,.0f} | {mlir} | {ratio} |"
         )
     return "\n".join(out)
@@ -135,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-outputs", action="store_true", help="skip mlir-opt-19's outputs of the generated programs")
     args = parser.parse_args(argv)
     mlir_opt = shutil.which("mlir-opt-19")
     if mlir_opt is None:
@@ -144,11 +174,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            rows.append(measure(n, args.runs, mlir_opt, Path(tmp)))
-            print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+            for output in (False, True) if mlir_opt and not args.no_outputs else (False,):
+                rows.append(measure(n, args.runs, mlir_opt, Path(tmp), output))
+                print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
     print(table(rows))
-    if len(rows) > 1:
-        first, last = rows[0], rows[-1]
+    inputs = [r for r in rows if not r.label.endswith("out")]
+    if len(inputs) > 1:
+        first, last = inputs[0], inputs[-1]
         growth = (last.parse_s / first.parse_s) / (last.ops / first.ops)
         print(f"\nparse time growth from N={first.n_gpu} to N={last.n_gpu}: {growth:.2f}x of linear")
     return 0

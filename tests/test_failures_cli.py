@@ -330,7 +330,7 @@ def test_signal_ends_the_verifier_and_its_implementation(sig: int, code: int) ->
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_signal_leaves_no_partial_output(sig: int, code: int, tmp_path: Path) -> None:
-    body = "".join("    gpu.memcpy %a, %b : memref<4xf32>, memref<4xf32>\n" for _ in range(40_000))
+    body = "".join("    gpu.memcpy %a, %b : memref<4xf32>, memref<4xf32>\n" for _ in range(150_000))
     src = tmp_path / "big.mlir"
     src.write_text(f"func.func @f(%a: memref<4xf32>, %b: memref<4xf32>) {{\n{body}    return\n}}\n")
     out = tmp_path / "out.mlir"

@@ -377,8 +377,13 @@ class BuilderBase(Transformer):
 
     def use(self, tok: Token, type: Type | None = None) -> UseRef:
         # One per operand of the file: `tok_loc` inlined.
-        text = tok.value
-        loc = _new_location(Location, (self.file, (tok.line or 0) + self.line_offset, tok.column or 0))
+        return self.use_at(tok.value, tok.line or 0, tok.column or 0, type)
+
+    def use_at(self, text: str, line: int, column: int, type: Type | None = None) -> UseRef:
+        """The operand `text` (a `VALUE_ID`) written at `line`:`column` of the
+        text being parsed: `use` of its token, for the fast path
+        (`spec.syntax.fast_path`), which builds no token for it."""
+        loc = _new_location(Location, (self.file, line + self.line_offset, column))
         if "#" in text:
             name, _, num = text.partition("#")
             return UseRef(name, int(num), loc, type)

@@ -46,6 +46,8 @@ from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
 from lark.parsers.lalr_parser import LALR_Parser, _Parser
 
+from spec.syntax import fast_path
+
 SUPPORTED_LARK = ((1, 3),)
 """The lark (major, minor) versions whose private tables and classes this
 module drives (checked against each: the fused loop and lark's own parse the
@@ -266,6 +268,9 @@ class FusedLALRParser(LALR_Parser):
     """lark's LALR parser whose `parse` runs the fused loop (see module doc)."""
 
     _tables: dict[str, tuple] | None = None
+    fast_path: fast_path.FastPath | None = None
+    """Reads common op shapes whole (`spec.syntax.fast_path`), set by the
+    parser that owns the builder; None: every token through the tables."""
 
     @classmethod
     def deserialize(cls, data: Any, memo: Any, callbacks: Any, debug: bool = False) -> FusedLALRParser:
@@ -301,6 +306,7 @@ class FusedLALRParser(LALR_Parser):
 
     def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:
         actions, state, end_state, dropped = self._fused_tables(start)
+        fast_op = self.fast_path.op if self.fast_path is not None and fast_path.ENABLED else None
         dropped = dropped - lexer.root_lexer.newline_types
         patterns = lexer.patterns
         text, end = lexer_state.text.text, lexer_state.text.end
@@ -382,6 +388,19 @@ class FusedLALRParser(LALR_Parser):
                 act = actions[state].get(kind)
             if act is None or tok is None and kind == "$END":
                 raise _Unexpected
+            if fast_op is not None and tok is not None:
+                # The parser is about to read an operation whose first token
+                # this is (`fast_path`): the op goes on the stack whole, as
+                # the `operation` its tokens would have reduced to.
+                goto = actions[state].get("operation")
+                if goto is not None:
+                    built = fast_op(text, pos, end, tok)
+                    if built is not None:
+                        op, pos = built
+                        state = goto
+                        push_state(state)
+                        push_value(op)
+                        continue
             state = act
             push_state(state)
             push_value(tok)

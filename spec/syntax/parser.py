@@ -38,6 +38,7 @@ from spec.syntax.build_base import (  # noqa: F401
     UseRef,
 )
 from spec.syntax.dialect_attrs import AttrTextError
+from spec.syntax.fast_path import FastPath
 from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, check_default_dialects, resolve_ops, verify  # noqa: F401
 from spec.syntax.rules_affine import AFFINE_KEYWORDS, AFFINE_RULES, AffineRules
@@ -100,10 +101,20 @@ turns a `BARE_ID` match into a string terminal when that is acceptable. Each
 callback hands on the keyword as a token of the old terminal type."""
 
 
+_new_str = str.__new__
+
+
 def _keyword(kind: str) -> Any:
     def keyword(self: _Builder, meta: Any, items: list) -> Token:
+        # `Token(kind, str(tok), tok.start_pos, tok.line, tok.column)`
+        # without lark's deprecation shim in `Token.__new__` (one per
+        # `arith.addi`, `call`, ... of the file).
         tok = items[0]
-        return Token(kind, str(tok), tok.start_pos, tok.line, tok.column)
+        value = str(tok)
+        out = _new_str(Token, value)
+        out.type, out.value, out.start_pos, out.line, out.column = kind, value, tok.start_pos, tok.line, tok.column
+        out.end_line = out.end_column = out.end_pos = None
+        return out
 
     return keyword
 
@@ -237,6 +248,9 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
         # lark's tables and callbacks, driven by one fused loop (lark_fast.py).
         _plugins=plugins,
     )
+    if fast:
+        # The common op shapes read whole, by this builder's callbacks.
+        parser.parser.parser.fast_path = FastPath(builder)
     return parser, builder
 
 

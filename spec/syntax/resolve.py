@@ -108,6 +108,29 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
         if depth == _EXIT:
             _on_exit(op, info, escapes, later, dominance)
             continue
+        if op.__class__ is list:
+            # A run of a block's ops (`_push_block`): those without regions
+            # are checked here in turn, without a visit each; the first
+            # with regions (or every op, when some wait for their exit)
+            # goes back as a visit, the rest of the run behind it.
+            run: list[tuple[Operation, registry.OpInfo]] = op  # type: ignore[assignment]
+            if depth > limit:
+                op = run[info][0]  # type: ignore[index]
+                raise DiagnosticError(
+                    error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
+                )
+            for at in range(info, len(run)):  # type: ignore[arg-type]
+                op, op_info = run[at]
+                if op.regions or later:
+                    if at + 1 < len(run):
+                        work.append((run, at + 1, parent, depth, iso))  # type: ignore[arg-type]
+                    work.append((op, op_info, parent, depth, iso))
+                    break
+                if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref:
+                    _on_entrance(op, op_info, parent, depth, later)
+                if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
+                    escapes.add(id(iso))
+            continue
         if depth > limit:
             raise DiagnosticError(
                 error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
@@ -134,13 +157,18 @@ def _push_block(work: list[_Visit], ops: list[Operation], parent: str, depth: in
     """Queue a block's ops to pop in the verifier's order: the isolated ops
     last (MLIR verifies them when it leaves the block)."""
     isolated: list[_Visit] = []
-    others: list[_Visit] = []
+    others: list[tuple[Operation, registry.OpInfo]] = []
     lookup = registry.lookup
-    for o in reversed(ops):
+    for o in ops:
         info = lookup(o.name)
-        (isolated if info.isolated else others).append((o, info, parent, depth, iso))
-    work += isolated
-    work += others
+        if info.isolated:
+            isolated.append((o, info, parent, depth, iso))
+        else:
+            others.append((o, info))
+    work += reversed(isolated)
+    if others:
+        # One entry for the others, read in turn by `verify`.
+        work.append((others, 0, parent, depth, iso))  # type: ignore[arg-type]
 
 
 def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, later: dict[int, VerifyLater]) -> None:
@@ -216,7 +244,10 @@ def resolve_ops(top: list[Operation]) -> None:
     # Each op travels with the name list of its region (dropped when the
     # region closes); top-level names are never dropped.
     top_names: list[str] = []
-    work: list[tuple[str, Any]] = [("op", (op, top_names)) for op in reversed(top)]
+    # ("ops", (ops, i, names)): the ops of a block from index i on, read in
+    # one go up to the next op with regions (which pushes the rest back
+    # behind its regions and its results: they come after them in text).
+    work: list[tuple[str, Any]] = [("ops", (top, 0, top_names))]
     while work:
         kind, item = work.pop()
         if kind == "leave":
@@ -231,25 +262,41 @@ def resolve_ops(top: list[Operation]) -> None:
                     # be the definition an earlier use was waiting for.
                     raise DiagnosticError(error(v.loc, f"region entry argument '{v.hint}' is already in use"))
                 _define(scope, v, defined, pending)
-            work.extend(("op", (op, defined)) for op in reversed(block.ops))
+            work.append(("ops", (block.ops, 0, defined)))
         elif kind == "define":
             op, defined = item
             for v in op.results:
                 _define(scope, v, defined, pending)
         else:
-            op, defined = item
-            for i, u in enumerate(op.operands):
-                if isinstance(u, UseRef):
-                    v = _lookup(scope, u, forward_ok=True)
-                    if v is None:
-                        pending.setdefault(_key(u), []).append((op, i, u))
-                    else:
-                        op.operands[i] = v
-            work.append(("define", (op, defined)))
-            for region in reversed(op.regions):
-                names: list[str] = []
-                work.append(("leave", names))
-                work.extend(("block", (b, names)) for b in reversed(region.blocks))
+            ops, start, defined = item
+            for at in range(start, len(ops)):
+                op = ops[at]
+                operands = op.operands
+                for i, u in enumerate(operands):
+                    if isinstance(u, UseRef):
+                        if not u.number:
+                            # `_lookup`'s common case, inlined: defined, and
+                            # of the very type the use says (types are shared).
+                            v = scope.get(u.name)
+                            if v is not None and (u.type is None or v.type is u.type):
+                                operands[i] = v
+                                continue
+                        v = _lookup(scope, u, forward_ok=True)
+                        if v is None:
+                            pending.setdefault(_key(u), []).append((op, i, u))
+                        else:
+                            operands[i] = v
+                if not op.regions:
+                    for v in op.results:
+                        _define(scope, v, defined, pending)
+                    continue
+                work.append(("ops", (ops, at + 1, defined)))
+                work.append(("define", (op, defined)))
+                for region in reversed(op.regions):
+                    names: list[str] = []
+                    work.append(("leave", names))
+                    work.extend(("block", (b, names)) for b in reversed(region.blocks))
+                break
     for uses in pending.values():
         raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
 
@@ -275,7 +322,14 @@ def _escapes(op: Operation, iso: Operation) -> bool:
     """Whether `op` uses a value defined outside `iso`, the nearest isolated
     op around it (MLIR's `IsolatedFromAbove`: names resolve across its
     boundary as anywhere else, and its verifier rejects such a use)."""
+    block = op.parent
     for v in op.operands:
+        owner = v.owner
+        if owner is block or owner.__class__ is Operation and owner.parent is block:
+            # Defined in the user's own block (an argument of it, or an op
+            # of it): `iso`, the nearest isolated op around the user, is
+            # around it too.
+            continue
         home = _isolated_home(v)
         while home is not None and home is not iso:
             home = _enclosing_isolated(home)
@@ -307,9 +361,18 @@ def _key(u: UseRef) -> str:
 
 
 def _define(scope: dict[str, Value], v: Value, defined: list[str], pending: dict[str, list]) -> None:
-    names = [v.hint]
-    if "#" in v.hint and v.hint.endswith("#0"):
-        names.append(v.hint[:-2])
+    name = v.hint
+    if name and "#" not in name and name not in scope:
+        # The common case, without the list of names below.
+        scope[name] = v
+        defined.append(name)
+        if pending:
+            for op, i, u in pending.pop(name, ()):
+                op.operands[i] = _lookup(scope, u)  # type: ignore[assignment]
+        return
+    names = [name]
+    if "#" in name and name.endswith("#0"):
+        names.append(name[:-2])
     for name in names:
         if not name:
             continue

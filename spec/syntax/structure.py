@@ -271,13 +271,30 @@ class Dominance:
         while worklist:
             cur = worklist.pop()
             for region in cur.regions:
+                graph = graph_region(region)
                 for block in region.blocks:
                     reachable = self.reachable(block)
+                    # The ops of this block before `inner`, by id. Most
+                    # operands are results of an op of the user's own block:
+                    # then `dominates` comes down to "defined before it" (or
+                    # a graph region, where any op but the user itself
+                    # will do), answered here without its walk up the tree.
+                    before: set[int] = set()
                     for inner in block.ops:
                         if reachable:
                             for k, v in enumerate(inner.operands):
-                                if isinstance(v, Value) and not self.dominates(v, inner):
+                                if not isinstance(v, Value):
+                                    continue
+                                owner = v.owner
+                                if owner is block:
+                                    ok = True  # an argument of the user's block
+                                elif isinstance(owner, Operation) and owner.parent is block:
+                                    ok = id(owner) in before or (graph and owner is not inner)
+                                else:
+                                    ok = self.dominates(v, inner)
+                                if not ok:
                                     return dominance_diag(inner, k, v)
+                        before.add(id(inner))
                         if inner.regions and not isolated(inner):
                             worklist.append(inner)
         return None
