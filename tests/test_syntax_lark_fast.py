@@ -119,22 +119,31 @@ def test_token_mutations_end_the_same(data: bytes) -> None:
 
 
 def test_cached_table_loads_as_lark_loads_it() -> None:
-    # The cached parser's table, read by `deserialize_table` and by lark's
-    # own `IntParseTable.deserialize`: the same actions, rules and states.
+    # The cached parser's table in both forms, read by `deserialize_table`
+    # (the compact form the fused parser writes, and lark's own) and by
+    # lark's `IntParseTable.deserialize` (lark's form): the same actions,
+    # rules and states as the table the parser runs on.
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
     from lark.parsers.lalr_analysis import IntParseTable
     from lark.utils import SerializeMemoizer
 
-    from spec.syntax.lark_fast import deserialize_table
+    from spec.syntax.lark_fast import COMPACT, deserialize_table
 
     lark_parser, _ = parser_module._lark()
+    live = lark_parser.parser.parser._parse_table
     data, memo_json = lark_parser.memo_serialize([TerminalDef, Rule])
-    table_data = data["parser"]["parser"]
-    ours = deserialize_table(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
-    theirs = IntParseTable.deserialize(table_data, SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {}))
+    compact = data["parser"]["parser"]
+    assert COMPACT in compact and "states" not in compact
+    memo = SerializeMemoizer.deserialize(memo_json, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    memoizer = SerializeMemoizer([TerminalDef, Rule])
+    lark_form = IntParseTable.serialize(live, memoizer)
+    lark_memo = SerializeMemoizer.deserialize(memoizer.serialize(), {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    ours = deserialize_table(compact, memo)
+    ours_from_lark_form = deserialize_table(lark_form, lark_memo)
+    theirs = IntParseTable.deserialize(lark_form, lark_memo)
     assert len(ours.states) > 1000
-    assert ours.states == theirs.states
+    assert ours.states == theirs.states == ours_from_lark_form.states == live.states
     assert (ours.start_states, ours.end_states) == (theirs.start_states, theirs.end_states)
     # Rules are shared through lark's memo, not rebuilt per table entry.
     rules = {id(arg) for row in ours.states.values() for action, arg in row.values() if not isinstance(arg, int)}

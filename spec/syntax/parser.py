@@ -39,7 +39,7 @@ from spec.syntax.build_base import (  # noqa: F401
 )
 from spec.syntax.dialect_attrs import AttrTextError
 from spec.syntax.fast_path import FastPath
-from spec.syntax.lark_fast import FastContextualLexer, FusedLALRParser
+from spec.syntax.lark_fast import COMPACT, FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, check_default_dialects, resolve_ops, verify  # noqa: F401
 from spec.syntax.rules_affine import AFFINE_KEYWORDS, AFFINE_RULES, AffineRules
 from spec.syntax.rules_control import ControlRules
@@ -233,8 +233,14 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
     LALR driver (the tests check the fast ones against it)."""
     builder = _Builder()
     plugins = {"ContextualLexer": FastContextualLexer, "LALR_Parser": FusedLALRParser} if fast else {}
+    grammar = _GRAMMAR.read_text()
+    if fast:
+        # The fused parser caches its table in its own form
+        # (`lark_fast.serialize_table`): a cache key of its own, so that
+        # lark's plain parser never reads it.
+        grammar += f"\n// parser cache: {COMPACT}\n"
     parser = Lark(
-        _GRAMMAR.read_text(),
+        grammar,
         parser="lalr",
         lexer="contextual",
         # Locations come from the tokens the callbacks see; lark's own
