@@ -7,7 +7,8 @@ Three kinds of checks:
 
 - the corpus files of this part (`tests/wide/NAME.mlir`, with
   mlir-opt-19's custom and generic printouts and `-gpu-async-region`
-  output pasted in `tests/wide/expected/`): run without mlir-opt-19;
+  output pasted in `tests/wide/expected/`): compared, without
+  mlir-opt-19, by `tests/test_syntax_more.py` with the other wide files;
 - `CASES`, every form of every new op (attr-dicts where 19 reads them,
   optional parts present and absent): against mlir-opt-19 live (skipped
   without it), custom print, generic print, the generic print read back,
@@ -21,56 +22,15 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from refimpl import rewrite
 from spec import effects, registry
 from spec.diagnostics import DiagnosticError
-from spec.syntax.parser import parse_module, split_input
-from spec.syntax.printing import join_outputs, print_op
+from spec.syntax.parser import parse_module
+from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-
-WIDE = Path(__file__).resolve().parent / "wide"
-FILES = ("tensor_core_gemm", "memref_host_more", "scalar_dispatch")
-
-
-def _chunks(name: str) -> list:
-    text = (WIDE / f"{name}.mlir").read_text()
-    return [parse_module("\n" * offset + chunk, f"{name}.mlir") for chunk, offset in split_input(text)]
-
-
-def _expected(name: str, kind: str) -> str:
-    return (WIDE / "expected" / f"{name}.19.{kind}.out").read_text()
-
-
-@pytest.mark.parametrize("name", FILES)
-def test_corpus_custom_form_is_mlir_opt_19s(name: str) -> None:
-    assert join_outputs([print_op(m) for m in _chunks(name)]) == _expected(name, "custom")
-
-
-@pytest.mark.parametrize("name", FILES)
-def test_corpus_generic_form_is_mlir_opt_19s(name: str) -> None:
-    assert join_outputs([print_op(m, True) for m in _chunks(name)]) == _expected(name, "generic")
-
-
-@pytest.mark.parametrize("name", FILES)
-def test_corpus_generic_form_reads_back(name: str) -> None:
-    generic = _expected(name, "generic")
-    back = [print_op(parse_module("\n" * off + c)) for c, off in split_input(generic)]
-    assert join_outputs(back) == _expected(name, "custom")
-
-
-@pytest.mark.parametrize("name", FILES)
-def test_corpus_pass_is_mlir_opt_19s(name: str) -> None:
-    outs = []
-    for module in _chunks(name):
-        result = rewrite(module, "mlir19")
-        assert not result.diagnostics
-        outs.append(print_op(result.module))
-    assert join_outputs(outs) == _expected(name, "pass")
-
 
 _FN = "func.func @f(%m: memref<16xf32>, %m2: memref<8x4xf32>, %d: memref<?xf32>, %i: index, %j: index, %a: i32, %x: f32, %tag: memref<1xi32>, %sh: memref<2xindex>) {\n"
 

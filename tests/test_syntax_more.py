@@ -24,7 +24,16 @@ from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import join_outputs, print_op
 
 WIDE = Path(__file__).resolve().parent / "wide"
-FILES = ("more_forms", "outlined_multi_kernel", "host_memref_llvm", "affine_forms", "affine_vector")
+FILES = (
+    "more_forms",
+    "outlined_multi_kernel",
+    "host_memref_llvm",
+    "affine_forms",
+    "affine_vector",
+    "tensor_core_gemm",
+    "memref_host_more",
+    "scalar_dispatch",
+)
 
 
 def _chunks(name: str) -> list:
