@@ -417,6 +417,23 @@ class BuilderBase(Transformer):
                 op.add_region(region)
         return PartialOp(op, list(result_types) if result_types else [])
 
+    def op_with_flags(
+        self, name: str, meta: Any, operands: list, results: list[Type], rest: list, props: dict[str, Attr] | None = None
+    ) -> PartialOp:
+        """The op of a custom form whose trailing parts (`rest`) are flags
+        read as `(name, attr)` tuples (fast-math, overflow) and at most one
+        attr-dict: the flags join `props`, the attr-dict is split into
+        inherent and discardable attributes as MLIR does."""
+        props = dict(props or {})
+        attrs = None
+        for it in rest:
+            if isinstance(it, tuple):
+                props[it[0]] = it[1]
+            elif isinstance(it, dict):
+                attrs = it
+        props, attrs = self.split_attrs(name, attrs, props)
+        return self.op(name, meta, operands, results, properties=props, attributes=attrs)
+
     def split_attrs(self, name: str, attrs: dict[str, Attr] | None, props: dict[str, Attr]) -> tuple[dict, dict]:
         """Move inherent attributes written in an attr-dict into properties,
         as MLIR does, and add the op's default properties."""

@@ -55,15 +55,7 @@ class HostRules(BuilderBase):
         return (key, OpaqueAttr(text))
 
     def _arith(self, name: str, meta: Any, operands: list[UseRef], result: Type, rest: list, extra: dict | None = None) -> PartialOp:
-        props: dict[str, Attr] = dict(extra or {})
-        attrs = None
-        for it in rest:
-            if isinstance(it, tuple):
-                props[it[0]] = it[1]
-            elif isinstance(it, dict):
-                attrs = it
-        props, attrs = self.split_attrs(name, attrs, props)
-        return self.op(name, meta, operands, [result], properties=props, attributes=attrs)
+        return self.op_with_flags(name, meta, operands, [result], rest, extra)
 
     def arith_binary_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])

@@ -18,7 +18,7 @@ from typing import Any
 
 from lark import Token
 
-from spec.attributes import I1, INDEX, Attr, FunctionType, IntegerAttr, OpaqueAttr, SymbolRefAttr, Type
+from spec.attributes import I1, INDEX, FunctionType, IntegerAttr, OpaqueAttr, SymbolRefAttr
 from spec.diagnostics import DiagnosticError, error
 from spec.syntax.build_base import BuilderBase, PartialOp, read_type, symbol_name
 from spec.syntax.rules_core import value_type
@@ -44,22 +44,10 @@ def _with_prefix(kw: Token) -> str:
 class ScalarRules(BuilderBase):
     """The `sx_*` rules."""
 
-    def _sx(self, name: str, meta: Any, operands: list, results: list[Type], rest: list, props: dict[str, Attr] | None = None) -> PartialOp:
-        """The op, with the fast-math flags (a tuple) and the attr-dict among `rest`."""
-        props = dict(props or {})
-        attrs = None
-        for it in rest:
-            if isinstance(it, tuple):
-                props[it[0]] = it[1]
-            elif isinstance(it, dict):
-                attrs = it
-        props, attrs = self.split_attrs(name, attrs, props)
-        return self.op(name, meta, operands, results, properties=props, attributes=attrs)
-
     def sx_addx_op(self, meta: Any, items: list) -> PartialOp:
         t, flag = read_type(items[-2]), read_type(items[-1])
         ops = [self.typed(items[1], t), self.typed(items[2], t)]  # type: ignore[arg-type]
-        return self._sx("arith.addui_extended", meta, ops, [t, flag], items[3:-2])  # type: ignore[list-item]
+        return self.op_with_flags("arith.addui_extended", meta, ops, [t, flag], items[3:-2])  # type: ignore[list-item]
 
     def sx_int2_op(self, meta: Any, items: list) -> PartialOp:
         """Two operands of the type written; the registry says how many results of it."""
@@ -68,31 +56,31 @@ class ScalarRules(BuilderBase):
         name = str(items[0])
         t = read_type(items[-1])
         n = registry.lookup(name).result_count or 1
-        return self._sx(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])  # type: ignore[arg-type,list-item]
 
     def sx_int1_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
-        return self._sx(str(items[0]), meta, [self.typed(items[1], t)], [t], items[2:-1])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], t)], [t], items[2:-1])  # type: ignore[arg-type,list-item]
 
     def sx_fma_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
-        return self._sx("math.fma", meta, [self.typed(u, t) for u in items[1:4]], [t], items[4:-1])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags("math.fma", meta, [self.typed(u, t) for u in items[1:4]], [t], items[4:-1])  # type: ignore[arg-type,list-item]
 
     def sx_fpowi_op(self, meta: Any, items: list) -> PartialOp:
         t, p = read_type(items[-2]), read_type(items[-1])
-        return self._sx("math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags("math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2])  # type: ignore[arg-type,list-item]
 
     def sx_ibool_op(self, meta: Any, items: list) -> PartialOp:
         """`index.bool.constant [attr-dict] true|false`."""
         value = IntegerAttr(1 if str(items[-1]) == "true" else 0, I1)
-        return self._sx("index.bool.constant", meta, [], [I1], items[1:-1], {"value": value})
+        return self.op_with_flags("index.bool.constant", meta, [], [I1], items[1:-1], {"value": value})
 
     def sx_iconst_op(self, meta: Any, items: list) -> PartialOp:
         """`index.constant [attr-dict] N`."""
-        return self._sx("index.constant", meta, [], [INDEX], items[1:-1], {"value": IntegerAttr(int(str(items[-1]), 0), INDEX)})
+        return self.op_with_flags("index.constant", meta, [], [INDEX], items[1:-1], {"value": IntegerAttr(int(str(items[-1]), 0), INDEX)})
 
     def sx_icast_op(self, meta: Any, items: list) -> PartialOp:
-        return self._sx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], items[2:-2])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], items[2:-2])  # type: ignore[arg-type,list-item]
 
     def sx_icmp_op(self, meta: Any, items: list) -> PartialOp:
         pred = str(items[1])
@@ -100,16 +88,16 @@ class ScalarRules(BuilderBase):
             message = f"custom op 'index.cmp' expected ::mlir::index::IndexCmpPredicate to be one of: {', '.join(INDEX_CMP_PREDICATES)}"
             raise DiagnosticError(error(self.tok_loc(items[1]), message))
         ops = [self.typed(items[2], INDEX), self.typed(items[3], INDEX)]
-        return self._sx("index.cmp", meta, ops, [I1], items[4:], {"pred": OpaqueAttr(f"#index<cmp_predicate {pred}>")})
+        return self.op_with_flags("index.cmp", meta, ops, [I1], items[4:], {"pred": OpaqueAttr(f"#index<cmp_predicate {pred}>")})
 
     def sx_sizeof_op(self, meta: Any, items: list) -> PartialOp:
-        return self._sx("index.sizeof", meta, [], [INDEX], items[1:])
+        return self.op_with_flags("index.sizeof", meta, [], [INDEX], items[1:])
 
     def sx_fconst_op(self, meta: Any, items: list) -> PartialOp:
         """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
         t = value_type(items[-1])
         value = SymbolRefAttr(symbol_name(str(items[-2])))
-        partial = self._sx(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})  # type: ignore[list-item]
+        partial = self.op_with_flags(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})  # type: ignore[list-item]
         return self.bare_name(partial, items[0])
 
     def sx_icall_op(self, meta: Any, items: list) -> PartialOp:
@@ -118,6 +106,6 @@ class ScalarRules(BuilderBase):
         if len(args) != len(fn.inputs):
             raise DiagnosticError(error(self.loc(meta), f"{len(args)} operands present, but expected {len(fn.inputs)}"))
         ops = [self.typed(items[1], value_type(fn)), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]
-        partial = self._sx(_with_prefix(items[0]), meta, ops, list(fn.results), items[3:-1])
+        partial = self.op_with_flags(_with_prefix(items[0]), meta, ops, list(fn.results), items[3:-1])
         return self.bare_name(partial, items[0])
 
