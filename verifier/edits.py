@@ -219,7 +219,7 @@ def touch_attribute(module: Operation, pick: Pick) -> bool:
     op = _choose(ops, pick)
     if not isinstance(op, Operation):
         return False
-    op.attributes["judge.touched"] = UnitAttr()
+    op.attributes = {**op.attributes, "judge.touched": UnitAttr()}
     return True
 
 

@@ -28,7 +28,7 @@ from spec.attributes import (
     canonical_type_text,
 )
 from spec.diagnostics import DiagnosticError, error
-from spec.ir import Block, Location, Operation, Region, Value
+from spec.ir import EMPTY_DICT, EMPTY_LIST, Block, Location, Operation, Region, Value
 from spec.syntax import affine
 
 if TYPE_CHECKING:
@@ -407,9 +407,9 @@ class BuilderBase(Transformer):
         op = Operation(
             name,
             operands=list(operands) if operands else [],  # type: ignore[arg-type]
-            properties=dict(properties) if properties else {},
-            attributes=dict(attributes) if attributes else {},
-            successors=successors or [],
+            properties=dict(properties) if properties else EMPTY_DICT,
+            attributes=dict(attributes) if attributes else EMPTY_DICT,
+            successors=successors or EMPTY_LIST,
             loc=self.loc(meta),
         )
         if regions:

@@ -165,6 +165,8 @@ class CoreRules(BuilderBase):
             labels[b.label] = b
         for block in region.blocks:
             for op in block.ops:
+                if not op.successors:
+                    continue  # keeps the shared empty list (`spec.ir.EMPTY_LIST`)
                 resolved = []
                 for s in op.successors:
                     if isinstance(s, Block):
