@@ -137,6 +137,9 @@ class Prover:
         parallel edges are one (a set)."""
         nodes = self.slice_between(src, dst)
         succ = self.g.succ
+        if len(nodes) == 2:
+            # The endpoints alone (a dependency edge, or no path at all).
+            return [src, dst], {(src, dst)} if dst in succ[src] else set()
         inside = {u: [v for v in succ[u] if v in nodes] for u in nodes}
         indeg = dict.fromkeys(nodes, 0)
         for vs in inside.values():
@@ -276,7 +279,6 @@ class Prover:
             self.solver = self._new_solver()
             self.copies = 0
         s = self.solver
-        succ = self.g.succ
         consts = self.constants
         if consts is None:
             consts = self.constants = _Constants(self.ctx or z3.main_ctx())
