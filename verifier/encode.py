@@ -11,7 +11,8 @@ a schedule (the model), `unknown` stays unknown.
 Z3 gets only a slice per obligation, taken from the graph: the nodes
 reachable from `end(a)` that also reach `start(b)`, with the edges among
 them (a path between the endpoints lies wholly in that slice, so the answer
-is the same as on the whole graph). One solver serves every obligation of a
+is the same as on the whole graph); in a group, with its chain nodes
+eliminated (`Prover.reduced_slice`: an exact elimination, the same answer). One solver serves every obligation of a
 function, with push/pop around each (`Prover.prove_all` asks them in
 groups: one query per group, handed to Z3's SMT-LIB parser as text over
 constants made once per context, `_Constants`). This stays linear on large inputs,
