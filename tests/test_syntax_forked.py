@@ -107,6 +107,20 @@ def test_busy_or_single_core_machines_parse_in_turn(monkeypatch: pytest.MonkeyPa
         assert not fork.can_fork()
 
 
+def test_one_process_forbids_forking_on_an_idle_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--jobs 1`: an idle 2-core machine that would fork does not.
+    monkeypatch.setattr(fork.threading, "active_count", lambda: 1)
+    if hasattr(os, "sched_getaffinity"):
+        monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(fork, "_busy", lambda: 1.0)
+    assert fork.can_fork()
+    monkeypatch.setattr(fork, "ONE_PROCESS", False)
+    fork.one_process(True)
+    assert not fork.can_fork()
+    fork.one_process(False)
+    assert fork.can_fork()
+
+
 def test_busy_is_the_least_of_its_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
     # A task that woke for a moment is in one snapshot; a busy one in all.
     for seen, busy in (([2.0, 1.0, 2.0], 1.0), ([2.0, 2.0, 2.0], 2.0), ([3.0, 2.0, 2.0], 2.0)):

@@ -59,6 +59,15 @@ def test_json(files: dict[str, str]) -> None:
     assert times["t(func.call@15:5)"] < times["f(gpu.memcpy@14:10)"]
 
 
+def test_jobs_1_gives_the_same_report_in_one_process(files: dict[str, str]) -> None:
+    for name, code in (("good", 0), ("bad", 1)):
+        default, single = cli(files["in"], "--after", files[name]), cli(files["in"], "--after", files[name], "--jobs", "1")
+        assert (single.returncode, single.stdout) == (default.returncode, default.stdout) and single.returncode == code
+    r = cli(files["in"], "--after", files["good"], "-j", "0")
+    assert r.returncode == 2 and r.stdout == ""
+    assert "<command line>: error: --jobs must be >= 1" in r.stderr
+
+
 def test_bad_input_exit_2(files: dict[str, str]) -> None:
     assert cli(files["junk"], "--after", files["good"]).returncode == 2
     assert cli(files["in"], "--after", files["junk"]).returncode == 2

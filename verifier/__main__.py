@@ -22,6 +22,7 @@ import shlex
 import sys
 import tempfile
 
+from spec import fork_child
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
 from spec.semantics.events import DEFAULT_UNROLL
@@ -117,6 +118,16 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="verdict unknown for a function of more than N paths (default: no limit; paths are counted, not enumerated)",
+    )
+    c.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="1: everything in this one process; 2 or more: when a core is idle, parse INPUT and ask half of "
+        "Z3's queries in a forked second process (the default, on large inputs). Forking saves wall time "
+        "and costs CPU time",
     )
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument(
@@ -265,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
     sources: dict[str, str] = {}
+    if args.jobs is not None and args.jobs < 1:
+        _print_diags([_usage("--jobs must be >= 1").diagnostics[0]], sources)
+        return EXIT_BAD_INPUT
+    fork_child.one_process(args.jobs == 1)
     prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, module_in, src_out, module_out = _read_and_parse(args, sources)
