@@ -55,8 +55,10 @@ FILES = sorted(
 
 def _shape(module: Operation) -> list[Any]:
     """Every op's name and location, its results' and its blocks' names,
-    locations and types, and which value each operand is (by definition
-    order): what printing does not show."""
+    locations and types, which value each operand is (by definition
+    order), and its properties and attributes in their order, compared by
+    value and by class (the fast path builds ops without the rules'
+    callbacks): what printing does not show."""
     number: dict[int, int] = {}
     out: list[Any] = []
     for op in module.walk():
@@ -73,6 +75,9 @@ def _shape(module: Operation) -> list[Any]:
                 [(v.hint, v.loc, v.type) for v in op.results],
                 [number.get(id(v), getattr(v, "hint", "?")) for v in op.operands],
                 [[(b.label, b.loc, [(a.hint, a.loc, a.type) for a in b.args]) for b in r.blocks] for r in op.regions],
+                [(k, type(a), a) for k, a in op.properties.items()],
+                [(k, type(a), a) for k, a in op.attributes.items()],
+                [(type(v.type), type(v.loc)) for v in op.results],
             )
         )
     return out
@@ -107,7 +112,10 @@ def outcome(text: str, fast: bool, allow_unregistered: bool = False, file: str =
         except DiagnosticError as exc:
             return ("error", [d.render({file: text}) for d in exc.diagnostics])
     assert reparses[0] == 0, "a text that parses was parsed twice"
-    return ("ok", print_op(module), print_op(module, generic=True), _shape(module))
+    # The ops written without their dialect (`call`), where their name is.
+    _, builder = parser_module._lark()
+    bare = [(op.name, loc, name) for op, loc, name in builder.bare_names]
+    return ("ok", print_op(module), print_op(module, generic=True), _shape(module), bare)
 
 
 def assert_same(text: str, allow_unregistered: bool = False, file: str = "in.mlir", line_offset: int = 0) -> Any:
