@@ -102,11 +102,33 @@ def _counting_reparses() -> Iterator[list[int]]:
         LALR_Parser.parse = inner  # type: ignore[method-assign]
 
 
+@contextmanager
+def _dominance_always_walked(on: bool) -> Iterator[None]:
+    """With `on`, the parser walks every use for dominance, as it did before
+    `resolve_ops` said when scoping alone shows it (the reference side of
+    the comparison: the fast side skips the walk where it may)."""
+    if not on:
+        yield
+        return
+    inner = parser_module.resolve_ops
+
+    def resolve(top: Any) -> bool:
+        inner(top)
+        return False
+
+    parser_module.resolve_ops = resolve  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        parser_module.resolve_ops = inner
+
+
 def outcome(text: str, fast: bool, allow_unregistered: bool = False, file: str = "in.mlir", line_offset: int = 0) -> Any:
-    """The parse of `text` with or without the fast path: the module printed
-    both ways with its `_shape`, or the rendered diagnostics. A text that
-    parses must parse in one pass."""
-    with fast_path.enabled(fast), _counting_reparses() as reparses:
+    """The parse of `text` with or without the fast path (and, without it,
+    with every use walked for dominance): the module printed both ways with
+    its `_shape`, or the rendered diagnostics. A text that parses must
+    parse in one pass."""
+    with fast_path.enabled(fast), _dominance_always_walked(not fast), _counting_reparses() as reparses:
         try:
             module = parse_module(text, file, line_offset, allow_unregistered=allow_unregistered)
         except DiagnosticError as exc:

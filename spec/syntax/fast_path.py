@@ -51,6 +51,7 @@ variants of them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -61,7 +62,15 @@ from lark import Token
 from spec import registry
 from spec.attributes import GPU_TOKEN, I1, I64, INDEX, Attr, IntegerAttr, Type
 from spec.ir import Location, Operation, Value
-from spec.syntax.build_base import CMPI_PREDICATES, UseRef, memref_element, read_type, segment_sizes, symbol_ref_attr
+from spec.syntax.build_base import (
+    CMPI_PREDICATES,
+    UseRef,
+    memref_element,
+    read_type,
+    segment_sizes,
+    shared_type,
+    symbol_ref_attr,
+)
 
 ENABLED = True
 """Whether parses take the fast path (`enabled(False)` turns it off, for the
@@ -84,6 +93,43 @@ _new_str = str.__new__
 _new_location = tuple.__new__
 _MAX_CONSTANTS = 4096
 """How many distinct `arith.constant` values `FastPath.constants` keeps."""
+
+_OP_FIELDS = ("name", "operands", "results", "properties", "attributes", "regions", "successors", "loc", "parent")
+_object_new = object.__new__
+
+
+def _op_by_init(name: str, operands: list, properties: dict[str, Attr], loc: Location) -> Operation:
+    return Operation(name, operands, properties=properties, loc=loc)
+
+
+def _op_by_slots(name: str, operands: list, properties: dict[str, Attr], loc: Location) -> Operation:
+    # What `Operation(name, operands, properties=..., loc=...)` makes, without
+    # the dataclass `__init__` and its four default factories (a third of
+    # the cost of building a small op). Used only while `Operation` has
+    # exactly these fields and nothing runs after its `__init__`.
+    op = _object_new(Operation)
+    op.name = name
+    op.operands = operands
+    op.results = []
+    op.properties = properties
+    op.attributes = {}
+    op.regions = []
+    op.successors = []
+    op.loc = loc
+    op.parent = None
+    return op
+
+
+_op = (
+    _op_by_slots
+    if tuple(f.name for f in dataclasses.fields(Operation)) == _OP_FIELDS
+    and not hasattr(Operation, "__post_init__")
+    and Operation.__dataclass_fields__["parent"].default is None
+    else _op_by_init
+)
+"""How the shapes make their op (`_op_by_slots` unless `spec.ir.Operation`
+changed shape: then its own constructor)."""
+
 
 # -- the grammar's terminals, as the shapes spell them -----------------------
 # Blanks inside an op: no newline (the op stays on its line, so the loop's
@@ -253,7 +299,7 @@ class FastPath:
     def _use(m: re.Match, group: int, loc: Location, ls: int, type: Type) -> UseRef:
         # `value_use`'s `UseRef`, with the type the op's rule gives it.
         name = m.group(group)
-        at = _new_location(Location, (loc.file, loc.line, m.start(group) - ls + 1))
+        at = _new_location(Location, (loc[0], loc[1], m.start(group) - ls + 1))
         if "#" in name:
             name, _, num = name.partition("#")
             return UseRef(name, int(num), at, type)
@@ -261,19 +307,32 @@ class FastPath:
 
     @staticmethod
     def _uses(text: str, start: int, stop: int, loc: Location, ls: int, type: Type) -> list[UseRef]:
-        # A `value_list` (possibly empty), each use of type `type`.
+        # A `value_list` (possibly empty), each use of type `type`. The
+        # list's text is names, commas and blanks only (`_LIST`), so it is
+        # split on commas rather than matched again name by name.
         if stop == start:
             return []
-        file, line, col = loc.file, loc.line, 1 - ls
+        file, line = loc[0], loc[1]
+        if text.find(",", start, stop) < 0:
+            # One value (a GPU op's one dependency, a 1-d index).
+            names = [text[start:stop]]
+            cols = [start - ls + 1]
+        else:
+            names, cols = [], []
+            at = start - ls + 1
+            for part in text[start:stop].split(","):
+                name = part.lstrip(" \t")
+                names.append(name.rstrip(" \t"))
+                cols.append(at + len(part) - len(name))
+                at += len(part) + 1
         out = []
-        for m in _VALUE_RE.finditer(text, start, stop):
-            name = m.group()
-            at = _new_location(Location, (file, line, m.start() + col))
+        for name, col in zip(names, cols):
+            where = _new_location(Location, (file, line, col))
             if "#" in name:
                 name, _, num = name.partition("#")
-                out.append(UseRef(name, int(num), at, type))
+                out.append(UseRef(name, int(num), where, type))
             else:
-                out.append(UseRef(name, 0, at, type))
+                out.append(UseRef(name, 0, where, type))
         return out
 
     def _type(self, text: str) -> Type:
@@ -298,12 +357,7 @@ class FastPath:
             return None
         t = self._type(m.group(3))
         defaults = self.defaults[name]
-        op = Operation(
-            name,
-            [self._use(m, 1, loc, ls, t), self._use(m, 2, loc, ls, t)],
-            properties={**defaults} if defaults else {},
-            loc=loc,
-        )
+        op = _op(name, [self._use(m, 1, loc, ls, t), self._use(m, 2, loc, ls, t)], {**defaults} if defaults else {}, loc)
         return op, [t], False, m.end()
 
     def _cmp(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -315,7 +369,7 @@ class FastPath:
             return None
         t = self._type(m.group(4))
         props = {**self.defaults[name], "predicate": predicate}
-        op = Operation(name, [self._use(m, 2, loc, ls, t), self._use(m, 3, loc, ls, t)], properties=props, loc=loc)
+        op = _op(name, [self._use(m, 2, loc, ls, t), self._use(m, 3, loc, ls, t)], props, loc)
         return op, [I1], False, m.end()
 
     def _constant(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -332,13 +386,13 @@ class FastPath:
             if len(self.constants) >= _MAX_CONSTANTS:
                 self.constants.clear()
             self.constants[key] = value
-        op = Operation(name, properties={**self.defaults[name], "value": value}, loc=loc)
+        op = _op(name, [], {**self.defaults[name], "value": value}, loc)
         return op, [value.type], False, m.end()  # type: ignore[attr-defined]
 
     def _element(self, t: Type) -> Type:
         elem = self.elements.get(t.text)
         if elem is None:
-            elem = self.elements[t.text] = Type(memref_element(t.text))
+            elem = self.elements[t.text] = shared_type(Type(memref_element(t.text)))
         return elem
 
     def _load(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -350,7 +404,7 @@ class FastPath:
         if m.end(2) > m.start(2):
             operands += self._uses(text, m.start(2), m.end(2), loc, ls, INDEX)
         defaults = self.defaults[name]
-        op = Operation(name, operands, properties={**defaults} if defaults else {}, loc=loc)
+        op = _op(name, operands, {**defaults} if defaults else {}, loc)
         return op, [self._element(t)], False, m.end()
 
     def _store(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -362,7 +416,7 @@ class FastPath:
         if m.end(3) > m.start(3):
             operands += self._uses(text, m.start(3), m.end(3), loc, ls, INDEX)
         defaults = self.defaults[name]
-        op = Operation(name, operands, properties={**defaults} if defaults else {}, loc=loc)
+        op = _op(name, operands, {**defaults} if defaults else {}, loc)
         return op, [], False, m.end()
 
     def _dim(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -371,7 +425,7 @@ class FastPath:
         if m is None:
             return None
         t = self._type(m.group(3))
-        op = Operation(name, [self._use(m, 1, loc, ls, t), self._use(m, 2, loc, ls, INDEX)], loc=loc)
+        op = _op(name, [self._use(m, 1, loc, ls, t), self._use(m, 2, loc, ls, INDEX)], {}, loc)
         return op, [INDEX], False, m.end()
 
     def _copy(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -384,7 +438,7 @@ class FastPath:
         operands.append(self._use(m, 4, loc, ls, t1))
         operands.append(self._use(m, 5, loc, ls, t2))
         defaults = self.defaults[name]
-        op = Operation(name, operands, properties={**defaults} if defaults else {}, loc=loc)
+        op = _op(name, operands, {**defaults} if defaults else {}, loc)
         return op, [GPU_TOKEN] if is_async else [], is_async, m.end()
 
     _memcpy = _memset = _copy
@@ -394,7 +448,7 @@ class FastPath:
         if m is None:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
-        return Operation(name, operands, loc=loc), [GPU_TOKEN] if is_async else [], is_async, m.end()
+        return _op(name, operands, {}, loc), [GPU_TOKEN] if is_async else [], is_async, m.end()
 
     def _alloc(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
         m = _ALLOC(text, pos, end)
@@ -403,7 +457,7 @@ class FastPath:
         is_async, operands = self._deps(text, m, loc, ls)
         t = self._type(m.group(4))
         props = {**self.defaults[name], "operandSegmentSizes": segment_sizes(len(operands), 0, 0)}
-        op = Operation(name, operands, properties=props, loc=loc)
+        op = _op(name, operands, props, loc)
         return op, [t, GPU_TOKEN] if is_async else [t], is_async, m.end()
 
     def _dealloc(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -413,7 +467,7 @@ class FastPath:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
         operands.append(self._use(m, 4, loc, ls, self._type(m.group(5))))
-        return Operation(name, operands, loc=loc), [GPU_TOKEN] if is_async else [], is_async, m.end()
+        return _op(name, operands, {}, loc), [GPU_TOKEN] if is_async else [], is_async, m.end()
 
     def _launch(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
         m = _LAUNCH(text, pos, end)
@@ -440,7 +494,7 @@ class FastPath:
                 n_args += 1
         sizes = segment_sizes(n_deps, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, n_args, 0)
         props = {**self.defaults[name], "kernel": kernel, "operandSegmentSizes": sizes}
-        op = Operation(name, operands, properties=props, loc=loc)
+        op = _op(name, operands, props, loc)
         return op, [GPU_TOKEN] if is_async else [], is_async, m.end()
 
     def _call(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -456,7 +510,7 @@ class FastPath:
         for u, t in zip(operands, ins):
             u.type = t
         props = {**self.defaults[name], "callee": symbol_ref_attr(m.group(1)[1:])}
-        op = Operation("func.call", operands, properties=props, loc=loc)
+        op = _op("func.call", operands, props, loc)
         return op, results, False, m.end()
 
     # -- tokens, for a callback that checks what it reads ------------------------

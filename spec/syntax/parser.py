@@ -303,8 +303,10 @@ def parse_ops(
         # What mlir-opt-19 finds while parsing, then what its verifier finds
         # (`verify`: in the verifier's order, after the whole parse).
         check_default_dialects(ops, builder.bare_names, builder.generic_ops)
-        resolve_ops(ops)
-        verify(ops, builder.verify_later, dominance)
+        # Dominance is walked only where scoping alone does not show it
+        # (`resolve_ops`: forward references, regions of several blocks).
+        dominated = resolve_ops(ops)
+        verify(ops, builder.verify_later, dominance and not dominated)
     finally:
         if collecting:
             gc.enable()

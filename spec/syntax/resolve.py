@@ -230,14 +230,25 @@ def _check_signature(op: Operation) -> None:
             )
 
 
-def resolve_ops(top: list[Operation]) -> None:
+def resolve_ops(top: list[Operation]) -> bool:
     """Replace `UseRef` placeholders by values, in text order, with MLIR's
     scoping: a value is visible from its definition on, in its region and the
     regions nested in it; a name may not be redefined while visible (sibling
     regions, and the enclosing region after a nested one closes, may reuse
     it). An op's results are defined once its regions are read; a use before
     the definition is a forward reference, resolved when the name is defined
-    and an error if it never is."""
+    and an error if it never is.
+
+    Returns whether every use is dominated by its definition, as far as
+    scoping alone shows it: no forward reference and no region of more than
+    one block. Then each use names a value of its own block defined before
+    it, an argument of its block, or a value of an enclosing block defined
+    before the op holding it (a nested region's names are gone once it
+    closes), and every block is an entry block: each dominates the use, and
+    `verify` need not walk the uses again (`Dominance`). Otherwise (a
+    forward reference, several blocks: a CFG) it returns False and the
+    dominance check runs as before."""
+    straight = True
     scope: dict[str, Value] = {}
     # Forward references waiting for a definition: name -> [(op, index, use)].
     pending: dict[str, list[tuple[Operation, int, UseRef]]] = {}
@@ -283,6 +294,7 @@ def resolve_ops(top: list[Operation]) -> None:
                                 continue
                         v = _lookup(scope, u, forward_ok=True)
                         if v is None:
+                            straight = False
                             pending.setdefault(_key(u), []).append((op, i, u))
                         else:
                             operands[i] = v
@@ -293,12 +305,15 @@ def resolve_ops(top: list[Operation]) -> None:
                 work.append(("ops", (ops, at + 1, defined)))
                 work.append(("define", (op, defined)))
                 for region in reversed(op.regions):
+                    if len(region.blocks) > 1:
+                        straight = False
                     names: list[str] = []
                     work.append(("leave", names))
                     work.extend(("block", (b, names)) for b in reversed(region.blocks))
                 break
     for uses in pending.values():
         raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
+    return straight
 
 
 def _first_escape(iso: Operation) -> Operation:
