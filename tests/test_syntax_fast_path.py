@@ -351,6 +351,30 @@ def test_broken_variants_fail_the_same(name: str, text: str) -> None:
         "func.func @f(%a: index) {\n\t%b = arith.addi\t%a ,%a:index\n  return\n}\n",
         "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\r\n  return\n}\n",
         "func.func @f(%a-1.x: index) {\n  %b$ = arith.addi %a-1.x, %a-1.x : index\n  return %b$ : index\n}\n",
+        # Uses the fast path binds at once (a result of an earlier op of the
+        # same block) and those it must not: another block, a nested region
+        # (and the enclosing block after it), another type, a redefinition.
+        "func.func @f(%a: index, %c: i1) {\n  %b = arith.addi %a, %a : index\n  scf.if %c {\n    %d = arith.addi %b, %b : index\n"
+        "    %e = arith.addi %d, %b : index\n  }\n  %g = arith.addi %b, %b : index\n  return\n}\n",
+        "func.func @f(%a: index, %c: i1) {\n  scf.if %c {\n    %d = arith.addi %a, %a : index\n  }\n  %g = arith.addi %d, %d : index\n  return\n}\n",
+        "func.func @f(%a: index, %c: i1) {\n  scf.if %c {\n    %d = arith.addi %a, %a : index\n  } else {\n    %d = arith.addi %a, %a : index\n"
+        "    %e = arith.addi %d, %d : index\n  }\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  %c = arith.addi %b, %b : i32\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  %b = arith.addi %b, %b : index\n  %c = arith.addi %b, %b : index\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  cf.br ^bb1\n^bb1:\n  %c = arith.addi %b, %b : index\n"
+        "  cf.br ^bb2\n^bb2:\n  %b = arith.addi %c, %c : index\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  %c = arith.addi %b#0, %b#1 : index\n  return\n}\n",
+        "func.func @f(%m: memref<4xf32>) {\n  %c = arith.constant 0 : index\n  %v = memref.load %m[%c] : memref<4xf32>\n"
+        "  memref.store %v, %m[%c] : memref<4xf32>\n  %w = memref.load %m[%v] : memref<4xf32>\n  return\n}\n",
+        "func.func private @g(index, f32) -> index\nfunc.func @f(%m: memref<4xf32>) {\n  %c = arith.constant 0 : index\n"
+        "  %v = memref.load %m[%c] : memref<4xf32>\n  %r = call @g(%c, %v) : (index, f32) -> index\n  %s = call @g(%v, %c) : (index, f32) -> index\n"
+        "  %t = call @g(%c) : (index, f32) -> index\n  return\n}\n",
+        "gpu.module @k {\n  gpu.func @g(%x: memref<4xf32>) kernel {\n    gpu.return\n  }\n}\nfunc.func @f(%m: memref<4xf32>) {\n"
+        "  %c = arith.constant 1 : index\n  %t = gpu.wait async\n  %u = gpu.launch_func async [%t] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c)"
+        " args(%m : memref<4xf32>)\n  %a, %w = gpu.alloc async [%u] () : memref<4xf32>\n"
+        "  %z = gpu.launch_func async [%w] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%a : memref<4xf32>)\n"
+        "  %y = gpu.launch_func async [%z] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%c : memref<4xf32>)\n"
+        "  gpu.wait [%y]\n  return\n}\n",
     ],
 )
 def test_edge_cases_end_the_same(text: str) -> None:

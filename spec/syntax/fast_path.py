@@ -236,11 +236,39 @@ class FastPath:
         self.constants: dict[tuple[str, str], Attr] = {}
         """(literal, type text) -> `arith.constant`'s value attribute."""
         self.predicates = {p: IntegerAttr(i, I64) for i, p in enumerate(CMPI_PREDICATES)}
+        self.tables: dict[int, tuple[list, dict[str, Value]]] = {}
+        """Per block being read (its `op_list`, by `id`, kept alive so the id
+        is not reused), the results of the ops built here, by name."""
+        self.block: list | None = None
+        self.scope: dict[str, Value] = {}
+        """`tables`' entry of `block`, the block of the last op built."""
+
+    def reset(self) -> None:
+        """Forget the blocks of the last parse (the parser calls it before
+        and after each)."""
+        self.tables = {}
+        self.block = None
+        self.scope = {}
 
     # -- the entry point ----------------------------------------------------
-    def op(self, text: str, pos: int, end: int, first: Token) -> tuple[Operation, int] | None:
+    def op(self, text: str, pos: int, end: int, first: Token, block: list | None = None) -> tuple[Operation, int] | None:
         """The op whose first token `first` the loop has just read (ending at
-        `pos`), and where it ends; None to leave it to the LALR loop."""
+        `pos`), and where it ends; None to leave it to the LALR loop.
+        `block` is the list of the ops read so far in the op's block (None
+        where the op is not in a block's op list).
+
+        A use of the name of a result of an op built here earlier in the
+        same block, of the very type the op's rule gives the use, is bound
+        to that value at once, without a `UseRef`: that definition is the
+        one name resolution would find (it is visible from there to the end
+        of the block, and a second definition of the name while it is
+        visible is an error `resolve_ops` reports before reaching the use),
+        it dominates the use, and the types agree (types are shared, see
+        `build_base.shared_type`). Anything else (block arguments, results
+        of ops the LALR loop built, `%a#1`, another type, a forward
+        reference) stays a `UseRef` for `resolve_ops`."""
+        if block is not self.block:
+            self._enter(block)
         line_start = first.start_pos - first.column + 1
         b = self.builder
         file, line = b.file, first.line + b.line_offset
@@ -280,9 +308,13 @@ class FastPath:
         if names:
             if len(names) != len(types):
                 return None
+            scope = self.scope
             for i, t in enumerate(types):
                 hint, at = names[i]
-                results.append(Value(t, op, i, hint, at))
+                v = Value(t, op, i, hint, at)
+                results.append(v)
+                if "#" not in hint:
+                    scope[hint] = v
         elif is_async:
             return None
         else:
@@ -294,19 +326,32 @@ class FastPath:
             b.bare_names.append((op, loc, name))
         return op, stop
 
+    def _enter(self, block: list | None) -> None:
+        # The table of the block `block` (an empty, unused one for no block).
+        self.block = block
+        if block is None:
+            self.scope = {}
+            return
+        entry = self.tables.get(id(block))
+        if entry is None or entry[0] is not block:
+            entry = self.tables[id(block)] = (block, {})
+        self.scope = entry[1]
+
     # -- operands and types --------------------------------------------------
-    @staticmethod
-    def _use(m: re.Match, group: int, loc: Location, ls: int, type: Type) -> UseRef:
-        # `value_use`'s `UseRef`, with the type the op's rule gives it.
+    def _use(self, m: re.Match, group: int, loc: Location, ls: int, type: Type) -> UseRef | Value:
+        # `value_use`'s `UseRef`, with the type the op's rule gives it; or the
+        # value itself (see `op`).
         name = m.group(group)
+        v = self.scope.get(name)
+        if v is not None and v.type is type:
+            return v
         at = _new_location(Location, (loc[0], loc[1], m.start(group) - ls + 1))
         if "#" in name:
             name, _, num = name.partition("#")
             return UseRef(name, int(num), at, type)
         return UseRef(name, 0, at, type)
 
-    @staticmethod
-    def _uses(text: str, start: int, stop: int, loc: Location, ls: int, type: Type) -> list[UseRef]:
+    def _uses(self, text: str, start: int, stop: int, loc: Location, ls: int, type: Type) -> list[UseRef | Value]:
         # A `value_list` (possibly empty), each use of type `type`. The
         # list's text is names, commas and blanks only (`_LIST`), so it is
         # split on commas rather than matched again name by name.
@@ -325,8 +370,13 @@ class FastPath:
                 names.append(name.rstrip(" \t"))
                 cols.append(at + len(part) - len(name))
                 at += len(part) + 1
-        out = []
+        out: list[UseRef | Value] = []
+        scope = self.scope
         for name, col in zip(names, cols):
+            v = scope.get(name)
+            if v is not None and v.type is type:
+                out.append(v)
+                continue
             where = _new_location(Location, (file, line, col))
             if "#" in name:
                 name, _, num = name.partition("#")
@@ -484,14 +534,18 @@ class FastPath:
             file, line, col = loc.file, loc.line, 1 - ls
             for a in _ARG_RE.finditer(text, m.start(13), m.end(13)):
                 arg = a.group(1)
-                at = _new_location(Location, (file, line, a.start(1) + col))
                 t = self._type(a.group(2))
+                n_args += 1
+                v = self.scope.get(arg)
+                if v is not None and v.type is t:
+                    operands.append(v)
+                    continue
+                at = _new_location(Location, (file, line, a.start(1) + col))
                 if "#" in arg:
                     arg, _, num = arg.partition("#")
                     operands.append(UseRef(arg, int(num), at, t))
                 else:
                     operands.append(UseRef(arg, 0, at, t))
-                n_args += 1
         sizes = segment_sizes(n_deps, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, n_args, 0)
         props = {**self.defaults[name], "kernel": kernel, "operandSegmentSizes": sizes}
         op = _op(name, operands, props, loc)
@@ -503,12 +557,28 @@ class FastPath:
             return None
         ins = [self._type(t.group(1)) for t in _TYPES_RE.finditer(text, m.start(3), m.end(3))] if m.end(3) > m.start(3) else []
         results = [self._type(m.group(4))] if m.start(4) >= 0 else []
-        start, stop = m.start(2), m.end(2)
-        operands = self._uses(text, start, stop, loc, ls, INDEX)
-        if len(operands) != len(ins):
+        operands = []
+        if m.end(2) > m.start(2):
+            # Each use with its own type: one at a time.
+            file, line, col = loc[0], loc[1], 1 - ls
+            uses = list(_VALUE_RE.finditer(text, m.start(2), m.end(2)))
+            if len(uses) != len(ins):
+                return None
+            scope = self.scope
+            for u, t in zip(uses, ins):
+                used = u.group()
+                v = scope.get(used)
+                if v is not None and v.type is t:
+                    operands.append(v)
+                    continue
+                at = _new_location(Location, (file, line, u.start() + col))
+                if "#" in used:
+                    used, _, num = used.partition("#")
+                    operands.append(UseRef(used, int(num), at, t))
+                else:
+                    operands.append(UseRef(used, 0, at, t))
+        elif ins:
             return None
-        for u, t in zip(operands, ins):
-            u.type = t
         props = {**self.defaults[name], "callee": symbol_ref_attr(m.group(1)[1:])}
         op = _op("func.call", operands, props, loc)
         return op, results, False, m.end()

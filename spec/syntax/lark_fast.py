@@ -450,7 +450,12 @@ class FusedLALRParser(LALR_Parser):
                 # the `operation` its tokens would have reduced to.
                 goto = actions[state].get("operation")
                 if goto is not None:
-                    built = fast_op(text, pos, end, tok)
+                    # The ops of the block being read, when the symbol on top
+                    # of the stack is `op_list` (an LALR state is entered on
+                    # one symbol only): the fast path binds uses of results
+                    # of earlier ops of that same block at once.
+                    block = values[-1] if len(states) > 1 and actions[states[-2]].get("op_list") == state else None
+                    built = fast_op(text, pos, end, tok, block)
                     if built is not None:
                         op, pos = built
                         state = goto

@@ -290,6 +290,8 @@ def parse_ops(
     builder.file = file
     builder.line_offset = line_offset
     builder.start_parse()
+    fast = parser.parser.parser.fast_path
+    fast.reset()
     # The parse allocates millions of objects and frees almost none: the
     # cyclic collector would only rescan them (25-35% of the time, and
     # superlinear), so it is paused until the IR is built.
@@ -308,6 +310,7 @@ def parse_ops(
         dominated = resolve_ops(ops)
         verify(ops, builder.verify_later, dominance and not dominated)
     finally:
+        fast.reset()
         if collecting:
             gc.enable()
     return ops
