@@ -140,11 +140,13 @@ def check_symbol_table(ops: list[Operation]) -> None:
             )
         table[name] = op
     pending = [op for op in reversed(ops)]
+    lookup = registry.lookup
     while pending:
         op = pending.pop()
         if op.name == "func.call":
             _check_call(op, table)
-        if registry.lookup(op.name).symbol_table:
+        # Only an op with regions can hold calls (or a nested table).
+        if not op.regions or lookup(op.name).symbol_table:
             continue
         for region in reversed(op.regions):
             for block in reversed(region.blocks):
