@@ -178,6 +178,28 @@ class _Patterns(dict):
         return pattern
 
 
+def _early_reduction(actions: Any, op_state: int) -> Any:
+    """The callback of `op_list: op_list operation` when the fused loop may
+    reduce it as soon as the fast path has put an operation after a
+    block's `op_list` (the operation's goto being `op_state`), before the
+    next token is lexed; else False.
+
+    It may when every action of `op_state` is that one reduction, done
+    whatever the next token is: the loop then lexes the next token as
+    `op_state` would (its lexer), refuses it if `op_state` has no action
+    for it, and goes on in the block's state, where the reduction leads
+    back to. The same tokens, the same reductions in the same order: the
+    loop only skips pushing the op and popping it again."""
+    row = actions[op_state]
+    reductions = set(row.values())
+    if len(reductions) != 1:
+        return False
+    (act,) = reductions
+    if act.__class__ is not tuple or act[0] != 2 or act[1] != "op_list" or act[2] is None:
+        return False
+    return act[2]
+
+
 def _unless_identity(rule: Any, callback: Any) -> Any:
     """The reduction's callback, or None where lark's callback returns its one
     child unchanged (a `?rule` with one symbol and no child filter)."""
@@ -377,11 +399,18 @@ class FusedLALRParser(LALR_Parser):
             next_nl = no_newline
         states = [state]
         values: list[Any] = []
+        early: dict[int, Any] = {}
+        reduced: int | None = None
         # Bound once: the loop below pushes about five times per token.
         push_state, push_value = states.append, values.append
         new_str = _new_str
         while True:
-            pattern = patterns[state]
+            if reduced is None:
+                pattern = patterns[state]
+            else:
+                # The token after an op whose `op_list` reduction is done
+                # (below): lexed in the state it would have been lexed in.
+                pattern = patterns[reduced]
             m = pattern.match(text, pos, end)
             kind = m.lastgroup if m is not None else None
             if m is None or kind is None:
@@ -423,6 +452,10 @@ class FusedLALRParser(LALR_Parser):
                     if callback is not None:
                         tok = callback(tok)
                         kind = tok.type
+            if reduced is not None:
+                if kind not in actions[reduced]:
+                    raise _Unexpected  # that state had no action for it
+                reduced = None
             act = actions[state].get(kind)
             while act.__class__ is tuple:
                 size, origin, callback = act
@@ -458,6 +491,16 @@ class FusedLALRParser(LALR_Parser):
                     built = fast_op(text, pos, end, tok, block)
                     if built is not None:
                         op, pos = built
+                        if block is not None:
+                            # `op_list: op_list operation`, reduced now
+                            # rather than after the next token (`_early_reduction`).
+                            reduce = early.get(goto)
+                            if reduce is None:
+                                reduce = early[goto] = _early_reduction(actions, goto)
+                            if reduce:
+                                values[-1] = reduce([block, op])
+                                reduced = goto
+                                continue
                         state = goto
                         push_state(state)
                         push_value(op)
