@@ -88,12 +88,63 @@ class _StatePattern:
     __slots__ = ("match", "callback", "multiline")
 
     def __init__(self, lexer: BasicLexer) -> None:
-        scanner = lexer.scanner  # builds lark's "unless" callbacks too
-        terms = [t for t in scanner.terminals if t.name not in lexer.ignore_types]
+        unless = None if lexer.user_callbacks or lexer.use_bytes else _keyword_tables(lexer.terminals, lexer.g_regex_flags)
+        if unless is None:
+            scanner = lexer.scanner  # builds lark's "unless" callbacks too
+            terminals = scanner.terminals
+            callbacks: dict[str, Any] = {kind: keyword_lookup(cb) or cb for kind, cb in lexer.callback.items()}
+        else:
+            terminals, callbacks = unless
+        terms = [t for t in terminals if t.name not in lexer.ignore_types]
         body = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)
         self.match = re.compile(f"{_BLANKS}(?:{body})", lexer.g_regex_flags).match
-        self.callback: dict[str, Any] = {kind: keyword_lookup(cb) or cb for kind, cb in lexer.callback.items()}
+        self.callback = callbacks
         self.multiline = frozenset(lexer.newline_types)
+
+
+_WHOLE_MATCHES: dict[tuple[str, str, int], bool] = {}
+"""(a regex terminal's pattern, a keyword, flags) -> whether the pattern
+matches the whole keyword: what lark's `_create_unless` asks, once per
+lexer state, for every pair of the state's terminals."""
+
+
+def _keyword_tables(terminals: list, flags: int) -> tuple[list, dict[str, Any]] | None:
+    """lark's `_create_unless` for one lexer state, as `KeywordTable`s: the
+    terminals left once keywords a regex terminal matches whole are folded
+    into it, and per regex terminal the table that turns such a match into
+    its keyword. The same decisions as lark's (a string terminal of the
+    same priority whose text the regex matches whole; folded when its
+    flags are among the regex's), with each match asked once per process
+    rather than once per state, and without compiling the scanners lark
+    would build and the fused loop never uses. None where a keyword has
+    flags (then `keyword_lookup` does not apply: lark's own way)."""
+    strings = [t for t in terminals if t.pattern.type == "str"]
+    if any(t.pattern.flags for t in strings):
+        return None
+    folded: set[str] = set()
+    callbacks: dict[str, Any] = {}
+    for retok in terminals:
+        if retok.pattern.type != "re":
+            continue
+        regexp = retok.pattern.to_regexp()
+        table = KeywordTable()
+        for strtok in strings:
+            if strtok.priority != retok.priority:
+                continue
+            word = strtok.pattern.value
+            key = (regexp, word, flags)
+            whole = _WHOLE_MATCHES.get(key)
+            if whole is None:
+                m = re.match(regexp, word, flags)
+                whole = _WHOLE_MATCHES[key] = m is not None and m.group(0) == word
+            if whole:
+                # lark's `UnlessCallback` takes the first keyword in its
+                # scanner's order, the terminals' order: keep the first.
+                table.setdefault(word, strtok.name)
+                folded.add(strtok.name)  # no flags: always among the regex's
+        if table:
+            callbacks[retok.name] = table
+    return [t for t in terminals if t.name not in folded], callbacks
 
 
 class KeywordTable(dict):
