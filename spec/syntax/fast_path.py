@@ -159,6 +159,7 @@ _ARG_RE = re.compile(rf"({_VALUE}){_B}:{_B}{_TYPE}")
 _HEAD = re.compile(rf"((?:{_B},{_B}{_VALUE})*){_B}={_B}([A-Za-z_][\w$.]*)")
 """After a result name: more names, `=`, the op name (read as the lexer
 reads a name: the longest word)."""
+_head = _HEAD.match
 _NEXT = re.compile(r"(?:[ \t\f\r\n]++|//[^\n]*+)*+(?:[%}^\"]|[A-Za-z_][\w$]*\.|(?:call|return)(?![\w$.])|\Z)")
 """What may follow an op read here: the next op, the end of its block or
 region, or the end of the text (not a `loc(...)`, an attr-dict, ...)."""
@@ -272,19 +273,22 @@ class FastPath:
         line_start = first.start_pos - first.column + 1
         b = self.builder
         file, line = b.file, first.line + b.line_offset
+        names: list[tuple[str, Location]] | None = None
         if first.type == "VALUE_ID":
-            head = _HEAD.match(text, pos, end)
+            head = _head(text, pos, end)
             if head is None:
                 return None
             name = head.group(2)
             build = self.by_name.get(name)
             if build is None:
                 return None
-            names = [(first.value, _new_location(Location, (file, line, first.column)))]
+            hint = first.value
+            kw_at, pos = head.span(2)
             if head.end(1) > head.start(1):
+                # `%a, %b = ...`: a name per result.
                 col = 1 - line_start
+                names = [(hint, _new_location(Location, (file, line, first.column)))]
                 names += [(m.group(), _new_location(Location, (file, line, m.start() + col))) for m in _VALUE_RE.finditer(text, head.start(1), head.end(1))]
-            kw_at, pos = head.start(2), head.end(2)
         elif first.type in _NAMES:
             # A name lexed as a word, not as the op's keyword: not an op
             # this state reads as one of these shapes.
@@ -294,7 +298,7 @@ class FastPath:
             build = self.by_name.get(name)
             if build is None:
                 return None
-            names, kw_at = [], first.start_pos
+            hint, kw_at = None, first.start_pos
         loc = _new_location(Location, (file, line, kw_at - line_start + 1))
         try:
             built = build(text, pos, end, name, loc, line_start)
@@ -305,7 +309,15 @@ class FastPath:
         op, types, is_async, stop = built
         # `operation`'s checks and binding of the result names.
         results = op.results
-        if names:
+        if names is None and hint is not None:
+            # One name, the common case.
+            if len(types) != 1:
+                return None
+            v = Value(types[0], op, 0, hint, _new_location(Location, (file, line, first.column)))
+            results.append(v)
+            if "#" not in hint:
+                self.scope[hint] = v
+        elif names is not None:
             if len(names) != len(types):
                 return None
             scope = self.scope
