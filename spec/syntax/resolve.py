@@ -128,8 +128,16 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
                     break
                 if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref:
                     _on_entrance(op, op_info, parent, depth, later)
-                if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
-                    escapes.add(id(iso))
+                if iso is not None and op.operands and id(iso) not in escapes:
+                    # `_escapes`' first test, inlined: every operand defined
+                    # in the op's own block (the common case) cannot escape.
+                    block = op.parent
+                    for v in op.operands:
+                        owner = v.owner
+                        if owner is not block and (owner.__class__ is not Operation or owner.parent is not block):
+                            if _escapes(op, iso):
+                                escapes.add(id(iso))
+                            break
             continue
         if depth > limit:
             raise DiagnosticError(
@@ -300,7 +308,14 @@ def resolve_ops(top: list[Operation]) -> bool:
                             operands[i] = v
                 if not op.regions:
                     for v in op.results:
-                        _define(scope, v, defined, pending)
+                        name = v.hint
+                        if not pending and name and name not in scope and "#" not in name:
+                            # `_define`'s common case, inlined (once per result
+                            # of the file): a new plain name, nothing waiting.
+                            scope[name] = v
+                            defined.append(name)
+                        else:
+                            _define(scope, v, defined, pending)
                     continue
                 work.append(("ops", (ops, at + 1, defined)))
                 work.append(("define", (op, defined)))
