@@ -5,7 +5,7 @@ A generated 10k-GPU-op function and mlir-opt-19's output of it are about
 `memref.load`/`store`, `%t = gpu.memcpy async [%d] ...`, `call @f(...)`,
 `gpu.launch_func ...`). The fused lexer+LALR loop (`lark_fast`) spends
 about ten table-driven steps and ten regex matches on each; here one
-compiled regex per shape reads the whole op, and the `Operation`, its
+compiled regex per shape (`fast_shapes`) reads the whole op, and the `Operation`, its
 result `Value`s and its operands' `UseRef`s are built directly, as the
 grammar's rule callbacks (`_Builder.memcpy_op`, `async_deps`, `operation`,
 `BuilderBase.split_attrs`, ...) would build them: same IR, same value
@@ -62,6 +62,7 @@ from lark import Token
 from spec import registry
 from spec.attributes import GPU_TOKEN, I1, I64, INDEX, Attr, IntegerAttr, Type
 from spec.ir import Location, Operation, Value
+from spec.syntax import fast_shapes as shapes
 from spec.syntax.build_base import (
     CMPI_PREDICATES,
     UseRef,
@@ -71,6 +72,7 @@ from spec.syntax.build_base import (
     shared_type,
     symbol_ref_attr,
 )
+from spec.syntax.fast_shapes import ARITH_BINARY
 
 ENABLED = True
 """Whether parses take the fast path (`enabled(False)` turns it off, for the
@@ -129,74 +131,6 @@ _op = (
 )
 """How the shapes make their op (`_op_by_slots` unless `spec.ir.Operation`
 changed shape: then its own constructor)."""
-
-
-# -- the grammar's terminals, as the shapes spell them -----------------------
-# Blanks inside an op: no newline (the op stays on its line, so the loop's
-# line count needs no update) and no comment.
-_B = r"[ \t]*"
-_END_WORD = r"(?![\w$.])"
-"""After a keyword or a bare word: lark's lexer reads the longest word, so
-`asyncx` or `blocksin` is another token, not the keyword."""
-_VALUE = r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?"
-"""`VALUE_ID`, greedy as the lexer's."""
-_V = f"({_VALUE})"
-_ELEMENT = r"(?:f16|f32|f64|bf16|index|i[1-9][0-9]*)"
-_TYPE = rf"(memref<(?:(?:[0-9]+|\?)x)*{_ELEMENT}>|(?:index|bf16|f16|f32|f64|[su]?i[1-9][0-9]*){_END_WORD})"
-"""A `SHAPED_TYPE` memref of a plain element type without layout, or a
-`SIMPLE_TYPE` (with its lookahead)."""
-_TYPE_NC = rf"(?:memref<(?:(?:[0-9]+|\?)x)*{_ELEMENT}>|(?:index|bf16|f16|f32|f64|[su]?i[1-9][0-9]*){_END_WORD})"
-"""`_TYPE` without its group, inside the lists of a shape."""
-_SIMPLE = rf"((?:index|bf16|f16|f32|f64|[su]?i[1-9][0-9]*){_END_WORD})"
-_SYMBOL = r"(@[A-Za-z_$.][\w$.\-]*)"
-_LIST = rf"((?:{_VALUE}(?:{_B},{_B}{_VALUE})*)?)"
-"""A possibly empty value list, read again value by value (`_uses`)."""
-_DEPS = rf"(?:{_B}(async){_END_WORD})?(?:{_B}\[{_B}{_LIST}{_B}(\]))?"
-"""`async_deps`: groups async, the list, and the `]` (set when the brackets are there)."""
-
-_VALUE_RE = re.compile(_VALUE)
-_ARG_RE = re.compile(rf"({_VALUE}){_B}:{_B}{_TYPE}")
-_HEAD = re.compile(rf"((?:{_B},{_B}{_VALUE})*){_B}={_B}([A-Za-z_][\w$.]*)")
-"""After a result name: more names, `=`, the op name (read as the lexer
-reads a name: the longest word)."""
-_head = _HEAD.match
-_NEXT = re.compile(r"(?:[ \t\f\r\n]++|//[^\n]*+)*+(?:[%}^\"]|[A-Za-z_][\w$]*\.|(?:call|return)(?![\w$.])|\Z)")
-"""What may follow an op read here: the next op, the end of its block or
-region, or the end of the text (not a `loc(...)`, an attr-dict, ...)."""
-
-_NAMES = frozenset({"BARE_ID", "CUSTOM_OP_NAME"})
-
-ARITH_BINARY = frozenset(
-    "addi subi muli shli divsi divui remsi remui andi ori xori maxsi minsi maxui minui shrsi shrui "
-    "ceildivsi floordivsi addf subf mulf divf remf maximumf minimumf maxnumf minnumf".split()
-)
-"""The ops of grammar.lark's `arith_binary` keyword rule."""
-
-
-def _shape(body: str) -> Any:
-    # The op, then a look at what follows it (`_NEXT`), in one match.
-    return re.compile(f"{body}(?={_NEXT.pattern})").match
-
-
-_BINARY = _shape(rf"{_B}{_V}{_B},{_B}{_V}{_B}:{_B}{_TYPE}")
-_CMP = _shape(rf"{_B}([A-Za-z_][\w$.]*){_B},{_B}{_V}{_B},{_B}{_V}{_B}:{_B}{_TYPE}")
-_CONSTANT = _shape(rf"{_B}(-?[0-9]+)(?![0-9.xX]){_B}:{_B}{_SIMPLE}")
-_LOAD = _shape(rf"{_B}{_V}{_B}\[{_B}{_LIST}{_B}\]{_B}:{_B}{_TYPE}")
-_STORE = _shape(rf"{_B}{_V}{_B},{_B}{_V}{_B}\[{_B}{_LIST}{_B}\]{_B}:{_B}{_TYPE}")
-_DIM = _shape(rf"{_B}{_V}{_B},{_B}{_V}{_B}:{_B}{_TYPE}")
-_COPY = _shape(rf"{_DEPS}{_B}{_V}{_B},{_B}{_V}{_B}:{_B}{_TYPE}{_B},{_B}{_TYPE}")
-_WAIT = _shape(_DEPS)
-_ALLOC = _shape(rf"{_DEPS}{_B}\({_B}\){_B}:{_B}{_TYPE}")
-_DEALLOC = _shape(rf"{_DEPS}{_B}{_V}{_B}:{_B}{_TYPE}")
-_TRIPLE = rf"\({_B}{_V}{_B},{_B}{_V}{_B},{_B}{_V}{_B}\)"
-_LAUNCH = _shape(
-    rf"{_DEPS}{_B}{_SYMBOL}(?:{_B}::{_B}{_SYMBOL})?"
-    rf"{_B}blocks{_END_WORD}{_B}in{_END_WORD}{_B}{_TRIPLE}"
-    rf"{_B}threads{_END_WORD}{_B}in{_END_WORD}{_B}{_TRIPLE}"
-    rf"(?:{_B}args{_B}(\(){_B}((?:{_VALUE}{_B}:{_B}{_TYPE_NC}(?:{_B},{_B}{_VALUE}{_B}:{_B}{_TYPE_NC})*)?){_B}\))?"
-)
-_CALL = _shape(rf"{_B}{_SYMBOL}{_B}\({_B}{_LIST}{_B}\){_B}:{_B}\({_B}((?:{_TYPE_NC}(?:{_B},{_B}{_TYPE_NC})*)?){_B}\){_B}->{_B}(?:\({_B}\)|{_TYPE})")
-_TYPES_RE = re.compile(_TYPE)
 
 
 class FastPath:
@@ -275,7 +209,7 @@ class FastPath:
         file, line = b.file, first.line + b.line_offset
         names: list[tuple[str, Location]] | None = None
         if first.type == "VALUE_ID":
-            head = _head(text, pos, end)
+            head = shapes.head(text, pos, end)
             if head is None:
                 return None
             name = head.group(2)
@@ -288,8 +222,8 @@ class FastPath:
                 # `%a, %b = ...`: a name per result.
                 col = 1 - line_start
                 names = [(hint, _new_location(Location, (file, line, first.column)))]
-                names += [(m.group(), _new_location(Location, (file, line, m.start() + col))) for m in _VALUE_RE.finditer(text, head.start(1), head.end(1))]
-        elif first.type in _NAMES:
+                names += [(m.group(), _new_location(Location, (file, line, m.start() + col))) for m in shapes.VALUE_RE.finditer(text, head.start(1), head.end(1))]
+        elif first.type in shapes.NAMES:
             # A name lexed as a word, not as the op's keyword: not an op
             # this state reads as one of these shapes.
             return None
@@ -365,7 +299,7 @@ class FastPath:
 
     def _uses(self, text: str, start: int, stop: int, loc: Location, ls: int, type: Type) -> list[UseRef | Value]:
         # A `value_list` (possibly empty), each use of type `type`. The
-        # list's text is names, commas and blanks only (`_LIST`), so it is
+        # list's text is names, commas and blanks only (`shapes.LIST`), so it is
         # split on commas rather than matched again name by name.
         if stop == start:
             return []
@@ -407,14 +341,14 @@ class FastPath:
         return t
 
     def _deps(self, text: str, m: re.Match, loc: Location, ls: int) -> tuple[bool, list[UseRef]]:
-        """`async_deps` from groups 1-3 of a shape that starts with `_DEPS`:
+        """`async_deps` from groups 1-3 of a shape that starts with `shapes.DEPS`:
         whether `async` is written, and the dependencies."""
         deps = self._uses(text, m.start(2), m.end(2), loc, ls, GPU_TOKEN) if m.start(3) >= 0 else []
         return m.start(1) >= 0, deps
 
     # -- the shapes: each returns (op, result types, async?, where it ends) ---
     def _binary(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _BINARY(text, pos, end)
+        m = shapes.BINARY(text, pos, end)
         if m is None:
             return None
         t = self._type(m.group(3))
@@ -423,7 +357,7 @@ class FastPath:
         return op, [t], False, m.end()
 
     def _cmp(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _CMP(text, pos, end)
+        m = shapes.CMP(text, pos, end)
         if m is None:
             return None
         predicate = self.predicates.get(m.group(1))
@@ -435,7 +369,7 @@ class FastPath:
         return op, [I1], False, m.end()
 
     def _constant(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _CONSTANT(text, pos, end)
+        m = shapes.CONSTANT(text, pos, end)
         if m is None:
             return None
         key = (m.group(1), m.group(2))
@@ -458,7 +392,7 @@ class FastPath:
         return elem
 
     def _load(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _LOAD(text, pos, end)
+        m = shapes.LOAD(text, pos, end)
         if m is None:
             return None
         t = self._type(m.group(3))
@@ -470,7 +404,7 @@ class FastPath:
         return op, [self._element(t)], False, m.end()
 
     def _store(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _STORE(text, pos, end)
+        m = shapes.STORE(text, pos, end)
         if m is None:
             return None
         t = self._type(m.group(4))
@@ -483,7 +417,7 @@ class FastPath:
 
     def _dim(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
         # `memref_dim_op` takes no default properties (it has none).
-        m = _DIM(text, pos, end)
+        m = shapes.DIM(text, pos, end)
         if m is None:
             return None
         t = self._type(m.group(3))
@@ -492,7 +426,7 @@ class FastPath:
 
     def _copy(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
         # `gpu.memcpy` and `gpu.memset` (`_copy_like`).
-        m = _COPY(text, pos, end)
+        m = shapes.COPY(text, pos, end)
         if m is None:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
@@ -506,14 +440,14 @@ class FastPath:
     _memcpy = _memset = _copy
 
     def _wait(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _WAIT(text, pos, end)
+        m = shapes.WAIT(text, pos, end)
         if m is None:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
         return _op(name, operands, {}, loc), [GPU_TOKEN] if is_async else [], is_async, m.end()
 
     def _alloc(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _ALLOC(text, pos, end)
+        m = shapes.ALLOC(text, pos, end)
         if m is None:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
@@ -524,7 +458,7 @@ class FastPath:
 
     def _dealloc(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
         # `gpu_dealloc_op` takes no default properties (it has none).
-        m = _DEALLOC(text, pos, end)
+        m = shapes.DEALLOC(text, pos, end)
         if m is None:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
@@ -532,7 +466,7 @@ class FastPath:
         return _op(name, operands, {}, loc), [GPU_TOKEN] if is_async else [], is_async, m.end()
 
     def _launch(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _LAUNCH(text, pos, end)
+        m = shapes.LAUNCH(text, pos, end)
         if m is None:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
@@ -544,7 +478,7 @@ class FastPath:
         n_args = 0
         if m.end(13) > m.start(13):
             file, line, col = loc.file, loc.line, 1 - ls
-            for a in _ARG_RE.finditer(text, m.start(13), m.end(13)):
+            for a in shapes.ARG_RE.finditer(text, m.start(13), m.end(13)):
                 arg = a.group(1)
                 t = self._type(a.group(2))
                 n_args += 1
@@ -564,16 +498,16 @@ class FastPath:
         return op, [GPU_TOKEN] if is_async else [], is_async, m.end()
 
     def _call(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
-        m = _CALL(text, pos, end)
+        m = shapes.CALL(text, pos, end)
         if m is None:
             return None
-        ins = [self._type(t.group(1)) for t in _TYPES_RE.finditer(text, m.start(3), m.end(3))] if m.end(3) > m.start(3) else []
+        ins = [self._type(t.group(1)) for t in shapes.TYPES_RE.finditer(text, m.start(3), m.end(3))] if m.end(3) > m.start(3) else []
         results = [self._type(m.group(4))] if m.start(4) >= 0 else []
         operands = []
         if m.end(2) > m.start(2):
             # Each use with its own type: one at a time.
             file, line, col = loc[0], loc[1], 1 - ls
-            uses = list(_VALUE_RE.finditer(text, m.start(2), m.end(2)))
+            uses = list(shapes.VALUE_RE.finditer(text, m.start(2), m.end(2)))
             if len(uses) != len(ins):
                 return None
             scope = self.scope
