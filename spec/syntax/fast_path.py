@@ -136,7 +136,7 @@ changed shape: then its own constructor)."""
 class FastPath:
     """Reads one op of a common shape at a time and builds its `Operation`
     directly (see module doc). `op` is called by the fused loop
-    (`lark_fast.FusedLALRParser`) with the op's first token."""
+    (`lark_fast.FusedLALRParser`) with the parts of the op's first token."""
 
     def __init__(self, builder: Any) -> None:
         self.builder = builder
@@ -186,9 +186,13 @@ class FastPath:
         self.scope = {}
 
     # -- the entry point ----------------------------------------------------
-    def op(self, text: str, pos: int, end: int, first: Token, block: list | None = None) -> tuple[Operation, int] | None:
-        """The op whose first token `first` the loop has just read (ending at
-        `pos`), and where it ends; None to leave it to the LALR loop.
+    def op(
+        self, text: str, pos: int, end: int, kind: str, value: str, begin: int, line: int, line_start: int, block: list | None = None
+    ) -> tuple[Operation, int] | None:
+        """The op whose first token the loop has just read (of terminal
+        `kind`, text `value`, at `begin` on the text's line `line` that
+        starts at `line_start`; ending at `pos`), and where it ends; None to
+        leave it to the LALR loop.
         `block` is the list of the ops read so far in the op's block (None
         where the op is not in a block's op list).
 
@@ -204,11 +208,11 @@ class FastPath:
         reference) stays a `UseRef` for `resolve_ops`."""
         if block is not self.block:
             self._enter(block)
-        line_start = first.start_pos - first.column + 1
         b = self.builder
-        file, line = b.file, first.line + b.line_offset
+        file, line = b.file, line + b.line_offset
+        column = begin - line_start + 1
         names: list[tuple[str, Location]] | None = None
-        if first.type == "VALUE_ID":
+        if kind == "VALUE_ID":
             head = shapes.head(text, pos, end)
             if head is None:
                 return None
@@ -216,23 +220,23 @@ class FastPath:
             build = self.by_name.get(name)
             if build is None:
                 return None
-            hint = first.value
+            hint = value
             kw_at, pos = head.span(2)
             if head.end(1) > head.start(1):
                 # `%a, %b = ...`: a name per result.
                 col = 1 - line_start
-                names = [(hint, _new_location(Location, (file, line, first.column)))]
+                names = [(hint, _new_location(Location, (file, line, column)))]
                 names += [(m.group(), _new_location(Location, (file, line, m.start() + col))) for m in shapes.VALUE_RE.finditer(text, head.start(1), head.end(1))]
-        elif first.type in shapes.NAMES:
+        elif kind in shapes.NAMES:
             # A name lexed as a word, not as the op's keyword: not an op
             # this state reads as one of these shapes.
             return None
         else:
-            name = first.value
+            name = value
             build = self.by_name.get(name)
             if build is None:
                 return None
-            hint, kw_at = None, first.start_pos
+            hint, kw_at = None, begin
         loc = _new_location(Location, (file, line, kw_at - line_start + 1))
         try:
             built = build(text, pos, end, name, loc, line_start)
@@ -247,7 +251,7 @@ class FastPath:
             # One name, the common case.
             if len(types) != 1:
                 return None
-            v = Value(types[0], op, 0, hint, _new_location(Location, (file, line, first.column)))
+            v = Value(types[0], op, 0, hint, _new_location(Location, (file, line, column)))
             results.append(v)
             if "#" not in hint:
                 self.scope[hint] = v

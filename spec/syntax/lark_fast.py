@@ -229,6 +229,24 @@ class _Patterns(dict):
         return pattern
 
 
+_LAZY: Any = object()
+"""`FusedLALRParser._fused`'s token not built yet."""
+
+
+def _token(kind: str, value: str, begin: int, line: int, line_start: int) -> Token:
+    # `Token(kind, value, begin, line, column)` without lark's deprecation
+    # shim in `Token.__new__`. Only the start is set: no callback reads
+    # where a token ends.
+    tok = _new_str(Token, value)
+    tok.type = kind
+    tok.value = value
+    tok.start_pos = begin
+    tok.line = line
+    tok.column = begin - line_start + 1
+    tok.end_line = tok.end_column = tok.end_pos = None
+    return tok
+
+
 def _early_reduction(actions: Any, op_state: int) -> Any:
     """The callback of `op_list: op_list operation` when the fused loop may
     reduce it as soon as the fast path has put an operation after a
@@ -454,7 +472,8 @@ class FusedLALRParser(LALR_Parser):
         reduced: int | None = None
         # Bound once: the loop below pushes about five times per token.
         push_state, push_value = states.append, values.append
-        new_str = _new_str
+        # The parts of the last token read (see `_LAZY`).
+        value, begin, tok_line, tok_line_start = "", 0, line, line_start
         while True:
             if reduced is None:
                 pattern = patterns[state]
@@ -484,14 +503,12 @@ class FusedLALRParser(LALR_Parser):
                     tok = None
                 else:
                     value = m.group(kind)
-                    tok = new_str(Token, value)
-                    tok.type = kind
-                    tok.value = value
-                    tok.start_pos = begin
-                    tok.line = line
-                    tok.column = begin - line_start + 1
-                    # Only the start is set: no callback reads where a token ends.
-                    tok.end_line = tok.end_column = tok.end_pos = None
+                    # The token is built when it is shifted or a callback
+                    # reads it (`tok` is then set), not for the first token
+                    # of an op the fast path reads: the fast path gets its
+                    # parts (`value`, `begin`, `line`, `line_start`).
+                    tok = _LAZY
+                    tok_line, tok_line_start = line, line_start
                     pos = m.end()
                     if kind in pattern.multiline and "\n" in value:
                         line += value.count("\n")
@@ -501,7 +518,7 @@ class FusedLALRParser(LALR_Parser):
                             next_nl = no_newline
                     callback = pattern.callback.get(kind)
                     if callback is not None:
-                        tok = callback(tok)
+                        tok = callback(_token(kind, value, begin, tok_line, tok_line_start))
                         kind = tok.type
             if reduced is not None:
                 if kind not in actions[reduced]:
@@ -539,7 +556,7 @@ class FusedLALRParser(LALR_Parser):
                     # one symbol only): the fast path binds uses of results
                     # of earlier ops of that same block at once.
                     block = values[-1] if len(states) > 1 and actions[states[-2]].get("op_list") == state else None
-                    built = fast_op(text, pos, end, tok, block)
+                    built = fast_op(text, pos, end, kind, value, begin, tok_line, tok_line_start, block)
                     if built is not None:
                         op, pos = built
                         if block is not None:
@@ -558,4 +575,4 @@ class FusedLALRParser(LALR_Parser):
                         continue
             state = act
             push_state(state)
-            push_value(tok)
+            push_value(_token(kind, value, begin, tok_line, tok_line_start) if tok is _LAZY else tok)
