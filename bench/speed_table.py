@@ -7,7 +7,9 @@ three meet the same machine:
 
 - `mlir-opt-19 -gpu-async-region IN` (its output is OUT),
 - `python -m refimpl IN` (the pass alone, as a user runs it),
-- `python -m verifier check IN --after OUT` (the whole check of OUT),
+- `python -m verifier check IN --after OUT` (the whole check of OUT; it
+  forks a parser and a prover when a core is idle and the input is large),
+- the same with `--jobs 1` (all in one process: the CPU-frugal way),
 
 each as a whole process, measured by `os.wait4`: CPU time (user + system,
 the process and every child it waited for: the verifier's forked parser
@@ -85,6 +87,7 @@ def table_for(n: int, runs: int, py: str, tmp: str) -> dict:
         "mlir-opt-19": ([MLIR_OPT, "-gpu-async-region", inp], out),
         "refimpl": ([py, "-m", "refimpl", inp], None),
         "check": ([py, "-m", "verifier", "check", inp, "--after", out], None),
+        "check -j 1": ([py, "-m", "verifier", "check", inp, "--after", out, "--jobs", "1"], None),
     }
     samples: dict[str, list[dict[str, float]]] = {k: [] for k in tools}
     for r in range(runs):

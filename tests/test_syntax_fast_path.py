@@ -55,8 +55,10 @@ FILES = sorted(
 
 def _shape(module: Operation) -> list[Any]:
     """Every op's name and location, its results' and its blocks' names,
-    locations and types, and which value each operand is (by definition
-    order): what printing does not show."""
+    locations and types, which value each operand is (by definition
+    order), and its properties and attributes in their order, compared by
+    value and by class (the fast path builds ops without the rules'
+    callbacks): what printing does not show."""
     number: dict[int, int] = {}
     out: list[Any] = []
     for op in module.walk():
@@ -73,6 +75,9 @@ def _shape(module: Operation) -> list[Any]:
                 [(v.hint, v.loc, v.type) for v in op.results],
                 [number.get(id(v), getattr(v, "hint", "?")) for v in op.operands],
                 [[(b.label, b.loc, [(a.hint, a.loc, a.type) for a in b.args]) for b in r.blocks] for r in op.regions],
+                [(k, type(a), a) for k, a in op.properties.items()],
+                [(k, type(a), a) for k, a in op.attributes.items()],
+                [(type(v.type), type(v.loc)) for v in op.results],
             )
         )
     return out
@@ -97,17 +102,42 @@ def _counting_reparses() -> Iterator[list[int]]:
         LALR_Parser.parse = inner  # type: ignore[method-assign]
 
 
+@contextmanager
+def _dominance_always_walked(on: bool) -> Iterator[None]:
+    """With `on`, the parser walks every use for dominance, as it did before
+    `resolve_ops` said when scoping alone shows it (the reference side of
+    the comparison: the fast side skips the walk where it may)."""
+    if not on:
+        yield
+        return
+    inner = parser_module.resolve_ops
+
+    def resolve(top: Any) -> bool:
+        inner(top)
+        return False
+
+    parser_module.resolve_ops = resolve  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        parser_module.resolve_ops = inner
+
+
 def outcome(text: str, fast: bool, allow_unregistered: bool = False, file: str = "in.mlir", line_offset: int = 0) -> Any:
-    """The parse of `text` with or without the fast path: the module printed
-    both ways with its `_shape`, or the rendered diagnostics. A text that
-    parses must parse in one pass."""
-    with fast_path.enabled(fast), _counting_reparses() as reparses:
+    """The parse of `text` with or without the fast path (and, without it,
+    with every use walked for dominance): the module printed both ways with
+    its `_shape`, or the rendered diagnostics. A text that parses must
+    parse in one pass."""
+    with fast_path.enabled(fast), _dominance_always_walked(not fast), _counting_reparses() as reparses:
         try:
             module = parse_module(text, file, line_offset, allow_unregistered=allow_unregistered)
         except DiagnosticError as exc:
             return ("error", [d.render({file: text}) for d in exc.diagnostics])
     assert reparses[0] == 0, "a text that parses was parsed twice"
-    return ("ok", print_op(module), print_op(module, generic=True), _shape(module))
+    # The ops written without their dialect (`call`), where their name is.
+    _, builder = parser_module._lark()
+    bare = [(op.name, loc, name) for op, loc, name in builder.bare_names]
+    return ("ok", print_op(module), print_op(module, generic=True), _shape(module), bare)
 
 
 def assert_same(text: str, allow_unregistered: bool = False, file: str = "in.mlir", line_offset: int = 0) -> Any:
@@ -321,6 +351,30 @@ def test_broken_variants_fail_the_same(name: str, text: str) -> None:
         "func.func @f(%a: index) {\n\t%b = arith.addi\t%a ,%a:index\n  return\n}\n",
         "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\r\n  return\n}\n",
         "func.func @f(%a-1.x: index) {\n  %b$ = arith.addi %a-1.x, %a-1.x : index\n  return %b$ : index\n}\n",
+        # Uses the fast path binds at once (a result of an earlier op of the
+        # same block) and those it must not: another block, a nested region
+        # (and the enclosing block after it), another type, a redefinition.
+        "func.func @f(%a: index, %c: i1) {\n  %b = arith.addi %a, %a : index\n  scf.if %c {\n    %d = arith.addi %b, %b : index\n"
+        "    %e = arith.addi %d, %b : index\n  }\n  %g = arith.addi %b, %b : index\n  return\n}\n",
+        "func.func @f(%a: index, %c: i1) {\n  scf.if %c {\n    %d = arith.addi %a, %a : index\n  }\n  %g = arith.addi %d, %d : index\n  return\n}\n",
+        "func.func @f(%a: index, %c: i1) {\n  scf.if %c {\n    %d = arith.addi %a, %a : index\n  } else {\n    %d = arith.addi %a, %a : index\n"
+        "    %e = arith.addi %d, %d : index\n  }\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  %c = arith.addi %b, %b : i32\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  %b = arith.addi %b, %b : index\n  %c = arith.addi %b, %b : index\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  cf.br ^bb1\n^bb1:\n  %c = arith.addi %b, %b : index\n"
+        "  cf.br ^bb2\n^bb2:\n  %b = arith.addi %c, %c : index\n  return\n}\n",
+        "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\n  %c = arith.addi %b#0, %b#1 : index\n  return\n}\n",
+        "func.func @f(%m: memref<4xf32>) {\n  %c = arith.constant 0 : index\n  %v = memref.load %m[%c] : memref<4xf32>\n"
+        "  memref.store %v, %m[%c] : memref<4xf32>\n  %w = memref.load %m[%v] : memref<4xf32>\n  return\n}\n",
+        "func.func private @g(index, f32) -> index\nfunc.func @f(%m: memref<4xf32>) {\n  %c = arith.constant 0 : index\n"
+        "  %v = memref.load %m[%c] : memref<4xf32>\n  %r = call @g(%c, %v) : (index, f32) -> index\n  %s = call @g(%v, %c) : (index, f32) -> index\n"
+        "  %t = call @g(%c) : (index, f32) -> index\n  return\n}\n",
+        "gpu.module @k {\n  gpu.func @g(%x: memref<4xf32>) kernel {\n    gpu.return\n  }\n}\nfunc.func @f(%m: memref<4xf32>) {\n"
+        "  %c = arith.constant 1 : index\n  %t = gpu.wait async\n  %u = gpu.launch_func async [%t] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c)"
+        " args(%m : memref<4xf32>)\n  %a, %w = gpu.alloc async [%u] () : memref<4xf32>\n"
+        "  %z = gpu.launch_func async [%w] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%a : memref<4xf32>)\n"
+        "  %y = gpu.launch_func async [%z] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%c : memref<4xf32>)\n"
+        "  gpu.wait [%y]\n  return\n}\n",
     ],
 )
 def test_edge_cases_end_the_same(text: str) -> None:

@@ -167,6 +167,29 @@ def test_keyword_lookup_only_for_plain_strings() -> None:
     assert keyword_lookup(print) is None
 
 
+def test_keyword_tables_are_larks_unless_callbacks() -> None:
+    # `_keyword_tables` decides as lark's `_create_unless` (which keywords a
+    # regex terminal folds in, and into which terminal each turns), for the
+    # lexer of every state of the grammar's table.
+    from spec.syntax.lark_fast import _keyword_tables, keyword_lookup
+
+    parser, _ = parser_module._lark()
+    lexer = parser.parser.lexer
+    assert isinstance(lexer, FastContextualLexer)
+    for state in list(lexer.lexers.states):
+        lexer.lexers[state]
+    shared = list(lexer.lexers.shared.values())
+    assert len(shared) > 100
+    for basic in shared:
+        ours = _keyword_tables(basic.terminals, basic.g_regex_flags)
+        assert ours is not None
+        terminals, callbacks = ours
+        assert [t.name for t in terminals] == [t.name for t in basic.scanner.terminals]
+        larks = {kind: keyword_lookup(cb) for kind, cb in basic.callback.items()}
+        assert {k: dict(v) for k, v in callbacks.items()} == {k: dict(v) for k, v in larks.items() if v is not None}
+        assert all(v is not None for v in larks.values())
+
+
 def test_an_unsupported_lark_fails_loudly_with_what_to_do() -> None:
     from spec.syntax.lark_fast import SUPPORTED_LARK, check_lark_version
 

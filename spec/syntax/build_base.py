@@ -17,6 +17,8 @@ from lark import Token, Transformer
 
 from spec import registry
 from spec.attributes import (
+    GPU_TOKEN,
+    I1,
     I32,
     I64,
     INDEX,
@@ -256,7 +258,25 @@ def _type_of_text(text: str) -> Type | tuple[int, str]:
             bad = _strided_error(text, m.end())
             if bad is not None:
                 return bad, "expected '>'"
-    return Type(canonical_type_text(text))
+    return shared_type(Type(canonical_type_text(text)))
+
+
+_SHARED_TYPES: dict[Type, Type] = {t: t for t in (INDEX, I1, I32, I64, GPU_TOKEN)}
+_MAX_SHARED_TYPES = 65536
+
+
+def shared_type(t: Type) -> Type:
+    """One object per type: the attribute module's constants (`INDEX`,
+    `GPU_TOKEN`, ...) for theirs, else the first made. Types are immutable
+    and equal by text; sharing them lets name resolution compare a use's
+    type with its definition's by identity (`resolve.resolve_ops`), and
+    keeps one object per type in memory rather than one per value."""
+    found = _SHARED_TYPES.get(t)
+    if found is not None:
+        return found
+    if len(_SHARED_TYPES) < _MAX_SHARED_TYPES:
+        _SHARED_TYPES[t] = t
+    return t
 
 
 _STRIDE = r"\s*(?:-?\d+|\?)\s*"

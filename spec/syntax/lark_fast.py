@@ -88,12 +88,63 @@ class _StatePattern:
     __slots__ = ("match", "callback", "multiline")
 
     def __init__(self, lexer: BasicLexer) -> None:
-        scanner = lexer.scanner  # builds lark's "unless" callbacks too
-        terms = [t for t in scanner.terminals if t.name not in lexer.ignore_types]
+        unless = None if lexer.user_callbacks or lexer.use_bytes else _keyword_tables(lexer.terminals, lexer.g_regex_flags)
+        if unless is None:
+            scanner = lexer.scanner  # builds lark's "unless" callbacks too
+            terminals = scanner.terminals
+            callbacks: dict[str, Any] = {kind: keyword_lookup(cb) or cb for kind, cb in lexer.callback.items()}
+        else:
+            terminals, callbacks = unless
+        terms = [t for t in terminals if t.name not in lexer.ignore_types]
         body = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)
         self.match = re.compile(f"{_BLANKS}(?:{body})", lexer.g_regex_flags).match
-        self.callback: dict[str, Any] = {kind: keyword_lookup(cb) or cb for kind, cb in lexer.callback.items()}
+        self.callback = callbacks
         self.multiline = frozenset(lexer.newline_types)
+
+
+_WHOLE_MATCHES: dict[tuple[str, str, int], bool] = {}
+"""(a regex terminal's pattern, a keyword, flags) -> whether the pattern
+matches the whole keyword: what lark's `_create_unless` asks, once per
+lexer state, for every pair of the state's terminals."""
+
+
+def _keyword_tables(terminals: list, flags: int) -> tuple[list, dict[str, Any]] | None:
+    """lark's `_create_unless` for one lexer state, as `KeywordTable`s: the
+    terminals left once keywords a regex terminal matches whole are folded
+    into it, and per regex terminal the table that turns such a match into
+    its keyword. The same decisions as lark's (a string terminal of the
+    same priority whose text the regex matches whole; folded when its
+    flags are among the regex's), with each match asked once per process
+    rather than once per state, and without compiling the scanners lark
+    would build and the fused loop never uses. None where a keyword has
+    flags (then `keyword_lookup` does not apply: lark's own way)."""
+    strings = [t for t in terminals if t.pattern.type == "str"]
+    if any(t.pattern.flags for t in strings):
+        return None
+    folded: set[str] = set()
+    callbacks: dict[str, Any] = {}
+    for retok in terminals:
+        if retok.pattern.type != "re":
+            continue
+        regexp = retok.pattern.to_regexp()
+        table = KeywordTable()
+        for strtok in strings:
+            if strtok.priority != retok.priority:
+                continue
+            word = strtok.pattern.value
+            key = (regexp, word, flags)
+            whole = _WHOLE_MATCHES.get(key)
+            if whole is None:
+                m = re.match(regexp, word, flags)
+                whole = _WHOLE_MATCHES[key] = m is not None and m.group(0) == word
+            if whole:
+                # lark's `UnlessCallback` takes the first keyword in its
+                # scanner's order, the terminals' order: keep the first.
+                table.setdefault(word, strtok.name)
+                folded.add(strtok.name)  # no flags: always among the regex's
+        if table:
+            callbacks[retok.name] = table
+    return [t for t in terminals if t.name not in folded], callbacks
 
 
 class KeywordTable(dict):
@@ -176,6 +227,46 @@ class _Patterns(dict):
             pattern = self.shared[id(lexer)] = _StatePattern(lexer)
         self[state] = pattern
         return pattern
+
+
+_LAZY: Any = object()
+"""`FusedLALRParser._fused`'s token not built yet."""
+
+
+def _token(kind: str, value: str, begin: int, line: int, line_start: int) -> Token:
+    # `Token(kind, value, begin, line, column)` without lark's deprecation
+    # shim in `Token.__new__`. Only the start is set: no callback reads
+    # where a token ends.
+    tok = _new_str(Token, value)
+    tok.type = kind
+    tok.value = value
+    tok.start_pos = begin
+    tok.line = line
+    tok.column = begin - line_start + 1
+    tok.end_line = tok.end_column = tok.end_pos = None
+    return tok
+
+
+def _early_reduction(actions: Any, op_state: int) -> Any:
+    """The callback of `op_list: op_list operation` when the fused loop may
+    reduce it as soon as the fast path has put an operation after a
+    block's `op_list` (the operation's goto being `op_state`), before the
+    next token is lexed; else False.
+
+    It may when every action of `op_state` is that one reduction, done
+    whatever the next token is: the loop then lexes the next token as
+    `op_state` would (its lexer), refuses it if `op_state` has no action
+    for it, and goes on in the block's state, where the reduction leads
+    back to. The same tokens, the same reductions in the same order: the
+    loop only skips pushing the op and popping it again."""
+    row = actions[op_state]
+    reductions = set(row.values())
+    if len(reductions) != 1:
+        return False
+    (act,) = reductions
+    if act.__class__ is not tuple or act[0] != 2 or act[1] != "op_list" or act[2] is None:
+        return False
+    return act[2]
 
 
 def _unless_identity(rule: Any, callback: Any) -> Any:
@@ -377,11 +468,19 @@ class FusedLALRParser(LALR_Parser):
             next_nl = no_newline
         states = [state]
         values: list[Any] = []
+        early: dict[int, Any] = {}
+        reduced: int | None = None
         # Bound once: the loop below pushes about five times per token.
         push_state, push_value = states.append, values.append
-        new_str = _new_str
+        # The parts of the last token read (see `_LAZY`).
+        value, begin, tok_line, tok_line_start = "", 0, line, line_start
         while True:
-            pattern = patterns[state]
+            if reduced is None:
+                pattern = patterns[state]
+            else:
+                # The token after an op whose `op_list` reduction is done
+                # (below): lexed in the state it would have been lexed in.
+                pattern = patterns[reduced]
             m = pattern.match(text, pos, end)
             kind = m.lastgroup if m is not None else None
             if m is None or kind is None:
@@ -404,14 +503,12 @@ class FusedLALRParser(LALR_Parser):
                     tok = None
                 else:
                     value = m.group(kind)
-                    tok = new_str(Token, value)
-                    tok.type = kind
-                    tok.value = value
-                    tok.start_pos = begin
-                    tok.line = line
-                    tok.column = begin - line_start + 1
-                    # Only the start is set: no callback reads where a token ends.
-                    tok.end_line = tok.end_column = tok.end_pos = None
+                    # The token is built when it is shifted or a callback
+                    # reads it (`tok` is then set), not for the first token
+                    # of an op the fast path reads: the fast path gets its
+                    # parts (`value`, `begin`, `line`, `line_start`).
+                    tok = _LAZY
+                    tok_line, tok_line_start = line, line_start
                     pos = m.end()
                     if kind in pattern.multiline and "\n" in value:
                         line += value.count("\n")
@@ -421,8 +518,12 @@ class FusedLALRParser(LALR_Parser):
                             next_nl = no_newline
                     callback = pattern.callback.get(kind)
                     if callback is not None:
-                        tok = callback(tok)
+                        tok = callback(_token(kind, value, begin, tok_line, tok_line_start))
                         kind = tok.type
+            if reduced is not None:
+                if kind not in actions[reduced]:
+                    raise _Unexpected  # that state had no action for it
+                reduced = None
             act = actions[state].get(kind)
             while act.__class__ is tuple:
                 size, origin, callback = act
@@ -450,13 +551,28 @@ class FusedLALRParser(LALR_Parser):
                 # the `operation` its tokens would have reduced to.
                 goto = actions[state].get("operation")
                 if goto is not None:
-                    built = fast_op(text, pos, end, tok)
+                    # The ops of the block being read, when the symbol on top
+                    # of the stack is `op_list` (an LALR state is entered on
+                    # one symbol only): the fast path binds uses of results
+                    # of earlier ops of that same block at once.
+                    block = values[-1] if len(states) > 1 and actions[states[-2]].get("op_list") == state else None
+                    built = fast_op(text, pos, end, kind, value, begin, tok_line, tok_line_start, block)
                     if built is not None:
                         op, pos = built
+                        if block is not None:
+                            # `op_list: op_list operation`, reduced now
+                            # rather than after the next token (`_early_reduction`).
+                            reduce = early.get(goto)
+                            if reduce is None:
+                                reduce = early[goto] = _early_reduction(actions, goto)
+                            if reduce:
+                                values[-1] = reduce([block, op])
+                                reduced = goto
+                                continue
                         state = goto
                         push_state(state)
                         push_value(op)
                         continue
             state = act
             push_state(state)
-            push_value(tok)
+            push_value(_token(kind, value, begin, tok_line, tok_line_start) if tok is _LAZY else tok)

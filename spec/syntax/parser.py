@@ -290,6 +290,10 @@ def parse_ops(
     builder.file = file
     builder.line_offset = line_offset
     builder.start_parse()
+    # lark's own parser (the tests' reference) has no fast path.
+    fast = getattr(parser.parser.parser, "fast_path", None)
+    if fast is not None:
+        fast.reset()
     # The parse allocates millions of objects and frees almost none: the
     # cyclic collector would only rescan them (25-35% of the time, and
     # superlinear), so it is paused until the IR is built.
@@ -303,9 +307,13 @@ def parse_ops(
         # What mlir-opt-19 finds while parsing, then what its verifier finds
         # (`verify`: in the verifier's order, after the whole parse).
         check_default_dialects(ops, builder.bare_names, builder.generic_ops)
-        resolve_ops(ops)
-        verify(ops, builder.verify_later, dominance)
+        # Dominance is walked only where scoping alone does not show it
+        # (`resolve_ops`: forward references, regions of several blocks).
+        dominated = resolve_ops(ops)
+        verify(ops, builder.verify_later, dominance and not dominated)
     finally:
+        if fast is not None:
+            fast.reset()
         if collecting:
             gc.enable()
     return ops

@@ -128,8 +128,16 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
                     break
                 if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref:
                     _on_entrance(op, op_info, parent, depth, later)
-                if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
-                    escapes.add(id(iso))
+                if iso is not None and op.operands and id(iso) not in escapes:
+                    # `_escapes`' first test, inlined: every operand defined
+                    # in the op's own block (the common case) cannot escape.
+                    block = op.parent
+                    for v in op.operands:
+                        owner = v.owner
+                        if owner is not block and (owner.__class__ is not Operation or owner.parent is not block):
+                            if _escapes(op, iso):
+                                escapes.add(id(iso))
+                            break
             continue
         if depth > limit:
             raise DiagnosticError(
@@ -230,14 +238,25 @@ def _check_signature(op: Operation) -> None:
             )
 
 
-def resolve_ops(top: list[Operation]) -> None:
+def resolve_ops(top: list[Operation]) -> bool:
     """Replace `UseRef` placeholders by values, in text order, with MLIR's
     scoping: a value is visible from its definition on, in its region and the
     regions nested in it; a name may not be redefined while visible (sibling
     regions, and the enclosing region after a nested one closes, may reuse
     it). An op's results are defined once its regions are read; a use before
     the definition is a forward reference, resolved when the name is defined
-    and an error if it never is."""
+    and an error if it never is.
+
+    Returns whether every use is dominated by its definition, as far as
+    scoping alone shows it: no forward reference and no region of more than
+    one block. Then each use names a value of its own block defined before
+    it, an argument of its block, or a value of an enclosing block defined
+    before the op holding it (a nested region's names are gone once it
+    closes), and every block is an entry block: each dominates the use, and
+    `verify` need not walk the uses again (`Dominance`). Otherwise (a
+    forward reference, several blocks: a CFG) it returns False and the
+    dominance check runs as before."""
+    straight = True
     scope: dict[str, Value] = {}
     # Forward references waiting for a definition: name -> [(op, index, use)].
     pending: dict[str, list[tuple[Operation, int, UseRef]]] = {}
@@ -283,22 +302,33 @@ def resolve_ops(top: list[Operation]) -> None:
                                 continue
                         v = _lookup(scope, u, forward_ok=True)
                         if v is None:
+                            straight = False
                             pending.setdefault(_key(u), []).append((op, i, u))
                         else:
                             operands[i] = v
                 if not op.regions:
                     for v in op.results:
-                        _define(scope, v, defined, pending)
+                        name = v.hint
+                        if not pending and name and name not in scope and "#" not in name:
+                            # `_define`'s common case, inlined (once per result
+                            # of the file): a new plain name, nothing waiting.
+                            scope[name] = v
+                            defined.append(name)
+                        else:
+                            _define(scope, v, defined, pending)
                     continue
                 work.append(("ops", (ops, at + 1, defined)))
                 work.append(("define", (op, defined)))
                 for region in reversed(op.regions):
+                    if len(region.blocks) > 1:
+                        straight = False
                     names: list[str] = []
                     work.append(("leave", names))
                     work.extend(("block", (b, names)) for b in reversed(region.blocks))
                 break
     for uses in pending.values():
         raise DiagnosticError(error(uses[0][2].loc, "use of undeclared SSA value name"))
+    return straight
 
 
 def _first_escape(iso: Operation) -> Operation:

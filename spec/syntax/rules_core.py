@@ -152,9 +152,24 @@ class CoreRules(BuilderBase):
             region.append(b)
         if not region.blocks:
             self.empty_regions[id(region)] = self.tok_loc(brace)
+        lookup = registry.lookup
+        # Whether each op name is a terminator, asked of the registry once
+        # per name, not once per op of the block.
+        terminator: dict[str, bool] = {}
+        with_successors = False
         for block in region.blocks:
-            for op in block.ops[:-1]:
-                if registry.lookup(op.name).terminator:
+            ops = block.ops
+            last = len(ops) - 1
+            for at, op in enumerate(ops):
+                name = op.name
+                if op.successors:
+                    with_successors = True
+                if at == last:
+                    break
+                is_terminator = terminator.get(name)
+                if is_terminator is None:
+                    is_terminator = terminator[name] = lookup(name).terminator
+                if is_terminator:
                     # The `Terminator` trait: verified after the parse.
                     misplaced = DiagnosticError(error(op.loc, f"'{op.name}' op must be the last operation in the parent block"))
                     self._defer(op, misplaced=misplaced)
@@ -163,7 +178,7 @@ class CoreRules(BuilderBase):
             if b.label in labels:
                 raise DiagnosticError(error(b.loc, f"redefinition of block '{b.label}'"))
             labels[b.label] = b
-        for block in region.blocks:
+        for block in region.blocks if with_successors else ():
             for op in block.ops:
                 if not op.successors:
                     continue  # keeps the shared empty list (`spec.ir.EMPTY_LIST`)

@@ -25,6 +25,7 @@ from spec.syntax.build_base import (
     memref_element,
     read_type,
     segment_sizes,
+    shared_type,
 )
 
 
@@ -115,7 +116,7 @@ class HostRules(BuilderBase):
         idx = [self.typed(u, INDEX) for u in (items[1] or [])]
         attrs = items[2] if len(items) > 3 else None
         props, attrs = self.split_attrs("memref.load", attrs, {})
-        elem = Type(memref_element(t.text))  # type: ignore[union-attr]
+        elem = shared_type(Type(memref_element(t.text)))  # type: ignore[union-attr]
         return self.op("memref.load", meta, [self.typed(items[0], t), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type]
 
     def memref_store_op(self, meta: Any, items: list) -> PartialOp:
@@ -123,7 +124,7 @@ class HostRules(BuilderBase):
         idx = [self.typed(u, INDEX) for u in (items[2] or [])]
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("memref.store", attrs, {})
-        elem = Type(memref_element(t.text))  # type: ignore[union-attr]
+        elem = shared_type(Type(memref_element(t.text)))  # type: ignore[union-attr]
         return self.op("memref.store", meta, [self.typed(items[0], elem), self.typed(items[1], t), *idx], [], properties=props, attributes=attrs)  # type: ignore[arg-type]
 
     def memref_dim_op(self, meta: Any, items: list) -> PartialOp:

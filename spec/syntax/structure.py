@@ -105,6 +105,11 @@ def check_on_entrance(op: Operation, info: registry.OpInfo) -> None:
                 )
 
 
+_RANKS: dict[Type, int] = {}
+"""The rank of each memref type met (types are immutable: a program loads
+and stores through a few types many times)."""
+
+
 def _check_index_count(op: Operation, at: int, message: str) -> None:
     """The indices after the memref operand must be as many as its rank."""
     if len(op.operands) <= at:
@@ -112,7 +117,11 @@ def _check_index_count(op: Operation, at: int, message: str) -> None:
     t = getattr(op.operands[at], "type", None)
     if not isinstance(t, Type) or not t.text.startswith("memref<") or t.text.startswith("memref<*"):
         return  # unranked, or not a memref (the type checks report that)
-    rank = len(t.memref_shape())
+    rank = _RANKS.get(t)
+    if rank is None:
+        rank = len(t.memref_shape())
+        if len(_RANKS) < 4096:
+            _RANKS[t] = rank
     count = len(op.operands) - at - 1
     if count != rank:
         raise op_error(op, message.format(rank=rank, count=count))
@@ -140,11 +149,13 @@ def check_symbol_table(ops: list[Operation]) -> None:
             )
         table[name] = op
     pending = [op for op in reversed(ops)]
+    lookup = registry.lookup
     while pending:
         op = pending.pop()
         if op.name == "func.call":
             _check_call(op, table)
-        if registry.lookup(op.name).symbol_table:
+        # Only an op with regions can hold calls (or a nested table).
+        if not op.regions or lookup(op.name).symbol_table:
             continue
         for region in reversed(op.regions):
             for block in reversed(region.blocks):
