@@ -30,17 +30,26 @@ WAITING_THREADS = 0
 runs `main` in a thread of its own while the main thread joins it): they
 hold no lock a forked copy could need, so forking beside them is safe."""
 
-ONE_PROCESS = False
-"""Set by a tool's `--jobs 1` (`one_process`): never fork. A fork buys
-wall time with CPU time (the second process's parse, the pickled transfer,
-a second Z3 context, two processes slowing each other); a user on a loaded
-CI runner or on battery may want the CPU figure instead."""
+JOBS: int | None = None
+"""A tool's `--jobs N`. 1: never fork. 2 or more: fork whenever a core is
+idle, whatever the size of the work. None (the default): fork only work
+large enough that the wall time saved is worth the CPU time spent (the
+callers' thresholds, `spec.syntax.parse_in_child.MIN_FORKED_BYTES` and
+`verifier.encode.MIN_FORKED_GROUPS`). A fork buys wall time with CPU time:
+the second process's pickled transfer, a second Z3 context, and two
+processes on two cores slowing each other; a user on a loaded CI runner or
+on battery may want the CPU figure instead."""
 
 
-def one_process(on: bool) -> None:
-    """Forbid (True) or allow (False) forking for the rest of the run."""
-    global ONE_PROCESS
-    ONE_PROCESS = on
+def set_jobs(n: int | None) -> None:
+    """`JOBS` for the rest of the run."""
+    global JOBS
+    JOBS = n
+
+
+def any_size() -> bool:
+    """Whether work of any size may be forked (`--jobs 2` or more)."""
+    return JOBS is not None and JOBS > 1
 
 
 _LIVE: set[int] = set()
@@ -53,12 +62,12 @@ def live_children() -> list[int]:
 
 
 def can_fork() -> bool:
-    """Forking is allowed (`ONE_PROCESS` unset), possible, safe and likely
-    to pay: `os.fork` exists, no
+    """Forking is allowed (not `--jobs 1`, `JOBS`), possible, safe and
+    likely to pay: `os.fork` exists, no
     other thread runs (a forked copy of a threaded process may deadlock;
     `WAITING_THREADS` do not count), and at least two cores with one of them
     idle now (`_busy`)."""
-    if ONE_PROCESS or not hasattr(os, "fork") or threading.active_count() > 1 + WAITING_THREADS:
+    if JOBS == 1 or not hasattr(os, "fork") or threading.active_count() > 1 + WAITING_THREADS:
         return False
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return cores >= 2 and _busy() < cores - 0.5

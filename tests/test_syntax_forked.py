@@ -107,18 +107,30 @@ def test_busy_or_single_core_machines_parse_in_turn(monkeypatch: pytest.MonkeyPa
         assert not fork.can_fork()
 
 
-def test_one_process_forbids_forking_on_an_idle_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_jobs_1_forbids_forking_on_an_idle_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     # `--jobs 1`: an idle 2-core machine that would fork does not.
     monkeypatch.setattr(fork.threading, "active_count", lambda: 1)
     if hasattr(os, "sched_getaffinity"):
         monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0, 1})
     monkeypatch.setattr(fork, "_busy", lambda: 1.0)
-    assert fork.can_fork()
-    monkeypatch.setattr(fork, "ONE_PROCESS", False)
-    fork.one_process(True)
-    assert not fork.can_fork()
-    fork.one_process(False)
-    assert fork.can_fork()
+    monkeypatch.setattr(fork, "JOBS", None)
+    assert fork.can_fork() and not fork.any_size()
+    fork.set_jobs(1)
+    assert not fork.can_fork() and not fork.any_size()
+    fork.set_jobs(2)
+    assert fork.can_fork() and fork.any_size()
+
+
+def test_jobs_2_forks_small_texts_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[str] = []
+    monkeypatch.setattr(forked, "_start", lambda text, file, d: started.append(file))
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
+    monkeypatch.setattr(fork, "JOBS", None)
+    parse_modules(_sources("module {\n}\n", "module {\n}\n"))
+    assert started == []
+    fork.set_jobs(2)
+    parse_modules(_sources("module {\n}\n", "module {\n}\n"))
+    assert started == ["f0.mlir"]
 
 
 def test_busy_is_the_least_of_its_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -126,8 +126,8 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="1: everything in this one process; 2 or more: when a core is idle, parse INPUT and ask half of "
-        "Z3's queries in a forked second process (the default, on large inputs). Forking saves wall time "
-        "and costs CPU time",
+        "Z3's queries in a forked second process, whatever the size. Default: fork only large inputs (above "
+        "about 4 MB). Forking saves wall time and costs CPU time",
     )
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.add_argument(
@@ -279,7 +279,7 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
     if args.jobs is not None and args.jobs < 1:
         _print_diags([_usage("--jobs must be >= 1").diagnostics[0]], sources)
         return EXIT_BAD_INPUT
-    fork_child.one_process(args.jobs == 1)
+    fork_child.set_jobs(args.jobs)
     prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, module_in, src_out, module_out = _read_and_parse(args, sources)

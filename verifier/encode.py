@@ -34,6 +34,7 @@ from collections.abc import Callable
 
 import z3
 
+from spec import fork_child
 from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
 from verifier import progress
@@ -44,8 +45,12 @@ DEFAULT_BATCH = 64
 """Obligations asked per Z3 query (see `Prover.prove_all`)."""
 RENEW_AFTER = 4096
 """Slice copies asked of one solver before it is replaced by a fresh one."""
-MIN_FORKED_GROUPS = 16
-"""Fewer groups than this are all asked in one process (`Prover.prove_all`)."""
+MIN_FORKED_GROUPS = 640
+"""Fewer groups than this (about 41,000 obligations, some 25,000 GPU ops)
+are all asked in one process (`Prover.prove_all`) unless `--jobs 2` asks
+otherwise (`spec.fork_child.JOBS`): below it the wall time a second
+process saves is worth less than the CPU time it costs (see
+`spec.syntax.parse_in_child.MIN_FORKED_BYTES`)."""
 WINDOW_MARGIN = 4
 """Nodes taken before and after the endpoints for a counterexample schedule."""
 MAX_SCHEDULE = 40
@@ -220,7 +225,7 @@ class Prover:
         batch = batch or DEFAULT_BATCH
         groups = [pairs[k : k + batch] for k in range(0, len(pairs), batch)]
         if fork is None:
-            use_fork = len(groups) >= MIN_FORKED_GROUPS and can_fork()
+            use_fork = (len(groups) >= MIN_FORKED_GROUPS or (fork_child.any_size() and len(groups) > 1)) and can_fork()
         else:
             use_fork = fork and hasattr(os, "fork")
         theirs = list(range(1, len(groups), 2)) if use_fork else []

@@ -21,14 +21,20 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from spec import fork_child
 from spec.diagnostics import DiagnosticError
 from spec.fork_child import Forked, can_fork
 from spec.ir import Operation
 from spec.syntax.parser import load_parser, parse_module
 
-MIN_FORKED_BYTES = 100_000
-"""Below this a text is parsed in the caller: forking, pickling and
-unpickling cost more than the overlap saves (about 0.1 s of parsing)."""
+MIN_FORKED_BYTES = 4_000_000
+"""Below this a text is parsed in the caller unless `--jobs 2` asks
+otherwise (`spec.fork_child.JOBS`). The fork saves wall time at a CPU
+price: on the project's 2-core machine, the verifier's 10k-GPU-op pair
+(INPUT 1.6 MB) took 1.8-2.1 s wall and 2.4-2.9 s CPU forked, against
+2.1-2.4 s of both in one process. Above about 4 MB (some 25,000 GPU ops
+of `bench/gen_programs.py`) the saving passes half a second; at 100k
+(16.6 MB) it is 3.5-5 s (16-18 s against 21-22 s)."""
 
 Parsed = Operation | DiagnosticError
 """A module, or the diagnostics its parse raised."""
@@ -46,7 +52,7 @@ def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None, 
     *others, last = sources
     *other_checks, last_check = checks
     if fork is None:
-        wanted = [len(text) >= MIN_FORKED_BYTES for text, _ in others]
+        wanted = [len(text) >= MIN_FORKED_BYTES or fork_child.any_size() for text, _ in others]
         use_fork = any(wanted) and can_fork()  # asked only where it matters: it takes 5 ms
     else:
         wanted = [True] * len(others)
