@@ -65,10 +65,10 @@ def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPa
         parsed_again.append(file)
         return real(text, file, dominance)
 
-    def broken(*args: object, **kwargs: object) -> bytes:
+    def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("no pickling")
 
-    monkeypatch.setattr(fork.pickle, "dumps", broken)
+    monkeypatch.setattr(fork.pickle, "dump", broken)
     monkeypatch.setattr(forked, "_parse", counting)
     a, b = CORPUS[0].read_text(), CORPUS[1].read_text()
     got = parse_modules(_sources(a, b), fork=True)
@@ -77,8 +77,27 @@ def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_child_whose_payload_does_not_load_is_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fork.pickle, "dumps", lambda *a, **k: b"not a pickle")
+    monkeypatch.setattr(fork.pickle, "dump", lambda obj, pipe, **k: pipe.write(b"not a pickle"))
     a = CORPUS[2].read_text()
+    (got, _) = parse_modules(_sources(a, "module {\n}\n"), fork=True)
+    assert _end(got) == _sequential(a, "f0.mlir")
+
+
+def test_a_pickling_that_fails_halfway_is_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The child streams its pickle into the pipe: a failure after part of it
+    # was written leaves a truncated payload, which must not load as a module.
+    real = fork.pickle.dumps
+
+    def half(obj: object, pipe: object, **kwargs: object) -> None:
+        data = real(obj, protocol=fork.pickle.HIGHEST_PROTOCOL)
+        pipe.write(data[: len(data) // 2])  # type: ignore[attr-defined]
+        raise RuntimeError("pickling failed halfway")
+
+    monkeypatch.setattr(fork.pickle, "dump", half)
+    from bench.bench_verify import generate
+
+    a = generate(3000, seed=2)
+    assert len(real(parse_module(a, "f0.mlir"), protocol=fork.pickle.HIGHEST_PROTOCOL)) > 1 << 17  # several frames
     (got, _) = parse_modules(_sources(a, "module {\n}\n"), fork=True)
     assert _end(got) == _sequential(a, "f0.mlir")
 

@@ -64,10 +64,10 @@ def test_forked_groups_give_the_same_report(monkeypatch: pytest.MonkeyPatch) -> 
 def test_a_child_that_sends_nothing_leaves_the_work_to_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
     alone = _report(monkeypatch, False)
 
-    def broken(*args: object, **kwargs: object) -> bytes:
+    def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("no pickling")
 
-    monkeypatch.setattr(spec.fork_child.pickle, "dumps", broken)
+    monkeypatch.setattr(spec.fork_child.pickle, "dump", broken)
     assert _report(monkeypatch, True) == alone
 
 

@@ -93,6 +93,21 @@ def enabled(on: bool) -> Iterator[None]:
 
 _new_str = str.__new__
 _new_location = tuple.__new__
+
+
+def make_token(kind: str, value: str, begin: int, line: int, line_start: int) -> Token:
+    """`Token(kind, value, begin, line, column)` without lark's deprecation
+    shim in `Token.__new__`, as the fused loop (`lark_fast`) and the shapes'
+    callbacks build their tokens. Only the start is set: no callback reads
+    where a token ends."""
+    tok = _new_str(Token, value)
+    tok.type = kind
+    tok.value = value
+    tok.start_pos = begin
+    tok.line = line
+    tok.column = begin - line_start + 1
+    tok.end_line = tok.end_column = tok.end_pos = None
+    return tok
 _MAX_CONSTANTS = 4096
 """How many distinct `arith.constant` values `FastPath.constants` keeps."""
 
@@ -382,7 +397,7 @@ class FastPath:
             # `int_attr` of the two tokens (it checks the literal fits).
             b = self.builder
             line = loc.line - b.line_offset
-            value = b.int_attr([self._tok("INT", key[0], m.start(1), line, ls), self._tok("SIMPLE_TYPE", key[1], m.start(2), line, ls)])
+            value = b.int_attr([make_token("INT", key[0], m.start(1), line, ls), make_token("SIMPLE_TYPE", key[1], m.start(2), line, ls)])
             if len(self.constants) >= _MAX_CONSTANTS:
                 self.constants.clear()
             self.constants[key] = value
@@ -532,17 +547,3 @@ class FastPath:
         props = {**self.defaults[name], "callee": symbol_ref_attr(m.group(1)[1:])}
         op = _op("func.call", operands, props, loc)
         return op, results, False, m.end()
-
-    # -- tokens, for a callback that checks what it reads ------------------------
-    @staticmethod
-    def _tok(kind: str, value: str, start: int, line: int, line_start: int) -> Token:
-        # As the fused loop builds its tokens (no end position: no callback
-        # reads it).
-        tok = _new_str(Token, value)
-        tok.type = kind
-        tok.value = value
-        tok.start_pos = start
-        tok.line = line
-        tok.column = start - line_start + 1
-        tok.end_line = tok.end_column = tok.end_pos = None
-        return tok

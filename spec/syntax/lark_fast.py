@@ -80,7 +80,6 @@ Possessive (Python 3.11+): a failed token match must not backtrack into a
 comment and find a token inside it."""
 _ONLY_BLANKS = re.compile(_BLANKS)
 
-_new_str = str.__new__
 
 
 class _StatePattern:
@@ -234,18 +233,7 @@ _LAZY: Any = object()
 """`FusedLALRParser._fused`'s token not built yet."""
 
 
-def _token(kind: str, value: str, begin: int, line: int, line_start: int) -> Token:
-    # `Token(kind, value, begin, line, column)` without lark's deprecation
-    # shim in `Token.__new__`. Only the start is set: no callback reads
-    # where a token ends.
-    tok = _new_str(Token, value)
-    tok.type = kind
-    tok.value = value
-    tok.start_pos = begin
-    tok.line = line
-    tok.column = begin - line_start + 1
-    tok.end_line = tok.end_column = tok.end_pos = None
-    return tok
+_token = fast_path.make_token
 
 
 def _early_reduction(actions: Any, op_state: int) -> Any:
