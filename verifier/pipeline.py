@@ -28,7 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from spec import registry
+from spec import fork_child, registry
+from spec.fork_child import Forked
 from spec.ir import Operation
 from verifier import progress
 from verifier.all_paths import Undecided, build_graphs, check_all_paths
@@ -148,11 +149,53 @@ def _check_modules(input_module: Operation, output_module: Operation, opts: Chec
     return report
 
 
+MIN_FORKED_WELL_FORMED_OPS = 100_000
+"""Ops of an output function's body from which its well-formedness is
+checked in a forked child while this process matches (`correspond`), when a
+core is idle (`spec.fork_child.can_fork`; `--jobs 2` forks any size,
+`--jobs 1` none). At 100k GPU ops (352,000 output ops) that hides about a
+second of wall time; below, a fork costs more than it saves."""
+
+
 def correspond(fin: Operation, fout: Operation) -> tuple[Correspondence, list[Mismatch]]:
     """The correspondence of the output's ops to the input's, and what makes
     the output no rewrite of the input (mismatches, ill-formed IR)."""
+    child = _well_formed_in_child(fout)
     corr = match(fin, fout)
-    return corr, corr.mismatches + well_formed(fout)
+    problems = _received_problems(child, fout) if child is not None else None
+    return corr, corr.mismatches + (problems if problems is not None else well_formed(fout))
+
+
+def _well_formed_in_child(fout: Operation) -> Forked | None:
+    """`well_formed(fout)` started in a forked child, if it pays (see
+    `MIN_FORKED_WELL_FORMED_OPS`). The child sends each problem as the
+    index of its op in `fout.nested_ops()` order and its message: a
+    `Mismatch` holds the op itself, which would pickle the whole module."""
+    blocks = fout.regions[0].blocks if fout.regions else []
+    size = sum(len(b.ops) for b in blocks)
+    if not (size >= MIN_FORKED_WELL_FORMED_OPS or (fork_child.any_size() and size)) or not fork_child.can_fork():
+        return None
+
+    def indexed() -> list[tuple[int, str, str]]:
+        problems = well_formed(fout)
+        if not problems:
+            return []
+        index = {id(op): i for i, op in enumerate(fout.nested_ops())}
+        return [(index[id(m.out_op)], m.kind, m.message) for m in problems]
+
+    return Forked.start(indexed)
+
+
+def _received_problems(child: Forked, fout: Operation) -> list[Mismatch] | None:
+    """The child's problems as `Mismatch`es of this process's ops; None if it
+    sent nothing (the caller checks well-formedness itself)."""
+    got = child.result()
+    if not isinstance(got, list):
+        return None
+    if not got:
+        return []
+    ops = list(fout.nested_ops())
+    return [Mismatch(kind, message, ops[i], None) for i, kind, message in got]
 
 
 def check_function(
