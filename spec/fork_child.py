@@ -34,8 +34,10 @@ JOBS: int | None = None
 """A tool's `--jobs N`. 1: never fork. 2 or more: fork whenever a core is
 idle, whatever the size of the work. None (the default): fork only work
 large enough that the wall time saved is worth the CPU time spent (the
-callers' thresholds, `spec.syntax.parse_in_child.MIN_FORKED_BYTES` and
-`verifier.encode.MIN_FORKED_GROUPS`). A fork buys wall time with CPU time:
+callers' thresholds, asked through `large_enough`:
+`spec.syntax.parse_in_child.MIN_FORKED_BYTES`,
+`verifier.encode.MIN_FORKED_GROUPS`,
+`verifier.pipeline.MIN_FORKED_WELL_FORMED_OPS`). A fork buys wall time with CPU time:
 the second process's pickled transfer, a second Z3 context, and two
 processes on two cores slowing each other; a user on a loaded CI runner or
 on battery may want the CPU figure instead."""
@@ -47,9 +49,11 @@ def set_jobs(n: int | None) -> None:
     JOBS = n
 
 
-def any_size() -> bool:
-    """Whether work of any size may be forked (`--jobs 2` or more)."""
-    return JOBS is not None and JOBS > 1
+def large_enough(size: int, minimum: int) -> bool:
+    """Whether work of `size` is worth a fork by `JOBS`: at least the
+    caller's `minimum` by default, any size at all with `--jobs 2` or more
+    (never with `--jobs 1`, which `can_fork` refuses)."""
+    return size >= minimum or (JOBS is not None and JOBS > 1 and size > 0)
 
 
 _LIVE: set[int] = set()

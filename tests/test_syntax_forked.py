@@ -133,11 +133,11 @@ def test_jobs_1_forbids_forking_on_an_idle_machine(monkeypatch: pytest.MonkeyPat
         monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0, 1})
     monkeypatch.setattr(fork, "_busy", lambda: 1.0)
     monkeypatch.setattr(fork, "JOBS", None)
-    assert fork.can_fork() and not fork.any_size()
+    assert fork.can_fork() and not fork.large_enough(10, 11) and fork.large_enough(11, 11)
     fork.set_jobs(1)
-    assert not fork.can_fork() and not fork.any_size()
+    assert not fork.can_fork() and not fork.large_enough(10, 11)
     fork.set_jobs(2)
-    assert fork.can_fork() and fork.any_size()
+    assert fork.can_fork() and fork.large_enough(1, 11) and not fork.large_enough(0, 11)
 
 
 def test_jobs_2_forks_small_texts_too(monkeypatch: pytest.MonkeyPatch) -> None:

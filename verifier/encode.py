@@ -225,7 +225,7 @@ class Prover:
         batch = batch or DEFAULT_BATCH
         groups = [pairs[k : k + batch] for k in range(0, len(pairs), batch)]
         if fork is None:
-            use_fork = (len(groups) >= MIN_FORKED_GROUPS or (fork_child.any_size() and len(groups) > 1)) and can_fork()
+            use_fork = fork_child.large_enough(len(groups), MIN_FORKED_GROUPS) and can_fork()
         else:
             use_fork = fork and hasattr(os, "fork")
         theirs = list(range(1, len(groups), 2)) if use_fork else []

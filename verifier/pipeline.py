@@ -173,7 +173,7 @@ def _well_formed_in_child(fout: Operation) -> Forked | None:
     `Mismatch` holds the op itself, which would pickle the whole module."""
     blocks = fout.regions[0].blocks if fout.regions else []
     size = sum(len(b.ops) for b in blocks)
-    if not (size >= MIN_FORKED_WELL_FORMED_OPS or (fork_child.any_size() and size)) or not fork_child.can_fork():
+    if not fork_child.large_enough(size, MIN_FORKED_WELL_FORMED_OPS) or not fork_child.can_fork():
         return None
 
     def indexed() -> list[tuple[int, str, str]]:

@@ -141,18 +141,8 @@ class _Dominance:
 def _first_undominated(dom: _Dominance, op: Operation) -> int | None:
     """The index of the first operand of `op` whose definition does not
     dominate it, if any."""
-    parent = op.parent
-    here = -1
     for k, v in enumerate(op.operands):
-        d = v.owner
-        if d.__class__ is Operation and d.parent is parent and parent is not None:
-            # Defined in the same block (most operands): by position, as
-            # `_Dominance.dominates` decides it, with `op`'s position once.
-            if here < 0:
-                here = dom.pos(op)
-            if d is op or dom.pos(d) >= here:  # type: ignore[arg-type]
-                return k
-        elif not dom.dominates(v, op):
+        if not dom.dominates(v, op):
             return k
     return None
 

@@ -52,7 +52,7 @@ def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None, 
     *others, last = sources
     *other_checks, last_check = checks
     if fork is None:
-        wanted = [len(text) >= MIN_FORKED_BYTES or fork_child.any_size() for text, _ in others]
+        wanted = [fork_child.large_enough(len(text), MIN_FORKED_BYTES) for text, _ in others]
         use_fork = any(wanted) and can_fork()  # asked only where it matters: it takes 5 ms
     else:
         wanted = [True] * len(others)
