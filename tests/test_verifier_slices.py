@@ -112,15 +112,41 @@ def test_the_reduced_slice_keeps_the_answer(seed: int, forward: bool) -> None:
             reduced.edge(index[u], index[v])
         assert reachable(reduced, index[src], index[dst]) == reachable(g, src, dst), (src, dst)
         # Z3 on the reduced slice alone: proved iff ordered.
-        assert prover._group_proved([(src, dst)]) == reachable(g, src, dst), (src, dst)
+        q = prover.query(src, dst)
+        assert q.nodes == len(nodes) and len(q.edges) == len(edges)
+        assert prover._group_proved([q]) == reachable(g, src, dst), (src, dst)
     # A group is proved only when all of its obligations hold: one that
     # does not, among ones that do, fails the group.
-    holds = [p for p in pairs if p[0] != p[1] and reachable(g, *p)]
-    fails = [p for p in pairs if p[0] != p[1] and not reachable(g, *p)]
+    holds = [prover.query(*p) for p in pairs if p[0] != p[1] and reachable(g, *p)]
+    fails = [prover.query(*p) for p in pairs if p[0] != p[1] and not reachable(g, *p)]
     if holds:
         assert prover._group_proved(holds)
     for bad in fails[:10]:
         assert not prover._group_proved([*holds, bad])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_equal_queries_are_the_same_formula_renamed(seed: int) -> None:
+    # The same obligations on a copy of the graph whose nodes are shifted
+    # (every name different): the same queries, and `prove_all` asks each
+    # distinct query once, yet answers every obligation as a single `prove`.
+    g = _graph(50, 80, seed, True)
+    shift = 7
+    h = EventGraph(Operation("func.func"))
+    for _ in range(len(g.succ) + shift):
+        h.node("point", None, 0)
+    for u, vs in enumerate(g.succ):
+        for v in vs:
+            h.edge(u + shift, v + shift)
+    rng = random.Random(seed)
+    pairs = [(a, b) for a, b in ((rng.randrange(50), rng.randrange(50)) for _ in range(120)) if a != b]
+    pg, ph = Prover(g), Prover(h)
+    assert [pg.query(a, b) for a, b in pairs] == [ph.query(a + shift, b + shift) for a, b in pairs]
+    outcomes = pg.prove_all(pairs, batch=16, fork=False)
+    assert pg.checks < len(pairs)  # the distinct queries only (and the refuted ones again)
+    for (a, b), o in zip(pairs, outcomes, strict=True):
+        assert o.status == Prover(g).prove(a, b).status
+        assert (o.status == Status.VERIFIED) == reachable(g, a, b)
 
 
 def test_edge_conditions_read_back_as_made() -> None:

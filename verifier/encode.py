@@ -12,10 +12,13 @@ Z3 gets only a slice per obligation, taken from the graph: the nodes
 reachable from `end(a)` that also reach `start(b)`, with the edges among
 them (a path between the endpoints lies wholly in that slice, so the answer
 is the same as on the whole graph); in a group, with its chain nodes
-eliminated (`Prover.reduced_slice`: an exact elimination, the same answer). One solver serves every obligation of a
-function, with push/pop around each (`Prover.prove_all` asks them in
-groups: one query per group, handed to Z3's SMT-LIB parser as text over
-constants made once per context, `_Constants`). This stays linear on large inputs,
+eliminated (`Prover.reduced_slice`: an exact elimination, the same answer)
+and renamed in node order: the obligation's `Query`. Equal queries are the
+same formula up to renaming, so each distinct one is asked once. One solver
+serves every obligation of a function, with push/pop around each
+(`Prover.prove_all` asks them in groups: one query per group, handed to
+Z3's SMT-LIB parser as text over constants made once per context,
+`_Constants`). This stays linear on large inputs,
 where asserting the whole graph once is superlinear and one disjunction of
 all violations does not finish (DESIGN.md section 5).
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import z3
 
@@ -46,8 +50,9 @@ DEFAULT_BATCH = 64
 RENEW_AFTER = 4096
 """Slice copies asked of one solver before it is replaced by a fresh one."""
 MIN_FORKED_GROUPS = 640
-"""Fewer groups than this (about 41,000 obligations, some 25,000 GPU ops)
-are all asked in one process (`Prover.prove_all`) unless `--jobs 2` asks
+"""Fewer groups than this (about 41,000 distinct queries: straight-line
+code of any length has a handful, `Prover.query`) are all asked in one
+process (`Prover.prove_all`) unless `--jobs 2` asks
 otherwise (`spec.fork_child.JOBS`): below it the wall time a second
 process saves is worth less than the CPU time it costs (see
 `spec.syntax.parse_in_child.MIN_FORKED_BYTES`)."""
@@ -204,17 +209,40 @@ class Prover:
             return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}", slice_size=len(nodes))
         return self.counterexample(src, dst, len(nodes))
 
+    def query(self, src: int, dst: int) -> Query:
+        """The query `_group_proved` asks for "`t(src) <= t(dst)`": the
+        reduced slice (`reduced_slice`) with its nodes renamed 0, 1, ... in
+        node order. Two obligations with equal queries ask Z3 the same
+        formula up to the names of its unknowns, so one answer serves both
+        (`prove_all`). On long straight-line code nearly every query is one
+        of a few shapes (at 10k GPU ops 12,236 of 16,514 are one edge
+        `src -> dst`, and 4,278 are one node between them)."""
+        nodes, edges = self.reduced_slice(src, dst)
+        if len(nodes) == 2:
+            # The endpoints alone (most queries): renamed in node order,
+            # the lower one is 0. Its edges may be any of the four (a
+            # cycle through eliminated nodes leaves a back edge or a loop).
+            hi = max(src, dst)
+            return Query(2, int(src == hi), int(dst == hi), tuple(sorted((int(u == hi), int(v == hi)) for u, v in edges)))
+        order = sorted(nodes)
+        index = {n: i for i, n in enumerate(order)}
+        return Query(len(order), index[src], index[dst], tuple(sorted((index[u], index[v]) for u, v in edges)))
+
     def prove_all(self, pairs: list[tuple[int, int]], batch: int = 0, fork: bool | None = None) -> list[Outcome]:
-        """`prove` for many obligations, in groups of `batch` asked at once:
-        the disjunction of their violations over independent copies of their
-        slices (`_group_proved`); `unsat` proves every obligation of the
-        group (each slice is exact). A group that is not proved is split in
-        halves down to single obligations, which are asked exactly as
-        `prove` asks them, so the answers never differ from one `prove` per
-        obligation. Batching divides the solver's per-query overhead, which
-        dominates on long straight-line functions. (Measured: gluing the
-        copies into one chain to avoid the disjunction is slower: Z3's
-        difference-logic solver grows with the variables of the query.)
+        """`prove` for many obligations. Each obligation becomes its `query`
+        and each distinct query is asked once; the distinct ones are asked
+        in groups of `batch` at once: the disjunction of their violations
+        over independent copies of their slices (`_group_proved`); `unsat`
+        proves every query of the group (each slice is exact, and a query
+        is its obligation's slice renamed). A group that is not proved is
+        split in halves down to single queries; a single query not proved
+        is asked again, for each of its obligations, exactly as `prove`
+        asks it (its own counterexample), so the answers never differ from
+        one `prove` per obligation. Batching divides the solver's per-query
+        overhead, which dominates on long straight-line functions.
+        (Measured: gluing the copies into one chain to avoid the
+        disjunction is slower: Z3's difference-logic solver grows with the
+        variables of the query.)
 
         With a core idle (`spec.fork_child.can_fork`; `fork=True` forces it, False
         forbids it) and at least `MIN_FORKED_GROUPS` groups, every other
@@ -223,7 +251,9 @@ class Prover:
         unknowns, a child that failed) are done here, so the outcomes are
         the same either way."""
         batch = batch or DEFAULT_BATCH
-        groups = [pairs[k : k + batch] for k in range(0, len(pairs), batch)]
+        keys = [self.query(src, dst) for src, dst in pairs]
+        distinct = list(dict.fromkeys(keys))
+        groups = [distinct[k : k + batch] for k in range(0, len(distinct), batch)]
         if fork is None:
             use_fork = fork_child.large_enough(len(groups), MIN_FORKED_GROUPS) and can_fork()
         else:
@@ -232,11 +262,11 @@ class Prover:
         child = Forked.start(lambda: self._groups_proved([groups[i] for i in theirs])) if theirs else None
         if child is None:
             theirs = []
-        outcomes: dict[int, list[Outcome]] = {}
+        proved_queries: set[Query] = set()
         try:
             for i, group in enumerate(groups):
                 if i % 2 == 0 or not theirs:
-                    outcomes[i] = self._prove_group(group)
+                    proved_queries.update(self._proved_queries(group))
                     progress.current().count(i + 1, len(groups), "Z3 groups")
         finally:
             answer = child.result() if child is not None else None
@@ -246,10 +276,14 @@ class Prover:
             self.checks += checks
             self.forked_cpu += cpu
         for i, ok in zip(theirs, proved, strict=True):
-            outcomes[i] = _proved(len(groups[i])) if ok else self._prove_group(groups[i])
-        return [o for i in range(len(groups)) for o in outcomes[i]]
+            proved_queries.update(groups[i] if ok else self._proved_queries(groups[i]))
+        verified = Outcome(Status.VERIFIED)
+        # One shared outcome for the proved (read, never changed: an outcome
+        # per obligation would be 170k objects at 100k GPU ops); the others
+        # asked one by one, each for its own schedule.
+        return [verified if q in proved_queries else self.prove(*pair) for pair, q in zip(pairs, keys, strict=True)]
 
-    def _groups_proved(self, groups: list[list[tuple[int, int]]]) -> tuple[list[bool], int, float]:
+    def _groups_proved(self, groups: list[list[Query]]) -> tuple[list[bool], int, float]:
         """In a forked child: which groups `_group_proved` proves, the Z3
         queries asked and the CPU time taken. A fresh Z3 context and solver:
         nothing of the parent's solver state is shared."""
@@ -261,16 +295,18 @@ class Prover:
         proved = [self._group_proved(g) for g in groups]
         return proved, self.checks, time.process_time() - c0
 
-    def _prove_group(self, group: list[tuple[int, int]]) -> list[Outcome]:
-        if len(group) == 1:
-            return [self.prove(*group[0])]
+    def _proved_queries(self, group: list[Query]) -> list[Query]:
+        """The queries of `group` that Z3 proves: the whole group at once,
+        or its halves, down to single queries."""
         if self._group_proved(group):
-            return _proved(len(group))
+            return group
+        if len(group) == 1:
+            return []
         half = len(group) // 2
-        return self._prove_group(group[:half]) + self._prove_group(group[half:])
+        return self._proved_queries(group[:half]) + self._proved_queries(group[half:])
 
-    def _group_proved(self, group: list[tuple[int, int]]) -> bool:
-        # Each obligation gets its own copy of its slice's variables: the
+    def _group_proved(self, group: list[Query]) -> bool:
+        # Each query gets its own copy of its slice's variables: the
         # copies are independent problems, so refuting one disjunct never
         # walks the constraints of the others (with shared variables the
         # union is one long chain and each conflict costs time in the size
@@ -288,20 +324,19 @@ class Prover:
         consts = self.constants
         if consts is None:
             consts = self.constants = _Constants(self.ctx or z3.main_ctx())
+        need = sum(q.nodes for q in group)
+        if need > len(consts.names):
+            consts.grow(need)
         names = consts.names
         parts: list[str] = ["(assert (and true"]
         viol: list[str] = []
         k = 0
-        for src, dst in group:
-            nodes, edges = self.reduced_slice(src, dst)
-            self.copies += 1
-            if k + len(nodes) > len(names):
-                consts.grow(k + len(nodes))
-            # This copy's constants: the next ones of the pool, one per node.
-            t = dict(zip(nodes, names[k : k + len(nodes)]))
-            k += len(nodes)
-            parts.extend(f"(<= {t[u]} {t[v]})" for u, v in edges)
-            viol.append(f"(< {t[dst]} {t[src]})")
+        for q in group:
+            # This copy's constants: the next `q.nodes` ones of the pool.
+            parts.extend(f"(<= {names[k + u]} {names[k + v]})" for u, v in q.edges)
+            viol.append(f"(< {names[k + q.dst]} {names[k + q.src]})")
+            k += q.nodes
+        self.copies += len(group)
         parts.append("(or " + " ".join(viol) + ")))")
         formulas = consts.parse(" ".join(parts))
         s.push()
@@ -337,6 +372,17 @@ class Prover:
         return Outcome(Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
 
 
+class Query(NamedTuple):
+    """One obligation's Z3 query, its nodes renamed `0 .. nodes-1`
+    (`Prover.query`): is `t(src) <= t(dst)` under `t(u) <= t(v)` for each
+    edge? Equal queries have equal answers."""
+
+    nodes: int
+    src: int
+    dst: int
+    edges: tuple[tuple[int, int], ...]
+
+
 class _Constants:
     """Integer constants `v0`, `v1`, ... of one Z3 context, declared once to
     a parser context of their own (`z3.ParserContext`) and reused by every
@@ -364,13 +410,6 @@ class _Constants:
     def parse(self, text: str) -> z3.AstVector:
         """The assertions of SMT-LIB `text`, which names constants of `names`."""
         return self._parser.from_string(text)
-
-
-def _proved(n: int) -> list[Outcome]:
-    """The outcomes of a group of `n` obligations proved by one query: one
-    `Outcome` shared by the group (read, never changed: an outcome per
-    obligation would be 170k objects at 100k GPU ops)."""
-    return [Outcome(Status.VERIFIED)] * n
 
 
 def _schedule(g: EventGraph, times: dict[int, int], src: int, dst: int) -> list[tuple[int, str]]:
