@@ -121,7 +121,7 @@ class Prover:
             # whole graph: 1M of them at 100k GPU ops).
             both = {dst}
             for n in sorted(fwd, reverse=True):
-                if n < dst and any(m in both for m in succ[n]):
+                if n < dst and not both.isdisjoint(succ[n]):
                     both.add(n)
             return both
         preds = self.preds()
