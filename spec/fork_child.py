@@ -18,6 +18,7 @@ other jobs kept a core busy). `can_fork` says whether to try.
 
 from __future__ import annotations
 
+import collections
 import gc
 import os
 import pickle
@@ -114,6 +115,53 @@ def _runnable() -> float | None:
         return None
 
 
+class _EagerPipe:
+    """The write end of a pipe, for `pickle.dump`: each write goes into the
+    pipe at once if it has room, and is kept in memory if not; `close`
+    writes what was kept, waiting for the reader.
+
+    A blocking pipe holds 64 KiB: a child whose caller is still busy (at
+    100k GPU ops the caller parses OUTPUT for a second after the child has
+    parsed INPUT) would stop pickling at the first full pipe and pickle the
+    rest only while the caller loads, one frame at a time. Kept in memory,
+    the pickling goes on meanwhile, and the caller loads a payload that is
+    already there, as fast as it can. When the caller is the one waiting,
+    every write goes straight through and loading overlaps pickling."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.kept: collections.deque[bytes] = collections.deque()
+        self.offset = 0
+        """How much of `kept[0]` is already in the pipe."""
+        os.set_blocking(fd, False)
+
+    def write(self, data: bytes | memoryview) -> int:
+        self.kept.append(bytes(data))
+        self._send()
+        return len(data)
+
+    def _send(self) -> None:
+        """As much of what is kept as the pipe takes now."""
+        kept = self.kept
+        while kept:
+            try:
+                n = os.write(self.fd, memoryview(kept[0])[self.offset :])
+            except BlockingIOError:
+                return
+            self.offset += n
+            if self.offset < len(kept[0]):
+                return  # the pipe is full
+            kept.popleft()
+            self.offset = 0
+
+    def close(self) -> None:
+        """Write the rest, waiting for the reader, and close the pipe."""
+        os.set_blocking(self.fd, True)
+        while self.kept:  # a blocking write may still be cut short by a signal
+            self._send()
+        os.close(self.fd)
+
+
 class Forked:
     """`fn()` running in a forked child; `result` gives its return value."""
 
@@ -137,14 +185,15 @@ class Forked:
             try:
                 gc.disable()
                 result = fn()
-                # Pickled straight into the pipe: protocol 5 writes it in
-                # frames of 64 KiB as it goes, and the caller loads each as
-                # it comes (`result`), so loading overlaps pickling (at 100k
-                # GPU ops, 0.8 s of loading hidden behind 1.8 s of
-                # pickling). A pickling that fails halfway leaves a truncated
-                # payload, which the caller's load rejects: it does the work.
-                with os.fdopen(write_fd, "wb", buffering=1 << 16) as pipe:
-                    pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                # Pickled into the pipe as it goes (`_EagerPipe`): protocol
+                # 5 writes frames of 64 KiB, and a caller already waiting
+                # loads each as it comes (`result`); a caller still busy
+                # does not hold the pickling up. A pickling that fails
+                # halfway leaves a truncated payload, which the caller's
+                # load rejects: it does the work.
+                pipe = _EagerPipe(write_fd)
+                pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                pipe.close()
             except BaseException:  # noqa: BLE001 - nothing sent: the caller does it again
                 pass
             os._exit(0)

@@ -4,6 +4,8 @@ parse ends, whatever happens in the child."""
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 import spec.fork_child as fork
 import spec.syntax.parse_in_child as forked
 from spec.diagnostics import DiagnosticError
+from spec.ir import Operation, structurally_equal
 from spec.syntax.parse_in_child import parse_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
@@ -166,3 +169,43 @@ def test_busy_is_the_least_of_its_snapshots(monkeypatch: pytest.MonkeyPatch) -> 
 def test_busy_counts_this_process() -> None:
     # Whatever else runs, this test's own process is runnable while it asks.
     assert fork._busy() >= 1 or not Path("/proc/loadavg").exists()
+
+
+def test_a_child_done_before_its_caller_sends_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The caller is still busy when the child has pickled: the child keeps
+    # what the pipe does not take and sends it when the caller reads; the
+    # payload (several pipes full) arrives whole.
+    from bench.bench_verify import generate
+
+    a = generate(3000, seed=2)
+    child = fork.Forked.start(lambda: parse_module(a, "f0.mlir"))
+    assert child is not None
+    time.sleep(1.0)  # the caller busy elsewhere
+    got = child.result()
+    assert isinstance(got, Operation) and structurally_equal(got, parse_module(a, "f0.mlir"))
+
+
+def test_the_eager_pipe_keeps_what_the_pipe_does_not_take() -> None:
+    # No reader yet: 2 MiB of writes return at once (a blocking pipe would
+    # stop at 64 KiB), the rest kept in memory; `close` sends it all, in
+    # order, to a reader that comes later.
+    read_fd, write_fd = os.pipe()
+    pipe = fork._EagerPipe(write_fd)
+    chunks = [bytes([i]) * 65536 for i in range(32)]
+    for c in chunks:
+        assert pipe.write(memoryview(c)) == len(c)
+    assert pipe.kept  # not everything went in
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(_read_all(read_fd)))
+    reader.start()
+    pipe.close()
+    reader.join()
+    assert got == [b"".join(chunks)]
+
+
+def _read_all(fd: int) -> bytes:
+    parts = []
+    while part := os.read(fd, 1 << 16):
+        parts.append(part)
+    os.close(fd)
+    return b"".join(parts)
