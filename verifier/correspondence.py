@@ -87,31 +87,61 @@ def _segmented(op: Operation) -> list[list[Value]]:
 
 
 def _same_operands(a: Operation, b: Operation, get: Callable[[Value], Value | None]) -> bool:
-    """True if the operand check of `_Matcher.op` passes for sure, where
-    neither op has operand segments: the non-plumbing operands pair up in
-    order, each output operand the value mapped from the input's. False
-    means "not shown", and the caller runs the general check, which says
-    what differs. (The general check builds the segment lists; this walks
-    the operands once, and runs for every matched op.)"""
+    """True if the operand check of `_Matcher.op` passes for sure: segment
+    by segment (`_segmented`; the whole list where neither op has
+    segments), the non-plumbing operands pair up in order, each output
+    operand the value mapped from the input's. False means "not shown"
+    (also for sizes that do not add up to the operands, or one op
+    segmented and the other not), and the caller runs the general check,
+    which says what differs. (The general check builds the segment lists;
+    this walks the operands once, and runs for every matched op.)"""
     pa, pb = a.properties, b.properties
-    if (pa and SEGMENTS in pa) or (pb and SEGMENTS in pb):
-        return False
+    xs, ys = a.operands, b.operands
+    sa = pa.get(SEGMENTS) if pa else None
+    sb = pb.get(SEGMENTS) if pb else None
+    if sa is None and sb is None:
+        sizes_a: tuple[int, ...] | list[int] = (len(xs),)
+        sizes_b: tuple[int, ...] | list[int] = (len(ys),)
+    else:
+        sizes_a, sizes_b = getattr(sa, "values", None), getattr(sb, "values", None)  # type: ignore[assignment]
+        if (
+            sizes_a is None
+            or sizes_b is None
+            or len(sizes_a) != len(sizes_b)
+            or sum(sizes_a) != len(xs)
+            or sum(sizes_b) != len(ys)
+            or min(sizes_a, default=0) < 0
+            or min(sizes_b, default=0) < 0
+        ):
+            return False
     plumbing = _PLUMBING
-    ys = b.operands
-    n, j = len(ys), 0
-    for x in a.operands:
-        if x.type.text in plumbing:
-            continue
-        while j < n and ys[j].type.text in plumbing:
+    i = j = 0
+    for na, nb in zip(sizes_a, sizes_b):
+        ea, eb = i + na, j + nb
+        while i < ea:
+            x = xs[i]
+            i += 1
+            if x.type.text in plumbing:
+                continue
+            while j < eb and ys[j].type.text in plumbing:
+                j += 1
+            if j == eb or get(x) is not ys[j]:
+                return False
             j += 1
-        if j == n or get(x) is not ys[j]:
-            return False
-        j += 1
-    while j < n:
-        if ys[j].type.text not in plumbing:
-            return False
-        j += 1
+        while j < eb:
+            if ys[j].type.text not in plumbing:
+                return False
+            j += 1
     return True
+
+
+def _plumbing_count(vs: list[Value]) -> int:
+    """How many of `vs` are plumbing."""
+    n = 0
+    for v in vs:
+        if v.type.text in _PLUMBING:
+            n += 1
+    return n
 
 
 def same_props(a: Operation, b: Operation) -> bool:
@@ -209,9 +239,7 @@ class _Matcher:
                     ok = False
                     break
         else:
-            in_tokens = sum(1 for r in ra if r.type.text in _PLUMBING)
-            out_tokens = sum(1 for r in rb if r.type.text in _PLUMBING)
-            ok = out_tokens >= in_tokens and self.values(ra, rb)
+            ok = _plumbing_count(rb) >= _plumbing_count(ra) and self.values(ra, rb)
         if not ok:
             self.fail(f"'{b.name}' op has results different from the input's", b, a)
             return False
