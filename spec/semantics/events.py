@@ -179,11 +179,16 @@ def _takes_token(op: Operation) -> bool:
 
 _GPU = "gpu"
 _UNMODELLED = "unmodelled"
+_HOST = "host"
 _OTHER = "other"
 _DISPATCH: dict[str, str] = {}
-"""Op name -> how `EventBuilder.thread` first tells it apart (`_GPU`,
-`_UNMODELLED`, else `_OTHER`: by its name and regions, as before), from
-the registry once per name instead of once per op."""
+"""Op name -> how `EventBuilder.thread` first tells it apart: `_GPU`,
+`_UNMODELLED`, `_HOST` (an op without regions is a `host_op` with no
+token use), else `_OTHER` (by its name and regions, the general chain).
+From the registry once per name instead of once per op."""
+
+_THREAD_OPS = frozenset({"async.execute", "async.await", "async.yield"})
+"""The ops `EventBuilder.thread` models by name."""
 
 
 def _dispatch_kind(name: str) -> str:
@@ -191,7 +196,11 @@ def _dispatch_kind(name: str) -> str:
     even if the registry calls it a GPU async op, as `thread` always did)."""
     if name in UNMODELLED_OPS:
         return _UNMODELLED
-    return _GPU if registry.lookup(name).gpu_async else _OTHER
+    if registry.lookup(name).gpu_async:
+        return _GPU
+    if name in _THREAD_OPS or registry.is_group_op(name) or registry.token_use(name):
+        return _OTHER
+    return _HOST
 
 
 class EventBuilder:
@@ -270,6 +279,10 @@ class EventBuilder:
             if kind is _GPU:
                 cur = self.gpu_op(op, cur, tid)
                 continue
+            if kind is _HOST and not op.regions:
+                # Where the chain below takes it: its last branch.
+                cur = self.host_op(op, cur, tid, "")
+                continue
             if kind is _UNMODELLED:
                 self.unsupported(op, UNMODELLED_OPS[name])
                 continue
@@ -299,22 +312,27 @@ class EventBuilder:
             elif registry.token_use(name) == "select" and op.results and is_token_type(op.results[0].type):
                 self.select(op, tid)
             else:
-                use = registry.token_use(name)
-                if use not in ("pass", "escape") and _takes_token(op):
-                    # Never silently: a token the model does not follow
-                    # would complete at an unconstrained point (rule 10).
-                    self.unsupported(op, f"'{name}' op takes or produces a token the model cannot follow")
-                if is_effectful(op):
-                    n = g.node("point", op, tid)
-                    if cur is not None:
-                        g.edge(cur, n)
-                    cur = n
-                    g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
-                    if use == "escape":
-                        self.escape(op, n)
-                    if name == "func.call":
-                        self.call_results(op, n)
+                cur = self.host_op(op, cur, tid, registry.token_use(name))
         return cur, yielded
+
+    def host_op(self, op: Operation, cur: int | None, tid: int, use: str) -> int | None:
+        """Any other op, `use` its `registry.token_use`: a point of the
+        thread if it is effectful (rule 1), else nothing."""
+        name = op.name
+        if use not in ("pass", "escape") and _takes_token(op):
+            # Never silently: a token the model does not follow
+            # would complete at an unconstrained point (rule 10).
+            self.unsupported(op, f"'{name}' op takes or produces a token the model cannot follow")
+        if is_effectful(op):
+            g = self.g
+            n = g.node("point", op, tid) if cur is None else g.node_after(cur, "point", op, tid)
+            g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
+            if use == "escape":
+                self.escape(op, n)
+            if name == "func.call":
+                self.call_results(op, n)
+            return n
+        return cur
 
     # -- the function's boundary (rules 9-11) ----------------------------------
 
@@ -490,19 +508,29 @@ class EventBuilder:
         token (the thread goes on), else the finish (rule 3: it blocks).
         (Bound methods and type texts in locals: this runs once per GPU op.)"""
         g = self.g
-        node, edge = g.node, g.edge
         completion = self.completion
-        i = node("issue", op, tid)
-        if cur is not None:
-            edge(cur, i)
-        s = node("start", op, tid)
-        edge(i, s)
+        waits: list[int] | None = []
         for d in gpu_deps(op):
             if d.type.text == GPU_TOKEN_TEXT:
                 c = completion.get(d)
-                edge(c if c is not None else self._extern(d, completion), s)
-        f = node("finish", op, tid)
-        edge(s, f)
+                if c is None:
+                    waits = None
+                    break
+                waits.append(c)  # type: ignore[union-attr]
+        if waits is not None:
+            # Every dependency's completion known (the common case): the
+            # nodes and edges of the general way below, in one call.
+            i = g.gpu_nodes(cur, op, tid, waits)
+            s, f = i + 1, i + 2
+        else:
+            # A dependency the model cannot follow: its `extern` node is
+            # made between the start and the finish.
+            i = g.node("issue", op, tid) if cur is None else g.node_after(cur, "issue", op, tid)
+            s = g.node_after(i, "start", op, tid)
+            for d in gpu_deps(op):
+                if d.type.text == GPU_TOKEN_TEXT:
+                    g.edge(self.completion_of(d), s)
+            f = g.node_after(s, "finish", op, tid)
         if not registry.is_gpu_wait(op.name):
             g.add_event(Event(op, "gpu", s, f, tid))
         # The op's token: its last GPU token result (well-formedness asks

@@ -120,6 +120,63 @@ class GuardedGraph(EventGraph):
         self.succ.append([])
         return len(kinds) - 1
 
+    def node_after(self, prev: int, kind: str, op: Operation | None, thread: int) -> int:
+        # `node` and `edge(prev, n)` written out: the edge goes forward (to
+        # the newest node), so it changes no `forward_*` flag.
+        cond = self.cond
+        kinds = self.kinds
+        n = len(kinds)
+        self.guards.append(cond)
+        self.eguards.append(ALWAYS)
+        kinds.append(kind)
+        self.ops.append(op)
+        self.threads.append(thread)
+        self.succ.append([])
+        out = self.succ[prev]
+        out.append(n)
+        self.edge_count += 1
+        conds = self.eguards[prev]
+        if conds is ALWAYS:
+            if cond == TRUE:
+                return n
+            conds = self.eguards[prev] = [TRUE] * (len(out) - 1)
+        conds.append(cond)  # type: ignore[union-attr]
+        return n
+
+    def gpu_nodes(self, cur: int | None, op: Operation, thread: int, deps: list[int]) -> int:
+        # `EventGraph.gpu_nodes` written out: the three nodes appended at
+        # once. Every edge but those from `deps` leaves a node made here,
+        # so each of those nodes has the one edge; every edge goes forward
+        # (`cur` and `deps` are older nodes) and changes no `forward_*` flag.
+        cond = self.cond
+        kinds = self.kinds
+        i = len(kinds)
+        s, f = i + 1, i + 2
+        if cur is not None:
+            # `edge(cur, i)`: it touches only `cur`'s lists, so it may come
+            # before `i` is appended.
+            out = self.succ[cur]
+            out.append(i)
+            self.edge_count += 1
+            conds = self.eguards[cur]
+            if conds is not ALWAYS:
+                conds.append(cond)  # type: ignore[union-attr]
+            elif cond != TRUE:
+                self.eguards[cur] = [*([TRUE] * (len(out) - 1)), cond]
+        kinds += ("issue", "start", "finish")
+        self.ops += (op, op, op)
+        self.threads += (thread, thread, thread)
+        self.guards += (cond, cond, cond)
+        self.succ += ([s], [f], [])
+        self.edge_count += 2
+        if cond == TRUE:
+            self.eguards += (ALWAYS, ALWAYS, ALWAYS)
+        else:
+            self.eguards += ([cond], [cond], ALWAYS)
+        for d in deps:
+            self.edge(d, s)
+        return i
+
     def edge(self, a: int, b: int) -> None:
         # `edge_when(a, b, self.cond)`, written out (one call less per edge).
         out = self.succ[a]
