@@ -114,17 +114,10 @@ class _Dominance:
         return a in d[b]
 
     def dominates(self, v: Value, user: Operation) -> bool:
+        """Does the definition of `v` dominate `user`? (Any `v`; an op's
+        operands go through `first_undominated`, which decides those
+        defined in the op's own block itself.)"""
         d = v.owner
-        if d.__class__ is Operation and d.parent is user.parent and d.parent is not None:
-            # Defined in the user's own block (the common case): by position,
-            # `pos` read straight from the index once the block is numbered.
-            if d is user:
-                return False
-            index = self.index
-            pd, pu = index.get(d), index.get(user)  # type: ignore[call-overload]
-            if pd is None or pu is None:
-                return self.pos(d) < self.pos(user)  # type: ignore[arg-type]
-            return pd < pu
         if isinstance(v.owner, Block):
             block = v.owner
             if _ancestor_in(user, block) is not None:
@@ -144,15 +137,25 @@ class _Dominance:
         anc = _ancestor_in_region(user, region)
         return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
 
-
-def _first_undominated(dom: _Dominance, op: Operation) -> int | None:
-    """The index of the first operand of `op` whose definition does not
-    dominate it, if any."""
-    dominates = dom.dominates
-    for k, v in enumerate(op.operands):
-        if not dominates(v, op):
-            return k
-    return None
+    def first_undominated(self, user: Operation) -> int | None:
+        """The index of the first operand of `user` whose definition does
+        not dominate it, if any. One defined by an op of the user's own
+        block (most operands) dominates it iff that op comes first: what
+        `dominates` finds through `_ancestor_in` (the user is its own
+        ancestor there), decided here from the block's numbering without a
+        call per operand."""
+        block = user.parent
+        at = self.pos(user) if block is not None else -1
+        index = self.index
+        for k, v in enumerate(user.operands):
+            d = v.owner
+            if d.__class__ is Operation and d.parent is block and block is not None:
+                # `pos(user)` numbered the whole block, `d` included.
+                if index[d] >= at:  # type: ignore[index]
+                    return k
+            elif not self.dominates(v, user):
+                return k
+        return None
 
 
 def _token_last(op: Operation) -> bool:
@@ -184,7 +187,7 @@ def well_formed(func: Operation) -> list[Mismatch]:
         if op.parent is not block:
             block = op.parent
             checked = block is None or dom.reachable(block)
-        k = _first_undominated(dom, op) if checked and op.operands else None
+        k = dom.first_undominated(op) if checked and op.operands else None
         if k is not None:
             bad(op, f"operand #{k} does not dominate this use")
             continue
