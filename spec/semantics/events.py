@@ -166,25 +166,34 @@ def defining_block_around(op: Operation, v: Value) -> Block | None:
 
 def _takes_token(op: Operation) -> bool:
     """Whether `op` has an operand or a result of a token type (a loop,
-    not generators, `is_token_type` written out: this runs once per host
-    op of the function)."""
-    texts = _TOKEN_TEXTS
+    not generators, and type texts already seen not to be tokens skipped
+    by set membership: this runs once per host op of the function)."""
+    plain = _NOT_TOKEN_TEXTS
     for vs in (op.operands, op.results):
         for v in vs:
             text = v.type.text
-            if text in texts or text.startswith("!async.value<"):
+            if text in plain:
+                continue
+            if is_token_type(v.type):
                 return True
+            plain.add(text)
     return False
+
+
+_NOT_TOKEN_TEXTS: set[str] = set()
+"""Type texts `is_token_type` said no to (a program has few distinct types)."""
 
 
 _GPU = "gpu"
 _UNMODELLED = "unmodelled"
 _HOST = "host"
+_QUIET = "quiet"
 _OTHER = "other"
 _DISPATCH: dict[str, str] = {}
 """Op name -> how `EventBuilder.thread` first tells it apart: `_GPU`,
 `_UNMODELLED`, `_HOST` (an op without regions is a `host_op` with no
-token use), else `_OTHER` (by its name and regions, the general chain).
+token use), `_QUIET` (the same, and not effectful by its name), else
+`_OTHER` (by its name and regions, the general chain).
 From the registry once per name instead of once per op."""
 
 _THREAD_OPS = frozenset({"async.execute", "async.await", "async.yield"})
@@ -200,7 +209,7 @@ def _dispatch_kind(name: str) -> str:
         return _GPU
     if name in _THREAD_OPS or registry.is_group_op(name) or registry.token_use(name):
         return _OTHER
-    return _HOST
+    return _QUIET if _effectful_by_name(name) is False else _HOST
 
 
 class EventBuilder:
@@ -278,6 +287,12 @@ class EventBuilder:
                 kind = dispatch[name] = _dispatch_kind(name)
             if kind is _GPU:
                 cur = self.gpu_op(op, cur, tid)
+                continue
+            if kind is _QUIET and not op.regions:
+                # A host op with no effect and no token use: `host_op` would
+                # only look for a token to report.
+                if _takes_token(op):
+                    cur = self.host_op(op, cur, tid, "")
                 continue
             if kind is _HOST and not op.regions:
                 # Where the chain below takes it: its last branch.
@@ -510,7 +525,8 @@ class EventBuilder:
         g = self.g
         completion = self.completion
         waits: list[int] | None = []
-        for d in gpu_deps(op):
+        start, end = registry.async_dependency_span(op)  # `gpu_deps`, one call less
+        for d in op.operands[start:end]:
             if d.type.text == GPU_TOKEN_TEXT:
                 c = completion.get(d)
                 if c is None:

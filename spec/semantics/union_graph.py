@@ -91,7 +91,7 @@ class GuardedGraph(EventGraph):
     keys: list[tuple] = field(default_factory=list)
     """Per event, (input op, role, context): the same key names the same
     occurrence in the input and the output."""
-    canon: Callable[[Operation], Operation | None] = lambda op: op
+    canon: Callable[[Operation], Operation | None] = lambda op: same_op(op)
     met: list[tuple[int, int]] = field(default_factory=list)
     """(decision, condition under which it is made), in the order made: on
     any one path, the decisions made are met in this order."""
@@ -218,7 +218,13 @@ class GuardedGraph(EventGraph):
         ev.occurrence = len(lst)
         lst.append(ev)
         self.events.append(ev)
-        self.keys.append((self.canon(op), role, self.ctx))
+        canon = self.canon
+        self.keys.append((op if canon is same_op else canon(op), role, self.ctx))
+
+
+def same_op(op: Operation) -> Operation:
+    """The input's `canon`: each op is itself (`add_event` skips the call)."""
+    return op
 
 
 _Snap = tuple[int | None, int | None, int | None]
@@ -674,7 +680,7 @@ def build_guarded(
     (its decisions are made); then the output with `canon` mapping its ops
     onto the input's (its decisions are looked up: one the input lacks sets
     `GuardedGraph.mismatch`)."""
-    b = _GuardedBuilder(func, sym, canon or (lambda op: op), unroll, canon is None)
+    b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None)
     g = b.g
     g.thread_ops.append(None)
     if not func.regions or not func.regions[0].blocks:
