@@ -18,6 +18,7 @@ The output must also be well formed: that is `verifier.wellformed`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spec import registry
@@ -85,6 +86,64 @@ def _segmented(op: Operation) -> list[list[Value]]:
     return groups
 
 
+def _same_operands(a: Operation, b: Operation, get: Callable[[Value], Value | None]) -> bool:
+    """True if the operand check of `_Matcher.op` passes for sure: segment
+    by segment (`_segmented`; the whole list where neither op has
+    segments), the non-plumbing operands pair up in order, each output
+    operand the value mapped from the input's. False means "not shown"
+    (also for sizes that do not add up to the operands, or one op
+    segmented and the other not), and the caller runs the general check,
+    which says what differs. (The general check builds the segment lists;
+    this walks the operands once, and runs for every matched op.)"""
+    pa, pb = a.properties, b.properties
+    xs, ys = a.operands, b.operands
+    sa = pa.get(SEGMENTS) if pa else None
+    sb = pb.get(SEGMENTS) if pb else None
+    if sa is None and sb is None:
+        sizes_a: tuple[int, ...] | list[int] = (len(xs),)
+        sizes_b: tuple[int, ...] | list[int] = (len(ys),)
+    else:
+        sizes_a, sizes_b = getattr(sa, "values", None), getattr(sb, "values", None)  # type: ignore[assignment]
+        if (
+            sizes_a is None
+            or sizes_b is None
+            or len(sizes_a) != len(sizes_b)
+            or sum(sizes_a) != len(xs)
+            or sum(sizes_b) != len(ys)
+            or min(sizes_a, default=0) < 0
+            or min(sizes_b, default=0) < 0
+        ):
+            return False
+    plumbing = _PLUMBING
+    i = j = 0
+    for na, nb in zip(sizes_a, sizes_b):
+        ea, eb = i + na, j + nb
+        while i < ea:
+            x = xs[i]
+            i += 1
+            if x.type.text in plumbing:
+                continue
+            while j < eb and ys[j].type.text in plumbing:
+                j += 1
+            if j == eb or get(x) is not ys[j]:
+                return False
+            j += 1
+        while j < eb:
+            if ys[j].type.text not in plumbing:
+                return False
+            j += 1
+    return True
+
+
+def _plumbing_count(vs: list[Value]) -> int:
+    """How many of `vs` are plumbing."""
+    n = 0
+    for v in vs:
+        if v.type.text in _PLUMBING:
+            n += 1
+    return n
+
+
 def same_props(a: Operation, b: Operation) -> bool:
     """Equal properties, operand segment sizes aside, and a property written
     with its default value (`registry.OpInfo.elided_defaults`: the registry
@@ -139,34 +198,48 @@ class _Matcher:
         return True
 
     def op(self, a: Operation, b: Operation) -> bool:
-        """Compare a matched pair; returns False (after reporting) on a mismatch."""
-        if a.attributes != b.attributes or not same_props(a, b):
+        """Compare a matched pair; returns False (after reporting) on a mismatch.
+        (Called once per input op: the common cases are written out, each
+        saying which general step it stands for.)"""
+        # `same_props` holds at once for equal properties (most ops).
+        if a.attributes != b.attributes or (a.properties != b.properties and not same_props(a, b)):
             self.fail(f"'{b.name}' op has attributes different from the input's", b, a)
             return False
         # Where a branch goes first: retargeting often changes its operands too.
-        for k, (sa, sb) in enumerate(zip(a.successors, b.successors)):
-            if self.bmap.get(sa) is not sb:
-                # Blocks pair by position, so the input's name is its counterpart's.
-                self.fail(f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}", b, a)
-                return False
-        ga, gb = _segmented(a), _segmented(b)
-        if len(ga) != len(gb) or any(len(x) != len(y) for x, y in zip(ga, gb)):
-            self.fail(f"'{b.name}' op has operands different from the input's", b, a)
-            return False
-        vmap, k = self.vmap, 0
-        get = vmap.get
-        for xs, ys in zip(ga, gb):
-            for x, y in zip(xs, ys):
-                if get(x) is not y:
-                    self.fail(f"'{b.name}' op operand #{k} is not the value the input uses", b, a)
+        if a.successors:
+            for k, (sa, sb) in enumerate(zip(a.successors, b.successors)):
+                if self.bmap.get(sa) is not sb:
+                    # Blocks pair by position, so the input's name is its counterpart's.
+                    self.fail(f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}", b, a)
                     return False
-                k += 1
-        if a.results or b.results:
-            in_tokens = sum(1 for r in a.results if r.type.text in _PLUMBING)
-            out_tokens = sum(1 for r in b.results if r.type.text in _PLUMBING)
-            ok = out_tokens >= in_tokens and self.values(a.results, b.results)
-        else:
+        if not _same_operands(a, b, self.vmap.get):
+            ga, gb = _segmented(a), _segmented(b)
+            if len(ga) != len(gb) or any(len(x) != len(y) for x, y in zip(ga, gb)):
+                self.fail(f"'{b.name}' op has operands different from the input's", b, a)
+                return False
+            get, k = self.vmap.get, 0
+            for xs, ys in zip(ga, gb):
+                for x, y in zip(xs, ys):
+                    if get(x) is not y:
+                        self.fail(f"'{b.name}' op operand #{k} is not the value the input uses", b, a)
+                        return False
+                    k += 1
+        ra, rb = a.results, b.results
+        if len(ra) == 1 and len(rb) == 1 and ((ta := ra[0].type) is (tb := rb[0].type) or ta == tb):
+            # One result each, of the same type: as many tokens on each
+            # side, and `values` pairs them.
+            self.vmap[ra[0]] = rb[0]
             ok = True
+        elif not ra:
+            # No input result: no token to keep, and `values` accepts
+            # output results that are all plumbing.
+            ok = True
+            for r in rb:
+                if r.type.text not in _PLUMBING:
+                    ok = False
+                    break
+        else:
+            ok = _plumbing_count(rb) >= _plumbing_count(ra) and self.values(ra, rb)
         if not ok:
             self.fail(f"'{b.name}' op has results different from the input's", b, a)
             return False
@@ -234,14 +307,29 @@ class _Matcher:
         of the same block, earlier or later; the input's passed over wait
         for their counterparts, and any left at the end are missing."""
         ops = ba.ops
+        n = len(ops)
         i = 0
         taken: set[Operation] = set()
         waiting: list[Operation] = []
+        plain = _PLAIN
         for ob in bb.ops:
             while True:
-                while i < len(ops) and ops[i] in taken:
+                while i < n and ops[i] in taken:
                     i += 1
-                ia = ops[i] if i < len(ops) else None
+                ia = ops[i] if i < n else None
+                if ia is not None and ia.name == ob.name:
+                    # The common case: the next input op has the output op's
+                    # name, one no rewrite moves or adds (`_plain_name`): the
+                    # general test below would find them compatible, and
+                    # `ob` not movable.
+                    is_plain = plain.get(ob.name)
+                    if is_plain is None:
+                        is_plain = plain[ob.name] = _plain_name(ob.name)
+                    if is_plain:
+                        if not self.op(ia, ob):
+                            return False
+                        i += 1
+                        break
                 move = movable(ob)
                 if ia is not None and _compatible(ia, ob) and (not move or self.same_pure(ia, ob)):
                     if not self.op(ia, ob):
@@ -287,14 +375,22 @@ class _Matcher:
     def same_pure(self, a: Operation, b: Operation) -> bool:
         """Is output op `b` the pure input op `a`, its operands the values
         mapped from `a`'s?"""
-        return (
-            a.name == b.name
-            and a.attributes == b.attributes
-            and same_props(a, b)
-            and len(a.operands) == len(b.operands)
-            and all(self.vmap.get(x) is y for x, y in zip(a.operands, b.operands))
-            and [r.type for r in a.results] == [r.type for r in b.results]
-        )
+        if a.name != b.name or a.attributes != b.attributes or (a.properties != b.properties and not same_props(a, b)):
+            return False
+        xs, ys = a.operands, b.operands
+        if len(xs) != len(ys):
+            return False
+        get = self.vmap.get
+        for x, y in zip(xs, ys):
+            if get(x) is not y:
+                return False
+        ra, rb = a.results, b.results
+        if len(ra) != len(rb):
+            return False
+        for x, y in zip(ra, rb):
+            if x.type is not y.type and x.type != y.type:
+                return False
+        return True
 
     def twin(self, ob: Operation, waiting: list[Operation], ops: list[Operation], i: int, taken: set[Operation]) -> Operation | None:
         """The input op that pure output op `ob` is, found out of place."""
@@ -327,17 +423,38 @@ _PURE: dict[str, bool] = {}
 """Op name -> pure and not a terminator (asked once per op of the output)."""
 
 
+def _pure_name(name: str) -> bool:
+    """`_PURE`'s entry for `name`, from the registry."""
+    pure = _PURE.get(name)
+    if pure is None:
+        info = registry.lookup(name)
+        pure = _PURE[name] = info.pure and not info.terminator
+    return pure
+
+
+_PLAIN: dict[str, bool] = {}
+"""Op name -> `_plain_name` (asked once per op of the output)."""
+
+
+def _plain_name(name: str) -> bool:
+    """Ops of this name are never `movable` (not pure, or a terminator)
+    and never `is_addable` (not a `gpu.wait`, not an `async.await`): two
+    such ops of one name are `_compatible`, whatever their operands."""
+    return not _pure_name(name) and not registry.is_gpu_wait(name) and name != "async.await"
+
+
 def movable(op: Operation) -> bool:
     """A pure op a rewrite may put elsewhere in its block: no effects, no
     regions or successors, not a terminator, and no token in or out (what
     takes or yields a token is the proof's business, in place)."""
-    pure = _PURE.get(op.name)
-    if pure is None:
-        info = registry.lookup(op.name)
-        pure = _PURE[op.name] = info.pure and not info.terminator
-    if not pure or op.regions or op.successors:
+    if not _pure_name(op.name) or op.regions or op.successors:
         return False
-    return not any(v.type.text in _PLUMBING for v in op.operands) and not any(r.type.text in _PLUMBING for r in op.results)
+    plumbing = _PLUMBING
+    for vs in (op.operands, op.results):
+        for v in vs:
+            if v.type.text in plumbing:
+                return False
+    return True
 
 
 def block_name(b: Block) -> str:

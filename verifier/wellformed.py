@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from spec import registry
 from spec.ir import Block, Operation, Region, Value
-from spec.semantics.events import execute_segments, gpu_deps
+from spec.semantics.events import GPU_TOKEN_TEXT, execute_segments, gpu_deps
 from verifier.correspondence import Mismatch
 
 
@@ -114,10 +114,10 @@ class _Dominance:
         return a in d[b]
 
     def dominates(self, v: Value, user: Operation) -> bool:
+        """Does the definition of `v` dominate `user`? (Any `v`; an op's
+        operands go through `first_undominated`, which decides those
+        defined in the op's own block itself.)"""
         d = v.owner
-        if d.__class__ is Operation and d.parent is user.parent and d.parent is not None:
-            # Defined in the user's own block (the common case): by position.
-            return d is not user and self.pos(d) < self.pos(user)  # type: ignore[arg-type]
         if isinstance(v.owner, Block):
             block = v.owner
             if _ancestor_in(user, block) is not None:
@@ -137,14 +137,35 @@ class _Dominance:
         anc = _ancestor_in_region(user, region)
         return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
 
+    def first_undominated(self, user: Operation) -> int | None:
+        """The index of the first operand of `user` whose definition does
+        not dominate it, if any. One defined by an op of the user's own
+        block (most operands) dominates it iff that op comes first: what
+        `dominates` finds through `_ancestor_in` (the user is its own
+        ancestor there), decided here from the block's numbering without a
+        call per operand."""
+        block = user.parent
+        at = self.pos(user) if block is not None else -1
+        index = self.index
+        for k, v in enumerate(user.operands):
+            d = v.owner
+            if d.__class__ is Operation and d.parent is block and block is not None:
+                # `pos(user)` numbered the whole block, `d` included.
+                if index[d] >= at:  # type: ignore[index]
+                    return k
+            elif not self.dominates(v, user):
+                return k
+        return None
 
-def _first_undominated(dom: _Dominance, op: Operation) -> int | None:
-    """The index of the first operand of `op` whose definition does not
-    dominate it, if any."""
-    for k, v in enumerate(op.operands):
-        if not dom.dominates(v, op):
-            return k
-    return None
+
+def _token_last(op: Operation) -> bool:
+    """At most one `!gpu.async.token` result, and that one the last."""
+    results = op.results
+    last = len(results) - 1
+    for i, r in enumerate(results):
+        if r.type.text == GPU_TOKEN_TEXT and i != last:
+            return False
+    return True
 
 
 def well_formed(func: Operation) -> list[Mismatch]:
@@ -155,19 +176,25 @@ def well_formed(func: Operation) -> list[Mismatch]:
     def bad(op: Operation, message: str) -> None:
         problems.append(Mismatch("ill-formed", f"'{op.name}' op {message}", op, None))
 
+    # Consecutive ops of the walk mostly share their block: its
+    # reachability is asked once per run of them.
+    block: Block | None = None
+    checked = True
+    gpu_async = registry.is_gpu_async
     for op in func.nested_ops():
         # Uses in an unreachable block are not checked (MLIR's verifier
         # skips them: nothing there ever runs).
-        k = _first_undominated(dom, op) if op.parent is None or dom.reachable(op.parent) else None
+        if op.parent is not block:
+            block = op.parent
+            checked = block is None or dom.reachable(block)
+        k = dom.first_undominated(op) if checked and op.operands else None
         if k is not None:
             bad(op, f"operand #{k} does not dominate this use")
             continue
-        info = registry.lookup(op.name)
-        if info.gpu_async:
-            tokens = [i for i, r in enumerate(op.results) if r.type.is_gpu_token]
-            if len(tokens) > 1 or (tokens and tokens[0] != len(op.results) - 1):
+        if gpu_async(op.name):
+            if not _token_last(op):
                 bad(op, "must have at most one '!gpu.async.token' result, as its last result")
-            elif any(not d.type.is_gpu_token for d in gpu_deps(op)):
+            elif any(d.type.text != GPU_TOKEN_TEXT for d in gpu_deps(op)):
                 bad(op, "has an async dependency that is not a '!gpu.async.token'")
         elif op.name == "async.await" and op.operands:
             t = op.operands[0].type

@@ -92,6 +92,25 @@ class EventGraph:
         self.succ.append([])
         return len(self.kinds) - 1
 
+    def node_after(self, prev: int, kind: str, op: Operation | None, thread: int) -> int:
+        """A new node and the edge `prev -> node`: `node` then `edge`, one
+        call (a thread's next point; a GPU op's start and finish)."""
+        n = self.node(kind, op, thread)
+        self.edge(prev, n)
+        return n
+
+    def gpu_nodes(self, cur: int | None, op: Operation, thread: int, deps: list[int]) -> int:
+        """A GPU op's issue, start and finish (consecutive ids; returns the
+        issue) with the edges `cur -> issue` (unless None), `issue -> start`,
+        each of `deps -> start`, `start -> finish`: what `node` and `edge`
+        make in that order, in one call (once per GPU op)."""
+        i = self.node("issue", op, thread) if cur is None else self.node_after(cur, "issue", op, thread)
+        s = self.node_after(i, "start", op, thread)
+        for d in deps:
+            self.edge(d, s)
+        self.node_after(s, "finish", op, thread)
+        return i
+
     def edge(self, a: int, b: int) -> None:
         self.succ[a].append(b)
         self.edge_count += 1

@@ -67,6 +67,7 @@ UNMODELLED_OPS = {
 }
 
 GPU_TOKEN_VALUE = "!async.value<!gpu.async.token>"
+GPU_TOKEN_TEXT = "!gpu.async.token"
 
 MAX_THREAD_NESTING = 200
 """`async.execute` bodies nested deeper than this are reported unsupported."""
@@ -165,14 +166,50 @@ def defining_block_around(op: Operation, v: Value) -> Block | None:
 
 def _takes_token(op: Operation) -> bool:
     """Whether `op` has an operand or a result of a token type (a loop,
-    not generators: this runs once per host op of the function)."""
-    for v in op.operands:
-        if is_token_type(v.type):
-            return True
-    for v in op.results:
-        if is_token_type(v.type):
-            return True
+    not generators, and type texts already seen not to be tokens skipped
+    by set membership: this runs once per host op of the function)."""
+    plain = _NOT_TOKEN_TEXTS
+    for vs in (op.operands, op.results):
+        for v in vs:
+            text = v.type.text
+            if text in plain:
+                continue
+            if is_token_type(v.type):
+                return True
+            plain.add(text)
     return False
+
+
+_NOT_TOKEN_TEXTS: set[str] = set()
+"""Type texts `is_token_type` said no to (a program has few distinct types)."""
+
+
+_GPU = "gpu"
+_UNMODELLED = "unmodelled"
+_HOST = "host"
+_QUIET = "quiet"
+_OTHER = "other"
+_DISPATCH: dict[str, str] = {}
+"""Op name -> how `EventBuilder.thread` first tells it apart: `_GPU`,
+`_UNMODELLED`, `_HOST` (an op without regions is a `host_op` with no
+token use), `_QUIET` (the same, and not effectful by its name), else
+`_OTHER` (by its name and regions, the general chain).
+From the registry once per name instead of once per op."""
+
+_THREAD_OPS = frozenset({"async.execute", "async.await", "async.yield"})
+"""The ops `EventBuilder.thread` models by name."""
+
+
+def _dispatch_kind(name: str) -> str:
+    """`_DISPATCH`'s entry for op name `name` (an unmodelled op is reported
+    even if the registry calls it a GPU async op, as `thread` always did)."""
+    if name in UNMODELLED_OPS:
+        return _UNMODELLED
+    if registry.lookup(name).gpu_async:
+        return _GPU
+    if name in _THREAD_OPS or registry.is_group_op(name) or registry.token_use(name):
+        return _OTHER
+    return _QUIET if _effectful_by_name(name) is False else _HOST
 
 
 class EventBuilder:
@@ -242,15 +279,29 @@ class EventBuilder:
         node and the `async.yield` met, if any."""
         g = self.g
         yielded: Operation | None = None
+        dispatch = _DISPATCH
         for op in block.ops:
             name = op.name
-            info = registry.lookup(name)
-            if name in UNMODELLED_OPS:
+            kind = dispatch.get(name)
+            if kind is None:
+                kind = dispatch[name] = _dispatch_kind(name)
+            if kind is _GPU:
+                cur = self.gpu_op(op, cur, tid)
+                continue
+            if kind is _QUIET and not op.regions:
+                # A host op with no effect and no token use: `host_op` would
+                # only look for a token to report.
+                if _takes_token(op):
+                    cur = self.host_op(op, cur, tid, "")
+                continue
+            if kind is _HOST and not op.regions:
+                # Where the chain below takes it: its last branch.
+                cur = self.host_op(op, cur, tid, "")
+                continue
+            if kind is _UNMODELLED:
                 self.unsupported(op, UNMODELLED_OPS[name])
                 continue
-            if info.gpu_async:
-                cur = self.gpu_op(op, cur, tid)
-            elif name == "async.execute":
+            if name == "async.execute":
                 cur = self.execute(op, cur, tid, depth)
             elif name == "async.await":
                 n = g.node("point", op, tid)
@@ -276,22 +327,27 @@ class EventBuilder:
             elif registry.token_use(name) == "select" and op.results and is_token_type(op.results[0].type):
                 self.select(op, tid)
             else:
-                use = registry.token_use(name)
-                if use not in ("pass", "escape") and _takes_token(op):
-                    # Never silently: a token the model does not follow
-                    # would complete at an unconstrained point (rule 10).
-                    self.unsupported(op, f"'{name}' op takes or produces a token the model cannot follow")
-                if is_effectful(op):
-                    n = g.node("point", op, tid)
-                    if cur is not None:
-                        g.edge(cur, n)
-                    cur = n
-                    g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
-                    if use == "escape":
-                        self.escape(op, n)
-                    if name == "func.call":
-                        self.call_results(op, n)
+                cur = self.host_op(op, cur, tid, registry.token_use(name))
         return cur, yielded
+
+    def host_op(self, op: Operation, cur: int | None, tid: int, use: str) -> int | None:
+        """Any other op, `use` its `registry.token_use`: a point of the
+        thread if it is effectful (rule 1), else nothing."""
+        name = op.name
+        if use not in ("pass", "escape") and _takes_token(op):
+            # Never silently: a token the model does not follow
+            # would complete at an unconstrained point (rule 10).
+            self.unsupported(op, f"'{name}' op takes or produces a token the model cannot follow")
+        if is_effectful(op):
+            g = self.g
+            n = g.node("point", op, tid) if cur is None else g.node_after(cur, "point", op, tid)
+            g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
+            if use == "escape":
+                self.escape(op, n)
+            if name == "func.call":
+                self.call_results(op, n)
+            return n
+        return cur
 
     # -- the function's boundary (rules 9-11) ----------------------------------
 
@@ -462,23 +518,43 @@ class EventBuilder:
         return True
 
     def gpu_op(self, op: Operation, cur: int | None, tid: int) -> int:
+        """A GPU async op: issue on the thread, start after its `[deps]`
+        complete (rule 2), finish; returns the issue if the op gives a
+        token (the thread goes on), else the finish (rule 3: it blocks).
+        (Bound methods and type texts in locals: this runs once per GPU op.)"""
         g = self.g
-        i = g.node("issue", op, tid)
-        if cur is not None:
-            g.edge(cur, i)
-        s = g.node("start", op, tid)
-        g.edge(i, s)
-        for d in gpu_deps(op):
-            if d.type.is_gpu_token:
-                g.edge(self.completion_of(d), s)
-        f = g.node("finish", op, tid)
-        g.edge(s, f)
-        token = next((r for r in reversed(op.results) if r.type.is_gpu_token), None)
+        completion = self.completion
+        waits: list[int] | None = []
+        start, end = registry.async_dependency_span(op)  # `gpu_deps`, one call less
+        for d in op.operands[start:end]:
+            if d.type.text == GPU_TOKEN_TEXT:
+                c = completion.get(d)
+                if c is None:
+                    waits = None
+                    break
+                waits.append(c)  # type: ignore[union-attr]
+        if waits is not None:
+            # Every dependency's completion known (the common case): the
+            # nodes and edges of the general way below, in one call.
+            i = g.gpu_nodes(cur, op, tid, waits)
+            s, f = i + 1, i + 2
+        else:
+            # A dependency the model cannot follow: its `extern` node is
+            # made between the start and the finish.
+            i = g.node("issue", op, tid) if cur is None else g.node_after(cur, "issue", op, tid)
+            s = g.node_after(i, "start", op, tid)
+            for d in gpu_deps(op):
+                if d.type.text == GPU_TOKEN_TEXT:
+                    g.edge(self.completion_of(d), s)
+            f = g.node_after(s, "finish", op, tid)
         if not registry.is_gpu_wait(op.name):
             g.add_event(Event(op, "gpu", s, f, tid))
-        if token is not None:
-            self.completion[token] = f
-            return i
+        # The op's token: its last GPU token result (well-formedness asks
+        # that it be the last result; the model does not rely on that).
+        for r in reversed(op.results):
+            if r.type.text == GPU_TOKEN_TEXT:
+                completion[r] = f
+                return i
         return f
 
     def execute(self, op: Operation, cur: int | None, tid: int, depth: int) -> int:

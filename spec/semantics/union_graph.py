@@ -91,7 +91,7 @@ class GuardedGraph(EventGraph):
     keys: list[tuple] = field(default_factory=list)
     """Per event, (input op, role, context): the same key names the same
     occurrence in the input and the output."""
-    canon: Callable[[Operation], Operation | None] = lambda op: op
+    canon: Callable[[Operation], Operation | None] = lambda op: same_op(op)
     met: list[tuple[int, int]] = field(default_factory=list)
     """(decision, condition under which it is made), in the order made: on
     any one path, the decisions made are met in this order."""
@@ -120,8 +120,79 @@ class GuardedGraph(EventGraph):
         self.succ.append([])
         return len(kinds) - 1
 
+    def node_after(self, prev: int, kind: str, op: Operation | None, thread: int) -> int:
+        # `node` and `edge(prev, n)` written out: the edge goes forward (to
+        # the newest node), so it changes no `forward_*` flag.
+        cond = self.cond
+        kinds = self.kinds
+        n = len(kinds)
+        self.guards.append(cond)
+        self.eguards.append(ALWAYS)
+        kinds.append(kind)
+        self.ops.append(op)
+        self.threads.append(thread)
+        self.succ.append([])
+        out = self.succ[prev]
+        out.append(n)
+        self.edge_count += 1
+        conds = self.eguards[prev]
+        if conds is ALWAYS:
+            if cond == TRUE:
+                return n
+            conds = self.eguards[prev] = [TRUE] * (len(out) - 1)
+        conds.append(cond)  # type: ignore[union-attr]
+        return n
+
+    def gpu_nodes(self, cur: int | None, op: Operation, thread: int, deps: list[int]) -> int:
+        # `EventGraph.gpu_nodes` written out: the three nodes appended at
+        # once. Every edge but those from `deps` leaves a node made here,
+        # so each of those nodes has the one edge; every edge goes forward
+        # (`cur` and `deps` are older nodes) and changes no `forward_*` flag.
+        cond = self.cond
+        kinds = self.kinds
+        i = len(kinds)
+        s, f = i + 1, i + 2
+        if cur is not None:
+            # `edge(cur, i)`: it touches only `cur`'s lists, so it may come
+            # before `i` is appended.
+            out = self.succ[cur]
+            out.append(i)
+            self.edge_count += 1
+            conds = self.eguards[cur]
+            if conds is not ALWAYS:
+                conds.append(cond)  # type: ignore[union-attr]
+            elif cond != TRUE:
+                self.eguards[cur] = [*([TRUE] * (len(out) - 1)), cond]
+        kinds += ("issue", "start", "finish")
+        self.ops += (op, op, op)
+        self.threads += (thread, thread, thread)
+        self.guards += (cond, cond, cond)
+        self.succ += ([s], [f], [])
+        self.edge_count += 2
+        if cond == TRUE:
+            self.eguards += (ALWAYS, ALWAYS, ALWAYS)
+        else:
+            self.eguards += ([cond], [cond], ALWAYS)
+        for d in deps:
+            self.edge(d, s)
+        return i
+
     def edge(self, a: int, b: int) -> None:
-        self.edge_when(a, b, self.cond)
+        # `edge_when(a, b, self.cond)`, written out (one call less per edge).
+        out = self.succ[a]
+        out.append(b)
+        self.edge_count += 1
+        if a >= b:
+            self.forward_only = False
+            if self.kinds[a] != "extern":
+                self.forward_but_extern = False
+        conds = self.eguards[a]
+        cond = self.cond
+        if conds is ALWAYS:
+            if cond == TRUE:
+                return
+            conds = self.eguards[a] = [TRUE] * (len(out) - 1)
+        conds.append(cond)  # type: ignore[union-attr]
 
     def edge_when(self, a: int, b: int, cond: int) -> None:
         out = self.succ[a]
@@ -139,8 +210,21 @@ class GuardedGraph(EventGraph):
         conds.append(cond)  # type: ignore[union-attr]
 
     def add_event(self, ev: Event) -> None:
-        super().add_event(ev)
-        self.keys.append((self.canon(ev.op), ev.role, self.ctx))
+        # `EventGraph.add_event` written out, and the event's key.
+        op, role = ev.op, ev.role
+        lst = self.by_op.get((op, role))
+        if lst is None:
+            lst = self.by_op[(op, role)] = []
+        ev.occurrence = len(lst)
+        lst.append(ev)
+        self.events.append(ev)
+        canon = self.canon
+        self.keys.append((op if canon is same_op else canon(op), role, self.ctx))
+
+
+def same_op(op: Operation) -> Operation:
+    """The input's `canon`: each op is itself (`add_event` skips the call)."""
+    return op
 
 
 _Snap = tuple[int | None, int | None, int | None]
@@ -596,7 +680,7 @@ def build_guarded(
     (its decisions are made); then the output with `canon` mapping its ops
     onto the input's (its decisions are looked up: one the input lacks sets
     `GuardedGraph.mismatch`)."""
-    b = _GuardedBuilder(func, sym, canon or (lambda op: op), unroll, canon is None)
+    b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None)
     g = b.g
     g.thread_ops.append(None)
     if not func.regions or not func.regions[0].blocks:
