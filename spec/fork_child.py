@@ -27,9 +27,12 @@ import time
 from collections.abc import Callable
 
 WAITING_THREADS = 0
-"""Threads that only wait for the one doing the work (`spec.tool.run_tool`
-runs `main` in a thread of its own while the main thread joins it): they
-hold no lock a forked copy could need, so forking beside them is safe."""
+"""Threads beside the one doing the work that hold no lock a forked copy
+could need, so forking beside them is safe: the main thread while it joins
+the worker (`spec.tool.run_tool` runs `main` in a thread of its own), and a
+progress line's redrawing thread (`verifier.progress`: it sleeps on an
+event of its own and writes with `os.write`; a forked copy never touches
+either)."""
 
 JOBS: int | None = None
 """A tool's `--jobs N`. 1: never fork. 2 or more: fork whenever a core is

@@ -7,7 +7,10 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import threading
 from pathlib import Path
+
+import pytest
 
 from verifier import progress
 from verifier.progress import Progress
@@ -102,3 +105,25 @@ def test_cli_into_a_pipe_draws_nothing() -> None:
         [sys.executable, "-m", "verifier", "check", "examples/demo.mlir"], cwd=ROOT, capture_output=True, text=True
     )
     assert res.returncode == 0 and res.stderr == ""
+
+
+def test_a_progress_line_leaves_forking_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a terminal the redrawing thread runs for the whole check: it must
+    # not make `can_fork` refuse (the check would run in one process).
+    from spec import fork_child
+
+    monkeypatch.setattr(fork_child, "_busy", lambda: 0.0)
+    if hasattr(fork_child.os, "sched_getaffinity"):
+        monkeypatch.setattr(fork_child.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(fork_child, "JOBS", None)
+    # Threads already running here (a test runner's) count as harmless.
+    monkeypatch.setattr(fork_child, "WAITING_THREADS", threading.active_count() - 1)
+    assert fork_child.can_fork()
+    p = Progress(FakeTty(), delay=0.0, interval=0.01).start()
+    try:
+        assert p._thread is not None and p._thread.is_alive()
+        assert fork_child.can_fork()
+    finally:
+        p.finish()
+    assert fork_child.can_fork()
+    assert fork_child.WAITING_THREADS == threading.active_count() - 1

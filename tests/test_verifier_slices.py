@@ -26,6 +26,7 @@ from spec.ir import Operation
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
 from spec.semantics.union_graph import ALWAYS, GuardedGraph
+from verifier import encode
 from verifier.encode import Prover
 from verifier.reach import reachable
 from verifier.solver import Status
@@ -80,7 +81,7 @@ def test_groups_answer_as_single_queries_and_as_reachability(seed: int) -> None:
     pairs += [(a, a + rng.randrange(1, 5)) for a in rng.sample(range(290), 30)]
     prover = Prover(g)
     grouped = prover.prove_all(pairs, batch=40, fork=False)
-    assert prover.constants is not None and len(prover.constants.names) > 1024
+    assert prover.constants is not None and len(prover.constants.names) > encode.INITIAL_CONSTANTS
     alone = Prover(g)
     assert any(o.status == Status.REFUTED for o in grouped) and any(o.status == Status.VERIFIED for o in grouped)
     for (src, dst), o in zip(pairs, grouped, strict=True):

@@ -31,6 +31,7 @@ straight-line code any model of that window extends to the whole graph
 
 from __future__ import annotations
 
+import array
 import os
 import time
 from collections.abc import Callable
@@ -56,10 +57,18 @@ process (`Prover.prove_all`) unless `--jobs 2` asks
 otherwise (`spec.fork_child.JOBS`): below it the wall time a second
 process saves is worth less than the CPU time it costs (see
 `spec.syntax.parse_in_child.MIN_FORKED_BYTES`)."""
+MIN_FORKED_QUERIES = 50_000
+"""Obligations from which a forked child makes half of the queries
+(`Prover.queries`) when a core is idle (about 30,000 GPU ops of
+`bench/gen_programs.py`); below, the fork costs more than it saves."""
 WINDOW_MARGIN = 4
 """Nodes taken before and after the endpoints for a counterexample schedule."""
 MAX_SCHEDULE = 40
 """At most this many points are listed in a counterexample schedule."""
+INITIAL_CONSTANTS = 64
+"""Constants a `_Constants` pool starts with; a group that needs more grows
+it (equal queries are asked once, so a long function needs a few dozen:
+making 1,024 up front cost 0.03 s)."""
 
 
 
@@ -249,13 +258,11 @@ class Prover:
         group is asked by a forked child with a solver of its own. It sends
         back only which of its groups are proved; the rest (violations,
         unknowns, a child that failed) are done here, so the outcomes are
-        the same either way."""
+        the same either way. In the same way, from `MIN_FORKED_QUERIES`
+        obligations up, a forked child makes the queries of the second half
+        of them (`queries`)."""
         batch = batch or DEFAULT_BATCH
-        # Equal queries share one object (at 100k GPU ops 166,259 obligations
-        # hold 2 distinct queries).
-        first: dict[Query, Query] = {}
-        keys = [first.setdefault(q, q) for q in (self.query(src, dst) for src, dst in pairs)]
-        distinct = list(first)
+        keys, distinct = self.queries(pairs, fork)
         groups = [distinct[k : k + batch] for k in range(0, len(distinct), batch)]
         if fork is None:
             use_fork = fork_child.large_enough(len(groups), MIN_FORKED_GROUPS) and can_fork()
@@ -285,6 +292,43 @@ class Prover:
         # per obligation would be 170k objects at 100k GPU ops); the others
         # asked one by one, each for its own schedule.
         return [verified if q in proved_queries else self.prove(*pair) for pair, q in zip(pairs, keys, strict=True)]
+
+    def queries(self, pairs: list[tuple[int, int]], fork: bool | None = None) -> tuple[list[Query], list[Query]]:
+        """Each obligation's `query` (equal ones are one object: at 100k GPU
+        ops 166,259 obligations hold 2 distinct queries), and the distinct
+        ones in the order they first occur.
+
+        With a core idle and at least `MIN_FORKED_QUERIES` obligations
+        (`fork` as in `prove_all`), a forked child makes the queries of the
+        second half and sends back its distinct ones and, per obligation,
+        the index of its query among them; this process makes the first
+        half meanwhile. The result is the same either way (a child that
+        sends nothing leaves its half to this process)."""
+        if fork is None:
+            use_fork = fork_child.large_enough(len(pairs), MIN_FORKED_QUERIES) and can_fork()
+        else:
+            use_fork = fork and hasattr(os, "fork") and len(pairs) > 1
+        half = len(pairs) // 2 if use_fork else len(pairs)
+        child = Forked.start(lambda: self._indexed_queries(pairs[half:])) if half < len(pairs) else None
+        if child is None:
+            half = len(pairs)
+        first: dict[Query, Query] = {}
+        keys = [first.setdefault(q, q) for q in (self.query(src, dst) for src, dst in pairs[:half])]
+        if half < len(pairs):
+            got = child.result() if child is not None else None
+            if isinstance(got, tuple) and len(got) == 2 and len(got[1]) == len(pairs) - half:
+                theirs = [first.setdefault(q, q) for q in got[0]]
+                keys.extend(theirs[i] for i in got[1])
+            else:
+                keys.extend(first.setdefault(q, q) for q in (self.query(src, dst) for src, dst in pairs[half:]))
+        return keys, list(first)
+
+    def _indexed_queries(self, pairs: list[tuple[int, int]]) -> tuple[list[Query], array.array]:
+        """In a forked child: the distinct queries of `pairs` in order, and
+        each pair's index among them (an array of ints: cheap to pickle)."""
+        index: dict[Query, int] = {}
+        at = array.array("l", (index.setdefault(q, len(index)) for q in (self.query(src, dst) for src, dst in pairs)))
+        return list(index), at
 
     def _groups_proved(self, groups: list[list[Query]]) -> tuple[list[bool], int, float]:
         """In a forked child: which groups `_group_proved` proves, the Z3
@@ -399,7 +443,7 @@ class _Constants:
         self.names: list[str] = []
         self._consts: list[z3.ArithRef] = []
         self._parser = z3.ParserContext(ctx)
-        self.grow(1024)
+        self.grow(INITIAL_CONSTANTS)
 
     def grow(self, n: int) -> None:
         """At least `n` constants (doubling, so a run grows them rarely)."""

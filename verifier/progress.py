@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from spec import fork_child
+
 
 def _isatty(stream: TextIO) -> bool:
     try:
@@ -78,6 +80,9 @@ class Progress:
         thread); returns self."""
         if self.enabled and self._thread is None:
             self._thread = threading.Thread(target=self._tick, name="progress", daemon=True)
+            # Forking beside it stays allowed (`spec.fork_child.can_fork`):
+            # on a terminal the check would otherwise run in one process.
+            fork_child.WAITING_THREADS += 1
             self._thread.start()
         return self
 
@@ -121,6 +126,7 @@ class Progress:
             self._stop.set()
             self._thread.join()
             self._thread = None
+            fork_child.WAITING_THREADS -= 1
         now = self.clock()
         self._end_phase(now)
         if not self.shown:
