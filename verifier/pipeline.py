@@ -47,8 +47,20 @@ __all__ = ["CheckOptions", "FunctionPair", "check", "check_function", "correspon
 
 
 def functions_of(module: Operation) -> list[Operation]:
-    """Every `func.func` with a body, in walk order (nested modules too)."""
-    return [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+    """Every `func.func` with a body, in walk order (nested modules too).
+    The walk steps only onto ops that have regions: an op without one
+    holds no function, and a function body's ops are mostly such ops (at
+    100k GPU ops a whole walk of both modules was 0.2 s)."""
+    found: list[Operation] = []
+    stack = [module]
+    while stack:
+        op = stack.pop()
+        if op.name == "func.func" and op.regions and op.regions[0].blocks:
+            found.append(op)
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend([o for o in reversed(block.ops) if o.regions])
+    return found
 
 
 def function_name(func: Operation) -> str:
