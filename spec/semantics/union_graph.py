@@ -178,21 +178,7 @@ class GuardedGraph(EventGraph):
         return i
 
     def edge(self, a: int, b: int) -> None:
-        # `edge_when(a, b, self.cond)`, written out (one call less per edge).
-        out = self.succ[a]
-        out.append(b)
-        self.edge_count += 1
-        if a >= b:
-            self.forward_only = False
-            if self.kinds[a] != "extern":
-                self.forward_but_extern = False
-        conds = self.eguards[a]
-        cond = self.cond
-        if conds is ALWAYS:
-            if cond == TRUE:
-                return
-            conds = self.eguards[a] = [TRUE] * (len(out) - 1)
-        conds.append(cond)  # type: ignore[union-attr]
+        self.edge_when(a, b, self.cond)
 
     def edge_when(self, a: int, b: int, cond: int) -> None:
         out = self.succ[a]
