@@ -9,9 +9,12 @@ does."""
 
 from __future__ import annotations
 
+import pytest
+
+import verifier.replay as replay_module
 from spec.syntax.parser import parse_module
 from verifier import check
-from verifier.replay import Replay
+from verifier.replay import EXCERPT_CONTEXT, Replay
 
 IN_ALLOC_THEN_LOAD_ELSEWHERE = """func.func @f(%a: memref<16xf32>, %i: index) {
   %m = gpu.alloc () : memref<16xf32>
@@ -72,3 +75,27 @@ def test_a_race_on_a_loaded_value_makes_outcomes_differ() -> None:
     assert buffers(rep.input_outcome) == buffers(rep.output_outcome)
     loads = lambda text: [line.split(" @ ")[0] for line in text.splitlines() if " load " in line]  # noqa: E731
     assert loads(rep.input_outcome) != loads(rep.output_outcome)
+
+
+def test_the_text_report_shows_outcomes_around_their_first_difference() -> None:
+    same = [f"[main] call @f @ in.mlir:{i}:5" for i in range(40)]
+    ins = "".join(f"{x}\n" for x in [*same, "buffer %b = 1111", *same])
+    outs = "".join(f"{x}\n" for x in [*same, "buffer %b = 2222", *same])
+    text = Replay(True, differs=True, input_outcome=ins, output_outcome=outs).excerpt()
+    assert "first difference at line 41 of 81" in text
+    assert "buffer %b = 1111" in text and "buffer %b = 2222" in text
+    assert f"... {40 - EXCERPT_CONTEXT} line(s) as in the other" in text
+    assert f"... {40 - EXCERPT_CONTEXT} more line(s)" in text
+    assert len(text.splitlines()) == 2 * (1 + 1 + 2 * EXCERPT_CONTEXT + 1 + 1)
+    short = Replay(True, differs=True, input_outcome="a\nb\n", output_outcome="a\nc\n").excerpt()
+    assert short.splitlines()[1:3] == ["a", "b"] and "..." not in short
+
+
+def test_a_large_function_is_not_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Still refuted with Z3's schedule; the replay says why it did not run.
+    monkeypatch.setattr(replay_module, "MAX_REPLAY_OPS", 3)
+    r = check(parse_module(IN_MEMSET_THEN_LOAD, "in.mlir"), parse_module(OUT_MEMSET_THEN_LOAD, "out.mlir"))
+    assert r.verdict == "refuted"
+    v = r.functions[0].violations[0]
+    assert v.replay is not None and not v.replay.replayed and v.schedule
+    assert "the function has 6 ops, more than the 3 the replay runs" in v.replay.reason

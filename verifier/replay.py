@@ -24,6 +24,15 @@ from spec.ir import Operation
 from spec.semantics.events import EventGraph
 
 MAX_STEPS = 100_000
+"""Steps of the output's run; one that does not end within them is not
+compared (its outcome would be a prefix)."""
+MAX_REPLAY_OPS = 10_000
+"""Functions of more ops than this (the input's, nested ones included) are
+not replayed: the interpreter takes about 0.15 ms an op, so at 10k GPU ops
+(27,152 ops) the replay was 9 s of an 11 s run. The counterexample is Z3's
+model either way; the replay only shows what the race changes."""
+EXCERPT_CONTEXT = 3
+"""Outcome lines shown before and after the first difference (text report)."""
 _KIND_WORD = {"issue": "issue", "start": "start", "finish": "finish", "point": "host", "yield": "host", "body": "begin"}
 _FAR = 10**12
 
@@ -47,6 +56,25 @@ class Replay:
             "input_outcome": self.input_outcome,
             "output_outcome": self.output_outcome,
         }
+
+    def excerpt(self) -> str:
+        """The two outcomes around their first differing line (the text
+        report's note; JSON has them whole): `EXCERPT_CONTEXT` lines before
+        and after, each side saying how many lines it left out; short
+        outcomes whole."""
+        ins, outs = self.input_outcome.splitlines(), self.output_outcome.splitlines()
+        first = next((i for i, (a, b) in enumerate(zip(ins, outs)) if a != b), min(len(ins), len(outs)))
+        short = max(len(ins), len(outs)) <= 4 * EXCERPT_CONTEXT  # shown whole
+        lo = 0 if short else max(first - EXCERPT_CONTEXT, 0)
+
+        def part(name: str, lines: list[str]) -> str:
+            hi = len(lines) if short else min(first + EXCERPT_CONTEXT + 1, len(lines))
+            shown = [*([f"... {lo} line(s) as in the other"] if lo else []), *lines[lo:hi]]
+            if hi < len(lines):
+                shown.append(f"... {len(lines) - hi} more line(s)")
+            return f"{name} outcome (first difference at line {first + 1} of {len(lines)}):\n" + "".join(f"{x}\n" for x in shown)
+
+        return part("input", ins) + part("output", outs)
 
     def summary(self) -> str:
         if not self.replayed:
@@ -97,6 +125,9 @@ def replay(
         from spec.semantics import interp, schedule
     except ImportError as exc:  # the semantics is optional for the verifier
         return Replay(False, reason=f"executable semantics unavailable ({exc})")
+    size = sum(1 for _ in fin.walk())
+    if size > MAX_REPLAY_OPS:
+        return Replay(False, reason=f"the function has {size:,} ops, more than the {MAX_REPLAY_OPS:,} the replay runs (the schedule is Z3's model)")
     try:
         prio = priorities(gout, times)
         args_in = interp.default_args(fin)
@@ -119,6 +150,9 @@ def replay(
             counts[base] = counts.get(base, 0) + 1
             labels.append(label)
             m.step(best)
+        else:
+            if m.enabled():
+                return Replay(False, reason=f"the output's run did not end within {MAX_STEPS:,} steps")
         out = m.outcome()
     except DiagnosticError as exc:
         return Replay(False, reason=exc.diagnostics[0].message if exc.diagnostics else str(exc))

@@ -88,9 +88,7 @@ class Violation:
         if self.replay is not None:
             notes.append(note(loc, self.replay.summary()))  # type: ignore[attr-defined]
             if getattr(self.replay, "differs", False):
-                notes.append(
-                    note(loc, "input outcome:\n" + self.replay.input_outcome + "output outcome:\n" + self.replay.output_outcome)  # type: ignore[attr-defined]
-                )
+                notes.append(note(loc, self.replay.excerpt()))  # type: ignore[attr-defined]
         return error(loc, self.message, *notes)
 
     def to_json(self) -> dict:
