@@ -18,10 +18,12 @@ definitions on random graphs:
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 
+from spec import fork_child
 from spec.ir import Operation
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
@@ -165,3 +167,28 @@ def test_edge_conditions_read_back_as_made() -> None:
     assert [x for _, x in zip(g.succ[a], g.eguards[a])] == [TRUE, TRUE]
     assert list(zip(g.succ[b], g.eguards[b])) == [(c, TRUE), (d, 7), (a, TRUE)]
     assert not g.forward_only and not g.forward_but_extern
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")
+def test_queries_made_half_in_a_child_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = _graph(60, 110, 3, True)
+    rng = random.Random(3)
+    pairs = [(a, b) for a, b in ((rng.randrange(60), rng.randrange(60)) for _ in range(200)) if a != b]
+    alone = Prover(g).queries(pairs, fork=False)
+    made_here: list[tuple[int, int]] = []
+    real = Prover.query
+
+    def counted(self: Prover, src: int, dst: int) -> object:
+        made_here.append((src, dst))  # in this process only: the child counts in its copy
+        return real(self, src, dst)
+
+    monkeypatch.setattr(Prover, "query", counted)
+    forked = Prover(g).queries(pairs, fork=True)
+    assert forked == alone
+    assert made_here == pairs[: len(pairs) // 2]  # the child made the second half
+    assert len(set(map(id, forked[0]))) == len(forked[1])  # equal queries are one object
+    # A child that sends nothing: this process makes its half too.
+    monkeypatch.setattr(fork_child.pickle, "dump", lambda *a, **k: None)
+    made_here.clear()
+    assert Prover(g).queries(pairs, fork=True) == alone
+    assert made_here == pairs

@@ -264,11 +264,7 @@ class Prover:
         batch = batch or DEFAULT_BATCH
         keys, distinct = self.queries(pairs, fork)
         groups = [distinct[k : k + batch] for k in range(0, len(distinct), batch)]
-        if fork is None:
-            use_fork = fork_child.large_enough(len(groups), MIN_FORKED_GROUPS) and can_fork()
-        else:
-            use_fork = fork and hasattr(os, "fork")
-        theirs = list(range(1, len(groups), 2)) if use_fork else []
+        theirs = list(range(1, len(groups), 2)) if _forks(fork, len(groups), MIN_FORKED_GROUPS) else []
         child = Forked.start(lambda: self._groups_proved([groups[i] for i in theirs])) if theirs else None
         if child is None:
             theirs = []
@@ -304,11 +300,7 @@ class Prover:
         the index of its query among them; this process makes the first
         half meanwhile. The result is the same either way (a child that
         sends nothing leaves its half to this process)."""
-        if fork is None:
-            use_fork = fork_child.large_enough(len(pairs), MIN_FORKED_QUERIES) and can_fork()
-        else:
-            use_fork = fork and hasattr(os, "fork") and len(pairs) > 1
-        half = len(pairs) // 2 if use_fork else len(pairs)
+        half = len(pairs) // 2 if len(pairs) > 1 and _forks(fork, len(pairs), MIN_FORKED_QUERIES) else len(pairs)
         child = Forked.start(lambda: self._indexed_queries(pairs[half:])) if half < len(pairs) else None
         if child is None:
             half = len(pairs)
@@ -417,6 +409,15 @@ class Prover:
         m = s.model()
         times = {n: m.eval(t[n], model_completion=True).as_long() for n in nodes}
         return Outcome(Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
+
+
+def _forks(fork: bool | None, size: int, minimum: int) -> bool:
+    """Whether `Prover` hands part of work of `size` to a forked child:
+    `fork=None` as `spec.fork_child` decides (at least `minimum`, and a
+    core idle); True wherever `os.fork` exists; False never."""
+    if fork is None:
+        return fork_child.large_enough(size, minimum) and can_fork()
+    return fork and hasattr(os, "fork")
 
 
 class Query(NamedTuple):
