@@ -2,7 +2,7 @@
 with the general code they stand for.
 
 Each fast path (`correspondence._same_operands`, `correspondence.movable`,
-`GuardedGraph.node_after` / `gpu_nodes`) is written out for speed; these
+`GuardedGraph.gpu_nodes`) is written out for speed; these
 tests hold it to the general definition on the corpus and on small graphs
 built both ways.
 """

@@ -53,7 +53,7 @@ a well-formed function points from a lower id to a higher one
 from __future__ import annotations
 
 from spec import registry
-from spec.attributes import DenseArrayAttr, Type
+from spec.attributes import GPU_TOKEN, DenseArrayAttr, Type
 from spec.ir import Block, Operation, Value
 from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import Event, EventGraph
@@ -67,7 +67,8 @@ UNMODELLED_OPS = {
 }
 
 GPU_TOKEN_VALUE = "!async.value<!gpu.async.token>"
-GPU_TOKEN_TEXT = "!gpu.async.token"
+GPU_TOKEN_TEXT = GPU_TOKEN.text
+"""The text `Type.is_gpu_token` compares, in a local constant for the hot loops."""
 
 MAX_THREAD_NESTING = 200
 """`async.execute` bodies nested deeper than this are reported unsupported."""

@@ -71,6 +71,11 @@ MAX_NODES = 200_000
 """Guarded graphs larger than this are not built (the checker answers `unknown`)."""
 
 
+def same_op(op: Operation) -> Operation:
+    """The input's `canon`: each op is itself (`add_event` skips the call)."""
+    return op
+
+
 @dataclass
 class GuardedGraph(EventGraph):
     """The union of the graphs of every path, each node and edge guarded."""
@@ -91,7 +96,7 @@ class GuardedGraph(EventGraph):
     keys: list[tuple] = field(default_factory=list)
     """Per event, (input op, role, context): the same key names the same
     occurrence in the input and the output."""
-    canon: Callable[[Operation], Operation | None] = lambda op: same_op(op)
+    canon: Callable[[Operation], Operation | None] = same_op
     met: list[tuple[int, int]] = field(default_factory=list)
     """(decision, condition under which it is made), in the order made: on
     any one path, the decisions made are met in this order."""
@@ -120,49 +125,18 @@ class GuardedGraph(EventGraph):
         self.succ.append([])
         return len(kinds) - 1
 
-    def node_after(self, prev: int, kind: str, op: Operation | None, thread: int) -> int:
-        # `node` and `edge(prev, n)` written out: the edge goes forward (to
-        # the newest node), so it changes no `forward_*` flag.
-        cond = self.cond
-        kinds = self.kinds
-        n = len(kinds)
-        self.guards.append(cond)
-        self.eguards.append(ALWAYS)
-        kinds.append(kind)
-        self.ops.append(op)
-        self.threads.append(thread)
-        self.succ.append([])
-        out = self.succ[prev]
-        out.append(n)
-        self.edge_count += 1
-        conds = self.eguards[prev]
-        if conds is ALWAYS:
-            if cond == TRUE:
-                return n
-            conds = self.eguards[prev] = [TRUE] * (len(out) - 1)
-        conds.append(cond)  # type: ignore[union-attr]
-        return n
-
     def gpu_nodes(self, cur: int | None, op: Operation, thread: int, deps: list[int]) -> int:
-        # `EventGraph.gpu_nodes` written out: the three nodes appended at
-        # once. Every edge but those from `deps` leaves a node made here,
-        # so each of those nodes has the one edge; every edge goes forward
-        # (`cur` and `deps` are older nodes) and changes no `forward_*` flag.
+        # `EventGraph.gpu_nodes` with the three nodes appended at once (once
+        # per GPU op). Their two inner edges leave nodes made here, so each
+        # has that one edge, under the current condition; they go forward
+        # and change no `forward_*` flag. The edges from `cur` and `deps`
+        # are made by `edge`.
         cond = self.cond
         kinds = self.kinds
         i = len(kinds)
         s, f = i + 1, i + 2
         if cur is not None:
-            # `edge(cur, i)`: it touches only `cur`'s lists, so it may come
-            # before `i` is appended.
-            out = self.succ[cur]
-            out.append(i)
-            self.edge_count += 1
-            conds = self.eguards[cur]
-            if conds is not ALWAYS:
-                conds.append(cond)  # type: ignore[union-attr]
-            elif cond != TRUE:
-                self.eguards[cur] = [*([TRUE] * (len(out) - 1)), cond]
+            self.edge(cur, i)  # touches only `cur`'s lists: `i` may come after
         kinds += ("issue", "start", "finish")
         self.ops += (op, op, op)
         self.threads += (thread, thread, thread)
@@ -196,21 +170,9 @@ class GuardedGraph(EventGraph):
         conds.append(cond)  # type: ignore[union-attr]
 
     def add_event(self, ev: Event) -> None:
-        # `EventGraph.add_event` written out, and the event's key.
-        op, role = ev.op, ev.role
-        lst = self.by_op.get((op, role))
-        if lst is None:
-            lst = self.by_op[(op, role)] = []
-        ev.occurrence = len(lst)
-        lst.append(ev)
-        self.events.append(ev)
-        canon = self.canon
-        self.keys.append((op if canon is same_op else canon(op), role, self.ctx))
-
-
-def same_op(op: Operation) -> Operation:
-    """The input's `canon`: each op is itself (`add_event` skips the call)."""
-    return op
+        super().add_event(ev)
+        op, canon = ev.op, self.canon
+        self.keys.append((op if canon is same_op else canon(op), ev.role, self.ctx))
 
 
 _Snap = tuple[int | None, int | None, int | None]
