@@ -40,7 +40,7 @@ idle, whatever the size of the work. None (the default): fork only work
 large enough that the wall time saved is worth the CPU time spent (the
 callers' thresholds, asked through `large_enough`:
 `spec.syntax.parse_in_child.MIN_FORKED_BYTES`,
-`verifier.encode.MIN_FORKED_GROUPS`,
+`verifier.encode.MIN_FORKED_GROUPS`, `verifier.encode.MIN_FORKED_QUERIES`,
 `verifier.pipeline.MIN_FORKED_WELL_FORMED_OPS`). A fork buys wall time with CPU time:
 the second process's pickled transfer, a second Z3 context, and two
 processes on two cores slowing each other; a user on a loaded CI runner or
