@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint lit pytest bench clean
+.PHONY: demo test lint lit pytest bench clean docs perf-docs
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,16 @@ bench: $(STAMP)
 	$(PY) bench/bench_explore.py
 	$(PY) bench/bench_gate.py
 	$(PY) bench/verdicts.py --generated 200
+
+# The user's guide (docs/, mkdocs.yml) into build/site; --strict makes every
+# warning (a broken link or anchor, a page left out of the nav) an error.
+docs: $(STAMP)
+	@$(PY) -c 'import mkdocs' 2>/dev/null || $(PY) -m pip install -q -e '.[docs]'
+	$(PY) -m mkdocs build --strict --quiet
+
+# Regenerate docs/performance.md's figures (stamped with command, date, machine).
+perf-docs: $(STAMP)
+	$(PY) docs/gen_performance.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -9,7 +9,7 @@ Modes:
 
 - `mlir19`: bug-compatible with `mlir-opt-19`/`mlir-opt-22`.
 - `reference` (default): upstream's rules, except the deviations listed in
-  `refimpl/README.md`, where upstream's output is wrong.
+  `docs/refimpl.md`, where upstream's output is wrong.
 - `seed`: the pass as first proposed for review in 2020 (`refimpl.seed`).
 
 The phases, one module each, mirror upstream's callbacks:

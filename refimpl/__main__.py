@@ -3,6 +3,12 @@
     python -m refimpl [FILE|-] [-gpu-async-region] [--mode M] [-o OUT]
                       [--split-input-file] [--verify-diagnostics]
                       [--mlir-print-op-generic]
+    gpu-async-opt ...   (the same, installed as a console script)
+
+The pass can also be named as mlir-opt names it in a pipeline,
+`--pass-pipeline='builtin.module(func.func(gpu-async-region))'` (it is a
+function pass); any other pipeline is a usage error, since this tool has no
+other pass.
 
 Options take one or two dashes, as mlir-opt's do. On failure the diagnostics
 go to stderr in MLIR's format, the exit code is 1, nothing is written to
@@ -15,6 +21,7 @@ either way (as mlir-opt does).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from refimpl import MODES, rewrite
@@ -43,25 +50,52 @@ def _caret_render(file_text: dict[str, str], loc: object, message: str, length: 
     return head
 
 
-def _parser() -> argparse.ArgumentParser:
+PIPELINES = re.compile(r"builtin\.module\(\s*(?:func\.func\(\s*gpu-async-region\s*\)|gpu-async-region)\s*\)")
+"""The pipelines that mean this pass: `gpu-async-region` is a function pass,
+which mlir-opt nests under `func.func`; under `builtin.module` alone mlir-opt
+nests it implicitly, so both spellings are accepted."""
+
+
+def _parser(prog: str = "python -m refimpl") -> argparse.ArgumentParser:
     p = cli_parser(
-        "python -m refimpl",
+        prog,
         "The reference -gpu-async-region pass, used like `mlir-opt -gpu-async-region`.",
         "python -m refimpl examples/demo.mlir --mode mlir19 -o out.mlir",
     )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file, or - for stdin (the default)")
     p.add_argument("-gpu-async-region", "--gpu-async-region", action="store_true", help="accepted: it is the only pass")
+    p.add_argument(
+        "-pass-pipeline",
+        "--pass-pipeline",
+        metavar="PIPELINE",
+        help="as mlir-opt's: only 'builtin.module(func.func(gpu-async-region))' (the pass) is accepted",
+    )
     p.add_argument("-mode", "--mode", choices=MODES, default="reference", help="reference (default), mlir19 or seed")
     p.add_argument("-o", metavar="OUT", default=None, help="output file (written only on success)")
     p.add_argument("-split-input-file", "--split-input-file", action="store_true")
     p.add_argument("-verify-diagnostics", "--verify-diagnostics", action="store_true")
     p.add_argument("-mlir-print-op-generic", "--mlir-print-op-generic", action="store_true")
-    p.add_argument("-allow-unregistered-dialect", "--allow-unregistered-dialect", action="store_true", help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors")
+    p.add_argument(
+        "-allow-unregistered-dialect",
+        "--allow-unregistered-dialect",
+        action="store_true",
+        help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors",
+    )
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
+    parser = _parser(prog)
+    args = parser.parse_args(argv)
+    if args.pass_pipeline is not None:
+        if args.gpu_async_region:
+            # mlir-opt's rule: a pipeline and individual pass flags do not mix.
+            parser.error("'-pass-pipeline' option can't be used with individual pass options")
+        if not PIPELINES.fullmatch(args.pass_pipeline.strip()):
+            parser.error(
+                f"unknown pass pipeline '{args.pass_pipeline}': only "
+                "'builtin.module(func.func(gpu-async-region))' is available"
+            )
     allow_unregistered_dialects(args.allow_unregistered_dialect)
     try:
         src: Source = read_source(args.file)
@@ -102,6 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     # Verification problems are reported after the output, as mlir-opt does.
     sys.stderr.write(errors)
     return 1 if failed else 0
+
+
+def console_main() -> None:
+    """The `gpu-async-opt` console script."""
+    run_tool(lambda: main(prog="gpu-async-opt"))
 
 
 if __name__ == "__main__":

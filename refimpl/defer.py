@@ -11,7 +11,7 @@ waited on are yielded as extra results, and every user of the execute's
 token waits for them itself (an `async.await` of the new result, then a
 dependency of its next GPU op or a `gpu.wait` before its next effectful op).
 
-The reference adds one thing (`refimpl/README.md`, deviation 1): a user of a
+The reference adds one thing (`docs/refimpl.md`, deviation 1): a user of a
 value result of such an execute observes the body's end too, so unless the
 host has already waited for the deferred tokens before it (an await of the
 execute's token with its `gpu.wait`, earlier in the same block or in front
@@ -25,6 +25,7 @@ from __future__ import annotations
 from refimpl.uses import AWAIT, EXECUTE, UseLists, add_execute_results, executes_post_order
 from spec import effects, gpu_async
 from spec.attributes import GPU_TOKEN, DenseArrayAttr
+from spec.invariant import InternalError
 from spec.ir import Block, Operation, Region, Value
 from spec.syntax.structure import dominators
 
@@ -72,9 +73,11 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
         wait = worklist[i]
         i += 1
         block = wait.parent
-        assert block is not None
+        if block is None:
+            raise InternalError("refimpl.defer: expected block is not None")
         execute = block.parent_op
-        assert execute is not None
+        if execute is None:
+            raise InternalError("refimpl.defer: expected execute is not None")
         deps = list(wait.operands)
         block.ops.remove(wait)
         values = execute.results[1:]
@@ -188,7 +191,8 @@ def _synchronised_after(user: Operation, tokens: list[Value], implied: dict[Valu
     stands_for: dict[Value, set[Value]] = {}
     if user.name == AWAIT:
         block = user.parent
-        assert block is not None
+        if block is None:
+            raise InternalError("refimpl.defer: expected block is not None")
         start = block.ops.index(user) + 1
         if user.results:
             stands_for[user.results[0]] = implied.get(user.operands[0], set())
@@ -236,7 +240,8 @@ def _wait_before(uses: UseLists, tokens: list[Value], user: Operation) -> None:
     """Make the host wait for `tokens` right before `user` (a value-result
     user that is neither an await nor an execute: `return`, a call)."""
     block = user.parent
-    assert block is not None
+    if block is None:
+        raise InternalError("refimpl.defer: expected block is not None")
     at = block.ops.index(user)
     values = []
     for t in tokens:
@@ -268,7 +273,8 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
         at = 0
         user.operands.extend(tokens)
         sizes = user.properties["operandSegmentSizes"]
-        assert isinstance(sizes, DenseArrayAttr)
+        if not isinstance(sizes, DenseArrayAttr):
+            raise InternalError("refimpl.defer: expected isinstance(sizes, DenseArrayAttr)")
         user.properties["operandSegmentSizes"] = DenseArrayAttr(sizes.element, (sizes.values[0], sizes.values[1] + len(tokens)))
         for t in tokens:
             uses.add(t, user)

@@ -7,7 +7,7 @@ Invariant afterwards (reference): every `!async.value<!gpu.async.token>`
 result of an `async.execute` has at most one use; a result with k uses is
 yielded k times and each user gets its own. 19/22 break it with three or
 more users: they add k-1 results but move only one user; the `mlir19` mode
-reproduces that (deviation 2 in `refimpl/README.md`).
+reproduces that (deviation 2 in `docs/refimpl.md`).
 """
 
 from __future__ import annotations

@@ -302,6 +302,41 @@ def uses(root: Operation) -> dict[Value, list[Operation]]:
     return result
 
 
+def symbol_name(op: Operation) -> str:
+    """The op's `sym_name` as written (`f` for `@f`), or "" if it has none."""
+    sym = op.properties.get("sym_name") if op.properties else None
+    if sym is None and op.attributes:
+        sym = op.attributes.get("sym_name")
+    if sym is None:
+        return ""
+    return getattr(sym, "value", None) or str(sym).strip('"')
+
+
+def symbol_path(op: Operation) -> str:
+    """Where `op` sits among the symbol tables around it, as MLIR writes a
+    nested symbol reference: `f` at the top, `A::@f` in `module @A`. An
+    unnamed nested module is named by its position among its parent's ops
+    (`#0` for the first unnamed op of its kind there), so two functions of one name in different modules never share
+    a path, and a function moved to another module changes its path."""
+    parts: list[str] = []
+    cur: Operation | None = op
+    while cur is not None:
+        block = cur.parent
+        region = block.parent if block is not None else None
+        owner = region.parent if region is not None else None
+        if owner is None:
+            break  # `cur` is the outermost op: its own name is no part of the path
+        name = symbol_name(cur)
+        if not name and block is not None:
+            # The k-th unnamed op of its name in the block: a rewrite adds
+            # waits around it, which would shift a plain position.
+            same = [o for o in block.ops if o.name == cur.name and not symbol_name(o)]
+            name = f"#{same.index(cur)}"
+        parts.append(name)
+        cur = owner
+    return "::@".join(reversed(parts))
+
+
 def module_body(module: Operation) -> Block:
     """The single block of a `builtin.module` (created if missing)."""
     if not module.regions:

@@ -192,6 +192,14 @@ class OpInfo:
     generic form is checked against (`op_checks.check_result_count`; the
     earlier ops are listed there); `None`: not checked."""
 
+    speculatable: bool = True
+    """For a pure op: it may run where the program would not have reached it
+    (MLIR's `Pure` = no effect and `AlwaysSpeculatable`). False for the
+    `ConditionallySpeculatable` ops that can stop the program at run time
+    (an integer division by zero, a memref whose dynamic shape does not
+    match the static one the op asks for): such an op may not move across
+    anything that can stop the program or be observed before it."""
+
     @property
     def pure(self) -> bool:
         return self.effects is not None and not self.effects and not self.recursive
@@ -339,7 +347,9 @@ for _n in _MATH1.split():
 for _n in "atan2 copysign powf".split():
     _op(f"math.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2))
 _INDEX2 = "add sub mul divs divu rems remu maxs mins maxu minu and or xor shl shrs shru ceildivs ceildivu floordivs"
-_pure(" ".join(f"index.{n}" for n in _INDEX2.split()), operand_count=(2, 2))
+_INDEX_DIVISIONS = "divs divu rems remu ceildivs ceildivu floordivs"
+_pure(" ".join(f"index.{n}" for n in _INDEX2.split() if n not in _INDEX_DIVISIONS.split()), operand_count=(2, 2))
+_pure(" ".join(f"index.{n}" for n in _INDEX_DIVISIONS.split()), operand_count=(2, 2), speculatable=False)
 
 # More ops found around the pass (issue 16, part 2), effects as mlir-opt-19
 # declares them: the reshapes, casts, views, extracts and inserts are pure
@@ -348,10 +358,10 @@ _pure(" ".join(f"index.{n}" for n in _INDEX2.split()), operand_count=(2, 2))
 # (`memref.global`, `llvm.func`, `llvm.mlir.global`) sit outside functions.
 _op("cf.switch", terminator=True, tokens="pass", segments=("flag", "defaultOperands", "caseOperands"), inherent={"case_values": _opt("any"), "case_operand_segments": _req("dense_i32")})
 _op("memref.global", effects=None, inherent={**_SYMBOL_ATTRS, "type": _req("type"), "initial_value": _opt("any"), "constant": _opt("unit"), "alignment": _opt("alignment")}, operand_count=(0, 0))
-_pure("memref.collapse_shape", inherent={"reassociation": _req("array")}, operand_count=(1, 1))
-_pure("memref.expand_shape", inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")}, operand_count=(1, None))
-_pure("memref.reinterpret_cast", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"))
-_pure("memref.view", operand_count=(2, None))
+_pure("memref.collapse_shape", inherent={"reassociation": _req("array")}, operand_count=(1, 1), speculatable=False)
+_pure("memref.expand_shape", inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")}, operand_count=(1, None), speculatable=False)
+_pure("memref.reinterpret_cast", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"), speculatable=False)
+_pure("memref.view", operand_count=(2, None), speculatable=False)
 _op("gpu.all_reduce", effects=None, inherent={"op": _opt("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1), isolated=True)
 _op("gpu.yield", terminator=True)
 _pure("vector.extract", inherent={"static_position": _req("dense_i64")}, operand_count=(1, None))
@@ -377,7 +387,9 @@ for _n in "addi subi muli shli".split():
     _op(f"arith.{_n}", default_properties=_OVERFLOW, inherent=_OVERFLOW_ATTR, operand_count=(2, 2))
 for _n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf".split():
     _op(f"arith.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2))
-_pure(" ".join(f"arith.{n}" for n in "divsi divui remsi remui andi ori xori maxsi minsi maxui minui shrsi shrui ceildivsi floordivsi".split()), operand_count=(2, 2))
+_pure(" ".join(f"arith.{n}" for n in "andi ori xori maxsi minsi maxui minui shrsi shrui".split()), operand_count=(2, 2))
+# Integer division traps on a zero divisor (and signed overflow): undefined behaviour, not speculatable.
+_pure(" ".join(f"arith.{n}" for n in "divsi divui remsi remui ceildivsi floordivsi".split()), operand_count=(2, 2), speculatable=False)
 _op("arith.negf", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1))
 _pure(" ".join(f"arith.{n}" for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()), operand_count=(1, 1))
 _op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0))
@@ -394,9 +406,11 @@ _op("memref.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_cou
 _op("memref.store", effects=frozenset({WRITE}), inherent=_NONTEMPORAL, operand_count=(2, None), elided_defaults={"nontemporal": "false"},
     indexed_memref=(1, "store index operand count not equal to memref rank"))  # fmt: skip
 _op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2))
-_op("memref.dim", operand_count=(2, 2))
-_op("memref.cast", operand_count=(1, 1))
-_op("memref.subview", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"))
+# dim of an index out of range, a cast or view whose static shape the
+# dynamic one does not match: undefined at run time, not speculatable.
+_op("memref.dim", operand_count=(2, 2), speculatable=False)
+_op("memref.cast", operand_count=(1, 1), speculatable=False)
+_op("memref.subview", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"), speculatable=False)
 
 # scf
 _op("scf.for", recursive=True, loop=True, operand_count=(3, None))
@@ -441,7 +455,7 @@ _pure("gpu.subgroup_mma_compute", inherent={"a_transpose": _opt("unit"), "b_tran
 _pure("gpu.subgroup_mma_constant_matrix", operand_count=(1, 1), result_count=1)
 _pure("gpu.subgroup_mma_elementwise", inherent={"opType": _req("mma_element_wise")}, operand_count=(1, None), result_count=1)
 
-_pure("arith.ceildivui", operand_count=(2, 2), result_count=1)
+_pure("arith.ceildivui", operand_count=(2, 2), result_count=1, speculatable=False)
 _pure("arith.addui_extended", operand_count=(2, 2), result_count=2, result_names=("sum", "overflow"))
 _pure("arith.mulsi_extended arith.mului_extended", operand_count=(2, 2), result_count=2, result_names=("low", "high"))
 for _n in "acos acosh asin asinh atanh cosh sinh".split():
@@ -471,7 +485,7 @@ _pure("memref.memory_space_cast", operand_count=(1, 1), result_count=1, result_n
 _op("memref.prefetch", effects=frozenset({READ}), inherent={"isWrite": _req("bool"), "localityHint": _req("locality_hint"), "isDataCache": _req("bool")}, operand_count=(1, None), result_count=0)
 _pure("memref.rank", operand_count=(1, 1), result_count=1)
 _op("memref.realloc", effects=frozenset({ALLOC, FREE}), inherent={"alignment": _opt("alignment")}, operand_count=(1, 2), result_count=1)
-_pure("memref.reshape", operand_count=(2, 2), result_count=1, result_names=("reshape",))
+_pure("memref.reshape", operand_count=(2, 2), result_count=1, result_names=("reshape",), speculatable=False)
 _op("scf.index_switch", recursive=True, inherent={"cases": _req("dense_i64")}, operand_count=(1, 1))
 _pure("memref.transpose", inherent={"permutation": _req("affine_map")}, operand_count=(1, 1), result_count=1, result_names=("transpose",))
 

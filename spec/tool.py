@@ -29,12 +29,13 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from spec.diagnostics import Diagnostic, DiagnosticError, error, render
+from spec.invariant import InternalError
 from spec.ir import Location, Operation
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import join_outputs, print_op
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
-"""Inputs larger than this are refused (see the README's limits)."""
+"""Inputs larger than this are refused (docs/subset.md, Limits)."""
 
 EXIT_INTERNAL = 2
 """An exception the tool did not expect: never 1, which the verifier uses
@@ -66,7 +67,8 @@ class Source:
 def read_source(path: str | None) -> Source:
     """Read a path or stdin as UTF-8; raises `DiagnosticError` on failure."""
     name = "<stdin>" if path in (None, "-") else path
-    assert name is not None
+    if name is None:
+        raise InternalError("spec.tool: expected name is not None")
     try:
         if path in (None, "-"):
             if sys.stdin is None:  # Python found fd 0 closed at start-up
@@ -111,7 +113,8 @@ def write_output(text: str, out: str | None) -> None:
         stdout.write(text)
         stdout.flush()
         return
-    assert out is not None
+    if out is None:
+        raise InternalError("spec.tool: expected out is not None")
     write_file(out, text)
 
 
@@ -265,9 +268,22 @@ def _end_children_and_temporaries() -> None:
             pass
     for path in list(_TEMP_FILES):
         try:
-            os.unlink(path)
+            if os.path.isdir(path) and not os.path.islink(path):
+                import shutil  # noqa: PLC0415 - only an interrupted run with a private directory needs it
+
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
         except OSError:
             pass
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process at once with `code`, from any thread, leaving no child
+    process or half-written output behind (the verifier's budget watchdog,
+    when a run does not stop on its own). The caller flushed what it printed."""
+    _end_children_and_temporaries()
+    os._exit(code)
 
 
 class _Signalled(BaseException):

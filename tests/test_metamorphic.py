@@ -84,23 +84,25 @@ def _has_sync_gpu_op_at_top(text: str) -> bool:
 
 def _identity(text: str) -> None:
     verdict = _verdict(text, text)
-    assert verdict in ("verified", "unknown"), f"the identity rewrite is {verdict}:\n{text}"
+    # `bounded` where loops carry tokens: proved up to the bound, not refuted.
+    assert verdict in ("verified", "bounded", "unknown"), f"the identity rewrite is {verdict}:\n{text}"
 
 
 def _redundant(text: str) -> None:
     out = RefimplImpl("reference")(text)
-    if _verdict(text, out) != "verified":
+    base = _verdict(text, out)
+    if base not in ("verified", "bounded"):
         return
     padded = add_redundant_waits(out)
     verdict = _verdict(text, padded)
-    assert verdict == "verified", f"adding redundant waits makes a verified rewrite {verdict}:\n{text}\n{padded}"
+    assert verdict in (base, "verified"), f"adding redundant waits makes a verified rewrite {verdict}:\n{text}\n{padded}"
 
 
 def _no_waits(text: str) -> bool:
     if not _has_sync_gpu_op_at_top(text):
         return False
     out = RefimplImpl("reference")(text)
-    if _verdict(text, out) != "verified":  # a program the verifier does not model
+    if _verdict(text, out) not in ("verified", "bounded"):  # a program the verifier does not model
         return False
     stripped = remove_blocking_waits(out)
     verdict = _verdict(text, stripped)

@@ -1,6 +1,7 @@
 """Bounds and budgets are never verdicts (issue: failures that look like
-verdicts): `--unroll 0` is refused, `--require-unbounded` turns a bounded
-`verified` into `unknown`, `--budget-s` ends a long run `unknown`, and an
+verdicts): `--unroll 0` is refused, a proof that holds only up to the
+unrolling bound is `bounded` (exit 4, 0 with `--accept-bounded`),
+`--require-unbounded` turns it into `unknown`, `--budget-s` ends a long run `unknown`, and an
 astronomically large path count prints in every format."""
 
 from __future__ import annotations
@@ -52,25 +53,53 @@ def test_unroll_zero_is_refused(tmp_path: Path) -> None:
     assert "--unroll must be >= 1 (0 would check no loop iteration)" in r.stderr
 
 
-def test_require_unbounded_makes_a_bounded_verdict_unknown(tmp_path: Path) -> None:
+def test_a_bounded_proof_has_its_own_verdict_and_exit_code(tmp_path: Path) -> None:
     r = verifier(tmp_path, LOOP)
-    assert r.returncode == 0 and "verified up to 2 loop iterations" in r.stdout
+    assert r.returncode == 4, r.stdout
+    assert "@f: bounded (" in r.stdout and "proved for up to 2 loop iterations only" in r.stdout
+    assert r.stdout.endswith("verdict: bounded\n")
+    r = verifier(tmp_path, LOOP, "--format", "json")
+    assert r.returncode == 4 and json.loads(r.stdout)["verdict"] == "bounded"
+    r = verifier(tmp_path, LOOP, "--accept-bounded")
+    assert r.returncode == 0 and "verdict: bounded" in r.stdout
+
+
+def test_a_bounded_proof_at_unroll_1_misses_a_two_iteration_race(tmp_path: Path) -> None:
+    """At `--unroll 1` a race between iterations 1 and 2 is out of reach:
+    the verdict must not be `verified` (exit 0) but `bounded`; at the
+    default bound the race is refuted."""
+    wrong = LOOP.replace("%x = gpu.launch_func async [%a]", "%x = gpu.launch_func async []")
+    out = tmp_path / "out.mlir"
+    out.write_text(wrong)
+    r = verifier(tmp_path, LOOP, "--after", str(out), "--unroll", "1")
+    assert r.returncode == 4 and "verdict: bounded" in r.stdout, r.stdout
+    r = verifier(tmp_path, LOOP, "--after", str(out))
+    assert r.returncode == 1, r.stdout
+
+
+def test_require_unbounded_makes_a_bounded_verdict_unknown(tmp_path: Path) -> None:
     r = verifier(tmp_path, LOOP, "--require-unbounded")
     assert r.returncode == 3, r.stdout
-    assert "unknown: verified only up to 2 loop iterations and --require-unbounded was given" in r.stdout
+    assert "unknown: proved only up to 2 loop iterations and --require-unbounded was given" in r.stdout
 
 
 def test_budget_spent_is_unknown(tmp_path: Path) -> None:
-    r = verifier(tmp_path, nested_loops(5), "--budget-s", "0.5")
+    # The whole proof (unrolled): its many paths outlast the budget.
+    r = verifier(tmp_path, nested_loops(5), "--budget-s", "0.5", "--no-compose")
     assert r.returncode == 3, r.stdout
     assert "the run's time budget of 0.5 s (--budget-s) was spent" in r.stdout
 
 
 def test_astronomical_path_count_in_json(tmp_path: Path) -> None:
-    r = verifier(tmp_path, nested_loops(14), "--format", "json")
+    r = verifier(tmp_path, nested_loops(14), "--format", "json", "--no-compose")
     assert r.returncode == 3, r.stderr
     (fn,) = json.loads(r.stdout)["functions"]
     assert fn["verdict"] == "unknown" and fn["paths"].startswith("about 10^")
+    # Region by region, each loop's body is proved once: 14 runs, unbounded.
+    r = verifier(tmp_path, nested_loops(14), "--format", "json")
+    assert r.returncode == 0, r.stdout
+    (fn,) = json.loads(r.stdout)["functions"]
+    assert fn["verdict"] == "verified" and fn["regions_proved_apart"] == 14 and not fn["bounded"]
 
 
 def test_tools_take_their_own_output_at_the_nesting_limit(tmp_path: Path) -> None:

@@ -9,8 +9,40 @@ reachability), the verdicts are `report.py`, the command line is
 
 from __future__ import annotations
 
-from verifier.pipeline import CheckOptions, check, functions_of
-from verifier.report import FunctionReport, Report, Violation
-from verifier.solver import Outcome, Status
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from verifier.pipeline import CheckOptions, check, functions_of
+    from verifier.report import FunctionReport, Report, Violation
+    from verifier.solver import Outcome, Status
+
+_WHERE = {
+    "check": "verifier.pipeline",
+    "CheckOptions": "verifier.pipeline",
+    "functions_of": "verifier.pipeline",
+    "Report": "verifier.report",
+    "FunctionReport": "verifier.report",
+    "Violation": "verifier.report",
+    "Outcome": "verifier.solver",
+    "Status": "verifier.solver",
+}
+"""Each public name's module. They are imported on first use (PEP 562), not
+here: the gate's pytest plugin lives in this package and is loaded by every
+pytest run of an environment that has the distribution, so importing the
+package must not load Z3 and the whole pipeline."""
 
 __all__ = ["check", "CheckOptions", "Report", "FunctionReport", "Violation", "Outcome", "Status", "functions_of"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'verifier' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # once: later lookups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])

@@ -11,16 +11,16 @@ implementation gets it as a temporary file, removed afterwards.
 Exit codes: 0 verified, 1 refuted, 2 bad input or usage (including an
 implementation that failed, timed out, printed nothing or something
 unparsable, an output file that cannot be written, and any internal error),
-3 unknown or inconsistent. Nothing but a verdict is ever 1.
+3 unknown or inconsistent, 4 bounded (proved only up to the loop bound;
+0 with `--accept-bounded`). Nothing but a verdict is ever 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
-import tempfile
+import threading
 
 from spec import fork_child
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
@@ -33,24 +33,22 @@ from spec.tool import (
     add_subcommand,
     cli_parser,
     decode_source,
+    exit_now,
     read_source,
     run_tool,
-    track_temp,
-    untrack_temp,
     write_file,
 )
-from verifier import CheckOptions, check, progress
+from verifier import CheckOptions, budget, check, progress
 from verifier.external import IMPL_TIMEOUT_S, ImplProcess
-from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from verifier.report import FunctionReport, Report
+from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Status
 
 EXIT_BAD_INPUT = 2
-DEFAULT_BUDGET_S = 300.0
-"""Seconds for a whole check before what is left is `unknown` (--budget-s)."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str = "python -m verifier") -> argparse.ArgumentParser:
     p = cli_parser(
-        "python -m verifier",
+        prog,
         "Translation validation of -gpu-async-region rewrites.",
         'python -m verifier check examples/demo.mlir --impl "mlir-opt-19 -gpu-async-region"',
     )
@@ -98,7 +96,18 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_UNROLL,
         help=f"loop iterations considered: every trip count 0..K of every loop (default {DEFAULT_UNROLL}; at least 1, "
-        "since 0 would look at no iteration at all). A verdict that holds only up to K says so",
+        "since 0 would look at no iteration at all). A proof that holds only up to K is the verdict bounded (exit 4)",
+    )
+    c.add_argument(
+        "--accept-bounded",
+        action="store_true",
+        help="a bounded verdict (proved up to the loop bound only) exits 0 like verified; its word stays bounded",
+    )
+    c.add_argument(
+        "--no-compose",
+        action="store_true",
+        help="prove every function whole, its loops unrolled, instead of each closed region op apart "
+        "(the reference the compositional proof is tested against)",
     )
     c.add_argument(
         "--require-unbounded",
@@ -108,9 +117,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--budget-s",
         type=float,
-        default=DEFAULT_BUDGET_S,
+        default=None,
         metavar="SECONDS",
-        help=f"time for the whole check (default {DEFAULT_BUDGET_S:g}); what is not decided by then makes the verdict unknown",
+        help=f"time for checking, once both programs are parsed (default {budget.FORMULA}; 0: no limit). What is "
+        "not decided by then makes the verdict unknown, with the reason and how far the check got; a run that does "
+        f"not stop on its own is ended {budget.GRACE_S:g} s later with that verdict",
     )
     c.add_argument(
         "--max-paths",
@@ -140,6 +151,11 @@ def _parser() -> argparse.ArgumentParser:
         "bodies, the unordered pair in red, the missing edge dashed; nothing is written without a counterexample",
     )
     c.add_argument("--html", metavar="FILE", help="the same timeline in an HTML page, with the text report")
+    c.add_argument(
+        "--save-output",
+        metavar="FILE",
+        help="keep the rewrite the verifier ran (--impl or the refimpl) in FILE; the report's locations then name FILE",
+    )
     from verifier import exhaustive
 
     exhaustive.add_parser(sub)
@@ -151,11 +167,13 @@ class _Impl:
     `verifier.external.ImplProcess`, its failures as diagnostics on the
     output's label."""
 
-    def __init__(self, argv: list[str], input_path: str, label: str, timeout_s: float) -> None:
+    def __init__(
+        self, argv: list[str], input_path: str, label: str, timeout_s: float, private: bool, data: bytes | None
+    ) -> None:
         self.label = label
         where = Location(label, 0, 0)
         try:
-            self.process = ImplProcess(argv, input_path, timeout_s)
+            self.process = ImplProcess(argv, input_path, timeout_s, private=private, data=data)
         except FileNotFoundError:
             raise DiagnosticError(error(where, f"implementation not found: {argv[0]}")) from None
         except OSError as exc:  # not executable, no shebang (ENOEXEC), ...
@@ -180,8 +198,13 @@ class _Impl:
         if not run.stdout.strip():
             # Not a rewrite that deleted every function: a tool that failed
             # without saying so.
-            raise DiagnosticError(error(where, "implementation exited 0 but printed nothing", *notes))
-        return decode_source(run.stdout, self.label)
+            stdin = note(where, "the input is given as the last argument (a path); the implementation's stdin is empty")
+            raise DiagnosticError(error(where, "implementation exited 0 but printed nothing", *notes, stdin))
+        try:
+            return decode_source(run.stdout, self.label)
+        except DiagnosticError as exc:
+            head = error(where, "the implementation printed something that is not MLIR text")
+            raise DiagnosticError([head, *exc.diagnostics]) from None
 
 
 def _parsed(src: Source, parsed: Parsed, role: str) -> Operation:
@@ -201,6 +224,8 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
     runs while INPUT is parsed. Errors come in order: INPUT's first."""
     if args.input == "-" and args.after == "-":
         raise _usage("INPUT and --after OUTPUT cannot both be read from stdin")
+    if args.save_output is not None and args.after is not None:
+        raise _usage("--save-output keeps a rewrite the verifier runs (--impl or --mode); with --after it is a file already")
     if not args.impl_timeout > 0:
         raise _usage("--impl-timeout must be > 0")
     cmd: list[str] | None = None
@@ -229,38 +254,32 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         if args.allow_unregistered_dialect:
             cmd.append("--allow-unregistered-dialect")
         label = f"<refimpl --mode {args.mode} output>"
-    stdin_copy = _stdin_copy(src_in) if args.input == "-" else None
+    # The implementation gets INPUT read from stdin as a private file, and
+    # a user's `--impl` a private copy of INPUT: one that rewrites its input
+    # in place must not change the user's file. The refimpl never does.
+    data = src_in.text.encode("utf-8") if args.input == "-" else None
+    path = "stdin.mlir" if args.input == "-" else args.input
+    impl = _Impl(cmd, path, label, args.impl_timeout, private=args.impl is not None, data=data)
     try:
-        impl = _Impl(cmd, stdin_copy or args.input, label, args.impl_timeout)
-        try:
-            (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
-            module_in = _parsed(src_in, parsed_in, "input")
-            src_out = impl.output()
-        finally:
-            # INPUT reported, the run interrupted or the output collected:
-            # nothing of the implementation is left running.
-            impl.kill()
+        (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
+        module_in = _parsed(src_in, parsed_in, "input")
+        src_out = impl.output()
     finally:
-        if stdin_copy is not None:
-            os.unlink(stdin_copy)
-            untrack_temp(stdin_copy)
+        # INPUT reported, the run interrupted or the output collected:
+        # nothing of the implementation is left running.
+        impl.kill()
+    if args.save_output is not None:
+        # Saved before it is checked, and named as FILE in the report, so
+        # that every `FILE:L:C` of the report points into a file the user has.
+        write_file(args.save_output, src_out.text)
+        src_out = Source(args.save_output, src_out.text)
     sources.setdefault(src_out.name, src_out.text)
     (parsed_out,) = parse_modules([(src_out.text, src_out.name)], dominance=[False])
     return src_in, module_in, src_out, _parsed(src_out, parsed_out, "output")
 
 
-def _stdin_copy(src: Source) -> str:
-    """INPUT read from stdin, saved for the implementation (it takes a path;
-    stdin can be read once). The caller removes it."""
-    fd, path = tempfile.mkstemp(prefix="verifier-stdin-", suffix=".mlir")
-    track_temp(path)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(src.text)
-    return path
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m verifier") -> int:
+    args = _parser(prog).parse_args(argv)
     allow_unregistered_dialects(getattr(args, "allow_unregistered_dialect", False))
     if args.command == "exhaustive":
         from verifier import exhaustive
@@ -286,12 +305,12 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
     except DiagnosticError as exc:
         _print_diags(exc.diagnostics, sources)
         return EXIT_BAD_INPUT
-    if args.unroll < 1 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1) or args.budget_s <= 0:
+    if args.unroll < 1 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1) or (args.budget_s is not None and args.budget_s < 0):
         _print_diags(
             [
                 error(
                     Location("<command line>", 0, 0),
-                    "--unroll must be >= 1 (0 would check no loop iteration), --timeout-ms > 0, --budget-s > 0 "
+                    "--unroll must be >= 1 (0 would check no loop iteration), --timeout-ms > 0, --budget-s >= 0 "
                     "and --max-paths >= 1",
                 )
             ],
@@ -306,8 +325,11 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
         rlimit=args.rlimit,
         unroll=args.unroll,
         max_paths=args.max_paths,
-        budget_s=args.budget_s,
+        budget_s=_budget_seconds(args.budget_s, module_in),
+        on_overrun=lambda b: _overrun(b, args, src_in.name, src_out.name),
         require_unbounded=args.require_unbounded,
+        accept_bounded=args.accept_bounded,
+        compose=not args.no_compose,
     )
     report = check(module_in, module_out, options)
     report.input_file, report.output_file = src_in.name, src_out.name
@@ -328,15 +350,56 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
 
         write_pictures(report, args.svg, args.html, sources)
     text = report.json_text() if args.format == "json" else report.text(sources)
-    prog.finish()
-    sys.stdout.write(text)
+    with _OUTPUT:  # never beside the watchdog's verdict (`_overrun`)
+        prog.finish()
+        sys.stdout.write(text)
     return report.exit_code
+
+
+_OUTPUT = threading.Lock()
+"""Held by whoever prints the verdict: the run, or the budget's watchdog."""
+
+
+def _budget_seconds(given: float | None, module_in: Operation) -> float | None:
+    """`--budget-s`: None (not given) is the default for this input, 0 none."""
+    if given is None:
+        return budget.default_seconds(module_in)
+    return given or None
+
+
+def _overrun(b: budget.Budget, args: argparse.Namespace, input_name: str, output_name: str) -> None:
+    """The budget was spent and the run did not return within the grace
+    (a long step the watchdog cannot interrupt): the verdict is `unknown`,
+    every function not finished with the budget's reason, and the process
+    ends here with the verdict's exit code."""
+    if not _OUTPUT.acquire(blocking=False):
+        return  # the run is printing its own verdict
+    report = Report(input_file=input_name, output_file=output_name)
+    report.functions = list(b.finished)
+    reason = b.reason + f"; stopped {budget.GRACE_S:g} s later"
+    for name in b.names[len(report.functions) :]:
+        report.functions.append(FunctionReport(name, Status.UNKNOWN, reason=reason))
+    if not report.functions:
+        report.functions.append(FunctionReport("(module)", Status.UNKNOWN, reason=reason))
+    text = report.json_text() if args.format == "json" else report.text()
+    try:
+        progress.current().finish()
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        exit_now(report.exit_code)
 
 
 def _print_diags(diags: list[Diagnostic], sources: dict[str, str]) -> None:
     progress.current().finish()  # the status line cleared before any diagnostic
     for d in diags:
         sys.stderr.write(render(d, sources))
+
+
+def console_main() -> None:
+    """The `gpu-async-verify` console script."""
+    run_tool(lambda: main(prog="gpu-async-verify"), io_failure=EXIT_BAD_INPUT)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from spec.invariant import InternalError
 from spec.semantics.conditions import Symbols
 from spec.semantics.event_graph import Event
 from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, on_path
@@ -94,6 +95,7 @@ def build_graphs(run: FunctionRun) -> AllPaths | Undecided:
     """The guarded graph of each side, the output's decisions mapped onto
     the input's by the correspondence."""
     fin, fout, fr, unroll = run.fin, run.fout, run.fr, run.options.unroll
+    run.budget.at(phase="events")
     t0 = time.perf_counter()
     sym = Symbols()
     gin = build_guarded(fin, sym, None, unroll)
@@ -125,9 +127,10 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     (inconsistent)."""
     fr = run.fr
     prover = GuardedProver(graphs.sym, graphs.gin, graphs.gout, run.options.unroll, run.options.solver, run.budget)
+    run.budget.at(phase="z3")
     t1 = time.perf_counter()
     c1 = time.process_time()
-    run.lemma.guarded(graphs.gin, graphs.gout, lambda g, a, b: _ordered(prover, g, a, b))
+    run.lemma.guarded(graphs.gin, graphs.gout, lambda g, a, b: ordered_on_every_path(prover, g, a, b))
     proofs = prove_obligations(run, graphs, prover)
     done = proofs is not None and all(cross_check_refuted(run, graphs, r) for r in proofs.refuted)
     run.time("z3", time.perf_counter() - t1)
@@ -135,6 +138,7 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     fr.z3_checks += prover.checks
     if not done or proofs is None:
         return False
+    run.budget.at(phase="reach")
     t2 = time.perf_counter()
     done = cross_check_samples(run, graphs, proofs.not_proved)
     run.time("reach", time.perf_counter() - t2)
@@ -145,7 +149,7 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     return done
 
 
-def _ordered(prover: GuardedProver, g: GuardedGraph, src: int, dst: int) -> bool:
+def ordered_on_every_path(prover: GuardedProver, g: GuardedGraph, src: int, dst: int) -> bool:
     """`src` reaches `dst` on every path where `src` is present. First by
     edges present wherever `src` is (no solver), else asked of Z3 (a Z3
     `unknown` counts as not ordered: the lemma is then not claimed)."""
@@ -176,6 +180,7 @@ def prove_obligations(run: FunctionRun, graphs: AllPaths, prover: GuardedProver)
     not_proved: set[tuple[int, int]] = set()
     best: dict[tuple[int, int], int] = {}
     for k, ob in enumerate(obls):
+        prover.budget.count(k, len(obls))
         if prover.budget.spent():
             # What is left is undecided: the verdict cannot be `verified`.
             run.undecided.extend([prover.budget.reason] * (len(obls) - k))
@@ -230,7 +235,8 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
     if cin.choices != outcome.choices or None in (ca, cb, xa, xb):
         run.stop(Status.INCONSISTENT, f"the Z3 model's path {outcome.choices} is not a path of the function")
         return False
-    assert ca is not None and cb is not None and xa is not None and xb is not None
+    if not (ca is not None and cb is not None and xa is not None and xb is not None):
+        raise InternalError("verifier.all_paths: expected ca is not None and cb is not None and xa is not None and xb is not None")
     if not reachable(cin, ca.end, cb.start) or reachable(cout, xa.end, xb.start):
         run.stop(
             Status.INCONSISTENT,

@@ -14,7 +14,10 @@ semantic judge (`tests/test_semantic_judge.py`, `bench/judge.py`):
   ending in a GPU op (synchronous, or async with the token yielded);
 - rotating loop-carried tokens (`scf.for ... iter_args(%a = .., %b = ..)`
   with `scf.yield %b, %x`), `scf.if` yielding a token;
-- async groups (`async.create_group`, `async.add_to_group`, `async.await_all`);
+- async groups (`async.create_group`, `async.add_to_group`, `async.await_all`)
+  of a size equal to their adds or not, with an `await_all` in a body issued
+  before the adds;
+- an integer division guarded by a `cf.assert`;
 - function shapes: one block; a `cf.cond_br` with token block arguments on
   both successors joining in a block with a token argument; the same plus an
   unreachable block branching into the join.
@@ -74,6 +77,9 @@ class Options:
     """`async.create_group`, `async.add_to_group`, `async.await_all`."""
     cf: bool = True
     """`cf.cond_br` with token block arguments, unreachable blocks."""
+    guards: bool = True
+    """An integer division by `%n` guarded by a `cf.assert` that `%n` is
+    not zero (a rewrite may not run the division before its guard)."""
     user_tokens: bool = True
     """GPU ops written `async` with `[deps]`, user `gpu.wait`s."""
     max_ops: int = 3
@@ -115,6 +121,8 @@ def _kinds(o: Options, depth: int) -> list[str]:
         kinds += ["select"]
     if o.returned_tokens:
         kinds += ["take"]
+    if o.guards:
+        kinds += ["guarded-div"]
     if depth < 1:
         if o.execute:
             kinds += ["execute", "await"]
@@ -258,10 +266,27 @@ def _op(draw, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> l
             f"{inner}scf.yield {ey} : {GTOK}",
             f"{ind}}}",
         ]
-    # group: executes added to a group, awaited together (or not)
+    if kind == "guarded-div":
+        nz, q = new("nz"), new("q")
+        return [
+            f"{ind}{nz} = arith.cmpi ne, %n, %c0 : index",
+            f'{ind}cf.assert {nz}, "n is zero"',
+            f"{ind}{q} = arith.divui %c2, %n : index",
+            f"{ind}memref.store %x, {draw(st.sampled_from(scope.bufs))}[{q}] : {BUF}",
+        ]
+    # group: executes added to a group, awaited together (or not); its size
+    # the number of adds or not, and an `await_all` in a body issued before
+    # the adds (it waits for tokens added after it)
     g = new("g")
-    lines = [f"{ind}{g} = async.create_group %c2 : !async.group"]
-    for _ in range(draw(st.integers(1, 2))):
+    adds = draw(st.integers(1, 2))
+    size = draw(st.sampled_from([adds, 1, 2, 3]))
+    lines = [f"{ind}{g} = async.create_group %c{size} : !async.group"]
+    if draw(st.booleans()):
+        e = new("e")
+        buf = draw(st.sampled_from(scope.bufs))
+        lines += [f"{ind}{e} = async.execute {{", f"{ind}  async.await_all {g}", f"{ind}  memref.store %x, {buf}[%c0] : {BUF}", f"{ind}  async.yield", f"{ind}}}"]
+        scope.atoks.append(e)
+    for _ in range(adds):
         lines += _execute(draw, o, new, scope, ind, depth)
         e = scope.atoks[-1]
         lines.append(f"{ind}{new('k')} = async.add_to_group {e}, {g} : {ATOK}")
@@ -339,6 +364,7 @@ def boundary_functions(draw, options: Options = ALL, name: str = "f") -> str:
         f"{ind}%c0 = arith.constant 0 : index",
         f"{ind}%c1 = arith.constant 1 : index",
         f"{ind}%c2 = arith.constant 2 : index",
+        f"{ind}%c3 = arith.constant 3 : index",
     ]
     shape = draw(st.sampled_from(["single", "diamond", "unreachable"] if o.cf else ["single"]))
     body = _body_ops(draw, o, new, scope, 0, ind)

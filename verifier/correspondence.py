@@ -18,6 +18,7 @@ The output must also be well formed: that is `verifier.wellformed`.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +28,7 @@ from spec.ir import Block, Location, Operation, Region, Value
 
 SEGMENTS = "operandSegmentSizes"
 RESULT_SEGMENTS = "resultSegmentSizes"
+CASE_SEGMENTS = "case_operand_segments"
 
 
 _PLUMBING = frozenset({GPU_TOKEN.text, async_value_of(GPU_TOKEN).text})
@@ -155,6 +157,15 @@ def same_props(a: Operation, b: Operation) -> bool:
     if SEGMENTS in pa or SEGMENTS in pb:
         pa = {k: v for k, v in pa.items() if k != SEGMENTS}
         pb = {k: v for k, v in pb.items() if k != SEGMENTS}
+    if CASE_SEGMENTS in pa or CASE_SEGMENTS in pb:
+        # `cf.switch`: a case may get token operands; what must not change
+        # is which other operands go to which successor.
+        if [_plumbing_count(vs) - len(vs) for vs in registry.switch_successor_operands(a)] != [
+            _plumbing_count(vs) - len(vs) for vs in registry.switch_successor_operands(b)
+        ]:
+            return False
+        pa = {k: v for k, v in pa.items() if k != CASE_SEGMENTS}
+        pb = {k: v for k, v in pb.items() if k != CASE_SEGMENTS}
     if RESULT_SEGMENTS in pa or RESULT_SEGMENTS in pb:
         # The last result segment is the optional token the rewrite adds.
         ra, rb = pa.get(RESULT_SEGMENTS), pb.get(RESULT_SEGMENTS)
@@ -201,6 +212,8 @@ class _Matcher:
         """Compare a matched pair; returns False (after reporting) on a mismatch.
         (Called once per input op: the common cases are written out, each
         saying which general step it stands for.)"""
+        if a.name == b.name and not self.same_interface(a, b):
+            return False
         # `same_props` holds at once for equal properties (most ops).
         if a.attributes != b.attributes or (a.properties != b.properties and not same_props(a, b)):
             self.fail(f"'{b.name}' op has attributes different from the input's", b, a)
@@ -252,8 +265,38 @@ class _Matcher:
                 return False
         return True
 
+    def same_interface(self, a: Operation, b: Operation) -> bool:
+        """What crosses the function's boundary is kept exactly: a function's
+        signature (argument and result types, their attributes), and the
+        types of what a call or return hands out (`registry.token_use`
+        `escape`), tokens included, in order. A token moved to another
+        argument position is another function to its callers."""
+        if registry.lookup(a.name).symbol and "function_type" in a.properties:
+            for key, what in (("function_type", "signature"), ("arg_attrs", "argument attributes"), ("res_attrs", "result attributes")):
+                x, y = a.properties.get(key), b.properties.get(key)
+                if x != y:
+                    self.fail(
+                        f"'{b.name}' op: the function's {what} {_shown(y)} differs from the input's {_shown(x)}: "
+                        "a rewrite may not change what callers see",
+                        b,
+                        a,
+                    )
+                    return False
+            return True
+        if registry.token_use(a.name) == "escape" and a.operands and b.operands:
+            ta, tb = [v.type.text for v in a.operands], [v.type.text for v in b.operands]
+            if ta != tb:
+                self.fail(
+                    f"'{b.name}' op hands out ({', '.join(tb)}) where the input's hands out ({', '.join(ta)}): "
+                    "what leaves the function may not change",
+                    b,
+                    a,
+                )
+                return False
+        return True
+
     def region(self, ra: Region, rb: Region, out_owner: Operation, in_owner: Operation) -> bool:
-        if not ra.blocks and len(rb.blocks) == 1 and in_owner.name == "scf.if" and len(in_owner.regions) == 2 and ra is in_owner.regions[1]:
+        if not ra.blocks and len(rb.blocks) == 1 and in_owner.name in ("scf.if", "affine.if") and len(in_owner.regions) == 2 and ra is in_owner.regions[1]:
             return self.added_else(rb.blocks[0], out_owner, in_owner)
         if len(ra.blocks) != len(rb.blocks):
             self.fail(f"'{out_owner.name}' op has a region with a different number of blocks", out_owner, in_owner)
@@ -270,13 +313,13 @@ class _Matcher:
         return True
 
     def added_else(self, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
-        """An `else` the input's `scf.if` lacks: giving the `if` a token
-        result needs one that yields a token. It may hold only what a
+        """An `else` the input's `scf.if` (or `affine.if`) lacks: giving the
+        `if` a token result needs one that yields a token. It may hold only what a
         rewrite may add (waits) and an `scf.yield` of plumbing values, so it
         does nothing the input's empty `else` would not."""
         for ob in bb.ops:
             last = ob is bb.ops[-1]
-            if last and ob.name == "scf.yield" and all(is_plumbing(v.type) for v in ob.operands):
+            if last and ob.name in ("scf.yield", "affine.yield") and all(is_plumbing(v.type) for v in ob.operands):
                 continue
             if not last and is_addable(ob) and all(is_plumbing(r.type) for r in ob.results):
                 self.c.added.append(ob)
@@ -302,7 +345,8 @@ class _Matcher:
         new wait in front of it.
 
         Pure ops (`movable`) may be reordered within their block: their
-        place orders nothing. One out of place pairs with an equal input
+        place orders nothing; one that is not speculatable only between
+        the same barriers (`speculation_kept`). One out of place pairs with an equal input
         op (name, attributes, operands through the value map, result types)
         of the same block, earlier or later; the input's passed over wait
         for their counterparts, and any left at the end are missing."""
@@ -311,6 +355,8 @@ class _Matcher:
         i = 0
         taken: set[Operation] = set()
         waiting: list[Operation] = []
+        moved: list[Operation] = []
+        """Input ops that are not speculatable, matched out of place."""
         plain = _PLAIN
         for ob in bb.ops:
             while True:
@@ -343,6 +389,8 @@ class _Matcher:
                         waiting.remove(twin)
                     if not self.op(twin, ob):
                         return False
+                    if not registry.lookup(twin.name).speculatable:
+                        moved.append(twin)
                     break
                 if is_addable(ob):
                     self.c.added.append(ob)
@@ -370,6 +418,39 @@ class _Matcher:
             last = bb.ops[-1] if bb.ops else out_owner
             self.fail(f"'{waiting[0].name}' op of the input is missing from the output", last, waiting[0])
             return False
+        return not moved or self.speculation_kept(ba, bb, moved)
+
+    def speculation_kept(self, ba: Block, bb: Block, moved: list[Operation]) -> bool:
+        """Each op of `moved` (pure but not speculatable: it may stop the
+        program) sits between the same two barriers of its block in the
+        output as in the input. A barrier is an op that can stop the
+        program or be observed before it does (`_barrier`: effects, calls,
+        asserts, waits, region ops). Barriers keep their order in any
+        match, so counting those before the op on each side suffices."""
+        to_out = self.c.to_output
+        out_pos = {op: k for k, op in enumerate(bb.ops)}
+        before_in: dict[Operation, int] = {}
+        barriers_out: list[int] = []
+        for ia in ba.ops:
+            if ia in to_out and _barrier(ia):
+                barriers_out.append(out_pos[to_out[ia]])
+            else:
+                before_in[ia] = len(barriers_out)
+        for ia in moved:
+            ob = to_out[ia]
+            n_out = bisect.bisect_left(barriers_out, out_pos[ob])
+            n_in = before_in[ia]
+            if n_out != n_in:
+                barrier = ba.ops[[k for k, x in enumerate(ba.ops) if x in to_out and _barrier(x)][min(n_in, n_out)]]
+                way = "above" if n_out < n_in else "below"
+                self.fail(
+                    f"'{ob.name}' op is moved {way} '{barrier.name}' ({_at(barrier)} in the input), but it is not "
+                    "speculatable (it can fault at run time, e.g. divide by zero): it may only move across ops that "
+                    "cannot stop the program",
+                    ob,
+                    ia,
+                )
+                return False
         return True
 
     def same_pure(self, a: Operation, b: Operation) -> bool:
@@ -455,6 +536,22 @@ def movable(op: Operation) -> bool:
             if v.type.text in plumbing:
                 return False
     return True
+
+
+def _shown(attr: object) -> str:
+    return "(none)" if attr is None else str(getattr(attr, "text", None) or attr)
+
+
+def _barrier(op: Operation) -> bool:
+    """An op a non-speculatable one may not move across: it can stop the
+    program (an assert, a call, a wait) or be observed (any effect), or it
+    holds ops that can (a region op)."""
+    return bool(op.regions) or not _pure_name(op.name)
+
+
+def _at(op: Operation) -> str:
+    loc = op.loc
+    return f"{loc.file}:{loc.line}:{loc.col}" if loc is not None else "?"
 
 
 def block_name(b: Block) -> str:

@@ -5,7 +5,8 @@ the differential of `tests/test_semantic_judge.py` also needs edits at *one*
 chosen site, and edits the mutants do not make: move or duplicate a wait,
 add a dependency, swap tokens in a `return` / `scf.yield` / `iter_args` /
 branch operands, retarget a branch, delete a wait in an `async.execute` body,
-touch a kernel or an attribute. Each edit is `edit(module, pick) -> bool`:
+touch a kernel or an attribute, hoist a division above its guard, move a
+function into a nested module, rotate a function's arguments. Each edit is `edit(module, pick) -> bool`:
 `pick(n)` chooses one of `n` sites (a Hypothesis draw or a `random.Random`),
 the module is changed in place, and False means the edit has no site here.
 Edits keep SSA dominance where they can (a replacement token is defined
@@ -22,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from spec import gpu_async, registry
-from spec.attributes import GPU_TOKEN, Type, UnitAttr
-from spec.ir import Block, Operation, Value
+from spec.attributes import GPU_TOKEN, FunctionType, StringAttr, Type, TypeAttr, UnitAttr
+from spec.invariant import InternalError
+from spec.ir import Block, Operation, Value, module_body, new_module
 from verifier.mutants import MUTANTS
 
 Pick = Callable[[int], int]
@@ -85,7 +87,8 @@ def move_wait(module: Operation, pick: Pick) -> bool:
     cands = []
     for op in _ops(module, _blocking):
         b = op.parent
-        assert b is not None
+        if b is None:
+            raise InternalError("verifier.edits: expected b is not None")
         i = b.ops.index(op)
         if i + 1 < len(b.ops) and not registry.lookup(b.ops[i + 1].name).terminator:
             nxt = b.ops[i + 1]
@@ -223,6 +226,61 @@ def touch_attribute(module: Operation, pick: Pick) -> bool:
     return True
 
 
+def hoist_trapping(module: Operation, pick: Pick) -> bool:
+    """A pure op that is not speculatable (an integer division) moves up to
+    the first place its operands allow in its block: above the `cf.assert`
+    or call that guards it, if any."""
+    cands = _ops(module, lambda o: registry.lookup(o.name).pure and not registry.lookup(o.name).speculatable)
+    op = _choose(cands, pick)
+    if not isinstance(op, Operation) or op.parent is None:
+        return False
+    block = op.parent
+    at = block.ops.index(op)
+    defs = [k for k, prior in enumerate(block.ops[:at]) if any(r in op.operands for r in prior.results)]
+    to = defs[-1] + 1 if defs else 0
+    if to == at:
+        return False
+    block.ops.remove(op)
+    block.ops.insert(to, op)
+    return True
+
+
+def move_to_nested_module(module: Operation, pick: Pick) -> bool:
+    """A function moves into a new nested `module @moved` (its name
+    unchanged, its symbol path not)."""
+    funcs = [f for f in _funcs(module) if f.parent is not None and f.parent_op is module]
+    f = _choose(funcs, pick)
+    if not isinstance(f, Operation) or f.parent is None:
+        return False
+    block = f.parent
+    at = block.ops.index(f)
+    block.ops.remove(f)
+    nested = new_module(f.loc)
+    nested.properties = {"sym_name": StringAttr("moved")}
+    module_body(nested).append(f)
+    block.insert(at, nested)
+    return True
+
+
+def rotate_arguments(module: Operation, pick: Pick) -> bool:
+    """A function's last argument becomes its first, its signature
+    changed to match (what a rewrite that moves a token argument does)."""
+    funcs = [f for f in _funcs(module) if len(f.regions[0].blocks[0].args) > 1]
+    f = _choose(funcs, pick)
+    if not isinstance(f, Operation):
+        return False
+    entry = f.regions[0].blocks[0]
+    entry.args.insert(0, entry.args.pop())
+    for k, a in enumerate(entry.args):
+        a.index = k
+    ft = f.properties.get("function_type")
+    sig = getattr(ft, "type", None)
+    if not isinstance(sig, FunctionType):
+        return False
+    f.properties = {**f.properties, "function_type": TypeAttr(FunctionType((sig.inputs[-1], *sig.inputs[:-1]), sig.results))}
+    return True
+
+
 def _mutant(name: str) -> Edit:
     def edit(module: Operation, pick: Pick) -> bool:
         return MUTANTS[name].edit(module) > 0
@@ -246,6 +304,9 @@ EDITS: dict[str, Edit] = {
     "drop-execute-wait": drop_execute_wait,
     "touch-kernel": touch_kernel,
     "touch-attribute": touch_attribute,
+    "hoist-trapping": hoist_trapping,
+    "move-to-nested-module": move_to_nested_module,
+    "rotate-arguments": rotate_arguments,
     **{f"mutant:{name}": _mutant(name) for name in MUTANTS},
 }
 """Every edit by name, simplest first (what a shrinking draw moves toward)."""

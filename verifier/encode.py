@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import array
 import os
+from collections import OrderedDict
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -146,36 +147,46 @@ class Prover:
 
     def reduced_slice(self, src: int, dst: int) -> tuple[list[int], set[tuple[int, int]]]:
         """The slice between `src` and `dst` (`slice_between`) with every
-        node but the endpoints that has exactly one predecessor and one
-        successor in it eliminated: its nodes and edges. Such a node `x`
-        occurs in two constraints only, `t(u) <= t(x)` and `t(x) <= t(w)`,
-        and `exists x. t(u) <= t(x) <= t(w)` is `t(u) <= t(w)`
-        (Fourier-Motzkin), so the constraints have a model with
-        `t(dst) < t(src)` exactly when the slice's do: Z3's answer is the
-        same, for fewer atoms (at 10k GPU ops 21k edges instead of 48k, and
-        37k constants instead of 60k). A chain of them becomes one edge;
-        parallel edges are one (a set)."""
+        node but the endpoints that has one predecessor or one successor in
+        it eliminated, repeatedly: its nodes and edges. A node `x` with one
+        predecessor `u` occurs in `t(u) <= t(x)` and in `t(x) <= t(w)` for
+        each successor `w`, and `exists x` of those is `t(u) <= t(w)` for
+        each `w` (Fourier-Motzkin: one lower bound, so no more constraints
+        than before); one successor likewise. So the constraints have a
+        model with `t(dst) < t(src)` exactly when the slice's do: Z3's
+        answer is the same, for fewer atoms. A chain becomes one edge, and a
+        series-parallel slice (a GPU op to the function's end across
+        branches and region summaries) a single edge; parallel edges are one
+        (a set)."""
         nodes = self.slice_between(src, dst)
         succ = self.g.succ
         if len(nodes) == 2:
             # The endpoints alone (a dependency edge, or no path at all).
             return [src, dst], {(src, dst)} if dst in succ[src] else set()
-        inside = {u: [v for v in succ[u] if v in nodes] for u in nodes}
-        indeg = dict.fromkeys(nodes, 0)
-        for vs in inside.values():
+        out: dict[int, set[int]] = {u: {v for v in succ[u] if v in nodes and v != u} for u in nodes}
+        into: dict[int, set[int]] = {u: set() for u in nodes}
+        for u, vs in out.items():
             for v in vs:
-                indeg[v] += 1
-        kept = [u for u in nodes if u == src or u == dst or indeg[u] != 1 or len(inside[u]) != 1]
-        keep = set(kept)
-        edges: set[tuple[int, int]] = set()
-        for u in kept:
-            for v in inside[u]:
-                while v not in keep:
-                    # One successor in the slice: the chain goes on to a kept
-                    # node (it ends at `dst` at the latest, which is kept).
-                    v = inside[v][0]
-                edges.add((u, v))
-        return kept, edges
+                into[v].add(u)
+        work = [u for u in nodes if u != src and u != dst]
+        while work:
+            x = work.pop()
+            if x not in out or (len(into[x]) != 1 and len(out[x]) != 1):
+                continue
+            preds, succs = into.pop(x), out.pop(x)
+            for u in preds:
+                out[u].discard(x)
+            for w in succs:
+                into[w].discard(x)
+            for u in preds:
+                for w in succs:
+                    # A self-loop `t(u) <= t(u)` holds always: dropped.
+                    if u != w:
+                        out[u].add(w)
+                        into[w].add(u)
+            work.extend(n for n in (*preds, *succs) if n != src and n != dst)
+        kept = [u for u in nodes if u in out]
+        return kept, {(u, v) for u in kept for v in out[u]}
 
     def window(self, src: int, dst: int) -> set[int]:
         g = self.g
@@ -262,8 +273,10 @@ class Prover:
         obligations up, a forked child makes the queries of the second half
         of them (`queries`)."""
         batch = batch or DEFAULT_BATCH
-        keys, distinct = self.queries(pairs, fork)
-        groups = [distinct[k : k + batch] for k in range(0, len(distinct), batch)]
+        keys, every = self.queries(pairs, fork)
+        known = {q for q in every if q in PROVED}
+        distinct = [q for q in every if q not in known]
+        groups = _groups(distinct, batch)
         theirs = list(range(1, len(groups), 2)) if _forks(fork, len(groups), MIN_FORKED_GROUPS) else []
         child = Forked.start(lambda: self._groups_proved([groups[i] for i in theirs])) if theirs else None
         if child is None:
@@ -283,6 +296,8 @@ class Prover:
             self.forked_cpu += cpu
         for i, ok in zip(theirs, proved, strict=True):
             proved_queries.update(groups[i] if ok else self._proved_queries(groups[i]))
+        PROVED.add(proved_queries)
+        proved_queries |= known
         verified = Outcome(Status.VERIFIED)
         # One shared outcome for the proved (read, never changed: an outcome
         # per obligation would be 170k objects at 100k GPU ops); the others
@@ -362,7 +377,7 @@ class Prover:
         s = self.solver
         consts = self.constants
         if consts is None:
-            consts = self.constants = _Constants(self.ctx or z3.main_ctx())
+            consts = self.constants = _pool(self.ctx)
         need = sum(q.nodes for q in group)
         if need > len(consts.names):
             consts.grow(need)
@@ -420,6 +435,36 @@ def _forks(fork: bool | None, size: int, minimum: int) -> bool:
     return fork and hasattr(os, "fork")
 
 
+class _ProvedQueries:
+    """The queries Z3 has proved in this process, the most recent
+    `capacity` of them. A query is its formula up to the names of its
+    unknowns (`Query`), so a query proved once is proved wherever it comes
+    up again: in another region run of the same function, another function,
+    another program of an exhaustive run. Only `unsat` answers are kept (an
+    answer that holds whatever the solver's settings); the bound keeps a
+    long run's memory flat."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._seen: OrderedDict[Query, None] = OrderedDict()
+
+    def __contains__(self, q: Query) -> bool:
+        if q in self._seen:
+            self._seen.move_to_end(q)
+            return True
+        return False
+
+    def add(self, queries: list[Query] | set[Query]) -> None:
+        for q in queries:
+            self._seen[q] = None
+            self._seen.move_to_end(q)
+        while len(self._seen) > self.capacity:
+            self._seen.popitem(last=False)
+
+    def clear(self) -> None:
+        self._seen.clear()
+
+
 class Query(NamedTuple):
     """One obligation's Z3 query, its nodes renamed `0 .. nodes-1`
     (`Prover.query`): is `t(src) <= t(dst)` under `t(u) <= t(v)` for each
@@ -458,6 +503,46 @@ class _Constants:
     def parse(self, text: str) -> z3.AstVector:
         """The assertions of SMT-LIB `text`, which names constants of `names`."""
         return self._parser.from_string(text)
+
+
+MAX_GROUP_NODES = 4096
+"""Nodes (constants) a group of queries may name in all (`_groups`): the
+constants pool grows to the largest group, and making a Z3 constant costs
+more than the solver spends on it."""
+
+
+def _groups(queries: list[Query], batch: int) -> list[list[Query]]:
+    """`queries` in order, cut into groups of at most `batch` queries and
+    `MAX_GROUP_NODES` nodes (a query larger than that is a group alone)."""
+    groups: list[list[Query]] = []
+    cur: list[Query] = []
+    nodes = 0
+    for q in queries:
+        if cur and (len(cur) >= batch or nodes + q.nodes > MAX_GROUP_NODES):
+            groups.append(cur)
+            cur, nodes = [], 0
+        cur.append(q)
+        nodes += q.nodes
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+PROVED = _ProvedQueries(50_000)
+"""The process's proved queries (`prove_all` reads and adds)."""
+
+_MAIN_POOL: list[_Constants] = []
+"""The constants of Z3's main context, made once per process and shared by
+every `Prover` (a region proved apart is a `Prover` of its own: thousands
+in one check)."""
+
+
+def _pool(ctx: z3.Context | None) -> _Constants:
+    if ctx is not None:
+        return _Constants(ctx)
+    if not _MAIN_POOL:
+        _MAIN_POOL.append(_Constants(z3.main_ctx()))
+    return _MAIN_POOL[0]
 
 
 def _schedule(g: EventGraph, times: dict[int, int], src: int, dst: int) -> list[tuple[int, str]]:

@@ -213,7 +213,12 @@ class GuardedProver:
                     return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()} (choosing the path)")
             else:
                 m = s.model()
-            return Outcome(Status.REFUTED, choices=self.choices(m), active=self.active(m, self.gin))
+            refuted = Outcome(Status.REFUTED, choices=self.choices(m), active=self.active(m, self.gin))
+            if self.budget.expired_at is not None:
+                # The watchdog's interrupt cancels model evaluation too: a
+                # model read after it may name a path that is no path.
+                return Outcome(Status.UNKNOWN, reason="Z3: canceled (the budget was spent while the model was read)")
+            return refuted
         finally:
             s.pop()
 

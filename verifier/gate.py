@@ -18,7 +18,8 @@ carries everything a failure message needs: the program, the output and the
 counterexample. Verdicts: `verified` passes; `refuted`, `inconsistent`, an
 implementation that fails or prints something unparsable, and an output that
 differs from the expected one fail; `unknown` (the verifier cannot decide,
-e.g. a construct it does not model) is neither and is reported as such.
+e.g. a construct it does not model) and `bounded` (proved only up to the
+loop unroll bound) are neither and are reported as such.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from spec.diagnostics import DiagnosticError, render
 from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
+from spec.tool import decode_source
+from verifier.budget import default_seconds
 from verifier.external import run_impl
 from verifier.report import Report
 
@@ -72,7 +75,14 @@ class CommandImpl:
             raise ImplFailed(f"{run.stopped}\n{stderr}")
         if run.returncode != 0:
             raise ImplFailed(f"exit {run.returncode}\n{stderr}")
-        return run.stdout.decode("utf-8", "replace")
+        if not run.stdout.strip():
+            # Not a rewrite that deleted every function: a tool that failed
+            # without saying so (or read its input from stdin, which is empty).
+            raise ImplFailed(f"exited 0 but printed nothing (the input is its last argument; stdin is empty)\n{stderr}")
+        try:
+            return decode_source(run.stdout, "<output>").text
+        except DiagnosticError as exc:
+            raise ImplFailed(f"printed something that is not MLIR text: {_render(exc, '')}\n{stderr}") from None
 
     def __str__(self) -> str:
         return shlex.join(self.argv)
@@ -108,7 +118,7 @@ def default_impl(cmd: str | None) -> Implementation:
 @dataclass
 class Outcome:
     status: str
-    """`pass`, `fail` or `undecided` (verifier said unknown)."""
+    """`pass`, `fail` or `undecided` (verifier said unknown or bounded)."""
     verdict: str
     """The verifier's verdict, or `impl-failed`, `unparsable`, `differs`."""
     input_text: str
@@ -131,8 +141,13 @@ def _render(exc: DiagnosticError, text: str, name: str = "<input>") -> str:
     return "".join(render(d, {name: text}) for d in exc.diagnostics)
 
 
-def judge(text: str, impl: Implementation, expect: str | None = None, timeout_ms: int | None = None) -> Outcome:
-    """Run `impl` on `text` and validate its output (see the module docstring)."""
+def judge(
+    text: str, impl: Implementation, expect: str | None = None, timeout_ms: int | None = None, budget_s: float | None = None
+) -> Outcome:
+    """Run `impl` on `text` and validate its output (see the module docstring).
+    The verifier's budget is `budget_s`, by default that of `python -m
+    verifier check` for this program (`verifier.budget.default_seconds`),
+    so no program holds the gate for long: one over it is `unknown`."""
     import verifier
 
     module_in = parse_module(text, "<input>")
@@ -145,7 +160,8 @@ def judge(text: str, impl: Implementation, expect: str | None = None, timeout_ms
     except DiagnosticError as exc:
         return Outcome(FAIL, "unparsable", text, out, _render(exc, out, "<output>"))
     kwargs = {"timeout_ms": timeout_ms} if timeout_ms else {}
-    report = verifier.check(module_in, module_out, **kwargs)
+    seconds = budget_s if budget_s is not None else default_seconds(module_in)
+    report = verifier.check(module_in, module_out, budget_s=seconds, **kwargs)
     verdict = report.verdict
     detail = report.text({"<input>": text, "<output>": out})
     if verdict == "verified" and expect is not None:
@@ -157,6 +173,7 @@ def judge(text: str, impl: Implementation, expect: str | None = None, timeout_ms
             return Outcome(FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}", report)
     if verdict == "verified":
         return Outcome(PASS, verdict, text, out, detail, report)
-    if verdict == "unknown":
+    if verdict in ("unknown", "bounded"):
+        # `bounded` held only up to the unroll bound: not a pass, not a bug.
         return Outcome(UNDECIDED, verdict, text, out, detail, report)
     return Outcome(FAIL, verdict, text, out, detail, report)

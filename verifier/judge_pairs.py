@@ -27,6 +27,8 @@ from hypothesis import strategies as st
 
 import verifier
 from spec.diagnostics import DiagnosticError
+from spec.invariant import InternalError
+from spec.semantics.events import DEFAULT_UNROLL
 from spec.semantics.judge import OK, UNDECIDED, WRONG, Judgement, judge_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
@@ -51,9 +53,13 @@ class Pair:
     source: str
     edits: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """Each edit by name with the site choices it made (replayable)."""
+    unroll: int = DEFAULT_UNROLL
+    """The verifier's loop bound: 1 puts a race between two iterations past
+    it, where the verdict must be `bounded` (or refuted), never `verified`."""
 
     def describe(self) -> str:
-        return self.source + "".join(f" + {name}{list(sites)}" for name, sites in self.edits)
+        bound = f" (--unroll {self.unroll})" if self.unroll != DEFAULT_UNROLL else ""
+        return self.source + "".join(f" + {name}{list(sites)}" for name, sites in self.edits) + bound
 
 
 @functools.lru_cache(maxsize=1024)
@@ -64,7 +70,8 @@ def _rewrite(text: str, source: str) -> str:
         return RefimplImpl("reference")(text)
     if source == "refimpl-mlir19":
         return RefimplImpl("mlir19")(text)
-    assert MLIR_OPT is not None
+    if MLIR_OPT is None:
+        raise InternalError("verifier.judge_pairs: expected MLIR_OPT is not None")
     return CommandImpl((MLIR_OPT, "-gpu-async-region"))(text)
 
 
@@ -97,6 +104,8 @@ class Row:
 
     @property
     def unsound(self) -> bool:
+        """`verified` where the semantics sees a violation. (`bounded` and
+        wrong is no unsound verdict: it claims the bound only.)"""
         return self.verdict == "verified" and self.judgement == WRONG
 
 
@@ -109,7 +118,7 @@ def evaluate(pair: Pair, bound: int | None = None, steps: int | None = None) -> 
         return Row(pair, "impl-failed", "-", detail=str(exc)[:300])
     except DiagnosticError:
         return Row(pair, "unparsable", "-")
-    report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S)
+    report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S, unroll=pair.unroll)
     judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}), **({"steps": steps} if steps else {}))
     verdicts = [j.verdict for j in judgements.values()]
     judgement = WRONG if WRONG in verdicts else UNDECIDED if UNDECIDED in verdicts else OK
@@ -128,7 +137,8 @@ EDIT_NAMES = list(EDITS)
 def pairs(draw, options: Options = ALL, sources: list[str] | None = None, edits: list[str] | None = None, legacy: bool = True) -> Pair:
     """A `Pair`: the program from `boundary_programs(options)` (or, one time
     in four when `legacy`, from `verifier.generators` with small features),
-    a rewrite source, and up to two edits with their site choices."""
+    a rewrite source, up to two edits with their site choices, and the
+    verifier's loop bound (shrinking toward the default)."""
     if legacy and draw(st.integers(0, 3)) == 3:
         text = draw(programs(SMALL_FEATURES)).text
     else:
@@ -136,4 +146,5 @@ def pairs(draw, options: Options = ALL, sources: list[str] | None = None, edits:
     source = draw(st.sampled_from(sources or SOURCES))
     names = edits if edits is not None else EDIT_NAMES
     chosen = draw(st.lists(st.sampled_from(names), max_size=2)) if names else []
-    return Pair(text, source, tuple((n, tuple(draw(st.lists(st.integers(0, 30), min_size=3, max_size=3)))) for n in chosen))
+    unroll = draw(st.sampled_from([DEFAULT_UNROLL, 1]))
+    return Pair(text, source, tuple((n, tuple(draw(st.lists(st.integers(0, 30), min_size=3, max_size=3)))) for n in chosen), unroll)

@@ -60,6 +60,7 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
             run.stop(Status.INCONSISTENT, f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output")
             return False
         ends.append((ea, eb, a_out, b_out))
+    run.budget.at(phase="z3")
     t0 = time.perf_counter()
     reach = [reachable(gout, ea.end, eb.start) for ea, eb, _, _ in ends]
     t1 = time.perf_counter()

@@ -1,13 +1,19 @@
 """The check pipeline: from two modules to a verdict, one step after another.
 
-    pair_functions     functions of the input and the output, by name
+    pair_functions     functions of the input and the output, by symbol
+                       path (`A::@f` in `module @A`): a function moved to
+                       another module has no counterpart
     correspond         output ops onto input ops (`correspondence.py`), the
-                       output well formed (`wellformed.py`)
+                       output well formed (`wellformed.py`), the waits it
+                       adds never blocking forever (`blocking.py`)
     build_graphs       one guarded event graph per side over all paths
                        (`all_paths.build_graphs`, the only event builder);
                        a function without decisions has every guard true:
                        its one path, a concrete graph
-    prove              obligations of the input's graph (`obligations.py`),
+    prove              closed region ops first, each region run proved apart
+                       and summarised as one point (`compose.py`); if that
+                       does not prove the function, it is proved whole:
+                       obligations of the input's graph (`obligations.py`),
                        each proved by Z3 on the output's graph (guarded:
                        `all_paths.check_all_paths`; one path: the same
                        graph in difference logic, `paths.prove_one_path`)
@@ -28,12 +34,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import z3
+
 from spec import fork_child, registry
 from spec.fork_child import Forked
-from spec.ir import Operation
-from verifier import progress
+from spec.ir import Operation, symbol_path
 from verifier.all_paths import Undecided, build_graphs, check_all_paths
+from verifier.blocking import added_waits
 from verifier.budget import Budget
+from verifier.compose import prove_composed
 from verifier.correspondence import Correspondence, Mismatch, match
 from verifier.lemma import LoopLemma
 from verifier.module_match import match_module
@@ -64,8 +73,13 @@ def functions_of(module: Operation) -> list[Operation]:
 
 
 def function_name(func: Operation) -> str:
-    sym = func.properties.get("sym_name")
-    return getattr(sym, "value", None) or str(sym).strip('"')
+    """The name a function is reported by: its symbol path (`f`, `A::@f`)."""
+    return symbol_path(func)
+
+
+def _selected(name: str, only: str | None) -> bool:
+    """`--func NAME`: the function of that path, or of that leaf name."""
+    return only is None or name == only or name.rsplit("::@", 1)[-1] == only
 
 
 def mismatch_violation(m: Mismatch) -> Violation:
@@ -93,13 +107,19 @@ def check(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        report = _check_modules(input_module, output_module, opts, Budget(opts.budget_s), prove_step or prove)
+        budget = Budget(opts.budget_s).watch(opts.on_overrun)
+        try:
+            report = _check_modules(input_module, output_module, opts, budget, prove_step or prove)
+        finally:
+            budget.close()
+        budget.mark(report.functions)
+        report.accept_bounded = opts.accept_bounded
         if opts.require_unbounded:
             for fr in report.functions:
-                if fr.verdict == Status.VERIFIED and fr.bounded:
+                if fr.verdict == Status.BOUNDED:
                     fr.verdict = Status.UNKNOWN
                     fr.reason = (
-                        f"verified only up to {fr.unroll} loop iterations and --require-unbounded was given"
+                        f"proved only up to {fr.unroll} loop iterations and --require-unbounded was given"
                         + (f" ({fr.lemma})" if fr.lemma else "")
                     )
         return report
@@ -119,20 +139,22 @@ class FunctionPair:
 
 
 def pair_functions(input_module: Operation, output_module: Operation, only: str | None) -> list[FunctionPair]:
-    """Functions paired by name, in order: the input's (each with the first
-    unpaired output function of its name), then the output's left over."""
+    """Functions paired by symbol path, in order: the input's (each with the
+    first unpaired output function of its path), then the output's left
+    over. A path is unique in valid IR (symbol tables), so a function that
+    moved between modules is one missing and one added."""
     outs: dict[str, list[Operation]] = {}
     for f in functions_of(output_module):
         outs.setdefault(function_name(f), []).append(f)
     pairs: list[FunctionPair] = []
     for fin in functions_of(input_module):
         name = function_name(fin)
-        if only is not None and name != only:
+        if not _selected(name, only):
             continue
         candidates = outs.get(name, [])
         pairs.append(FunctionPair(name, fin, candidates.pop(0) if candidates else None))
     for name, rest in outs.items():
-        if only is None or name == only:
+        if _selected(name, only):
             pairs.extend(FunctionPair(name, None, fout) for fout in rest)
     return pairs
 
@@ -140,8 +162,10 @@ def pair_functions(input_module: Operation, output_module: Operation, only: str 
 def _check_modules(input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget, step: ProveStep) -> Report:
     report = Report()
     timings = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
-    for pair in pair_functions(input_module, output_module, opts.func):
-        progress.current().phase("check", f"@{pair.name}")
+    pairs = pair_functions(input_module, output_module, opts.func)
+    budget.track(report.functions, [p.name for p in pairs])
+    for pair in pairs:
+        budget.at(pair.name, "match")
         if pair.fin is None:
             fr = FunctionReport(pair.name, Status.REFUTED)
             fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)))
@@ -149,7 +173,10 @@ def _check_modules(input_module: Operation, output_module: Operation, opts: Chec
             fr = FunctionReport(pair.name, Status.UNKNOWN, reason=budget.reason)
         elif pair.fout is None:
             fr = FunctionReport(pair.name, Status.REFUTED)
-            fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} is missing from the output", None, pair.fin)))
+            leaf = pair.name.rsplit("::@", 1)[-1]
+            moved = [p.name for p in pairs if p.fin is None and p.name.rsplit("::@", 1)[-1] == leaf]
+            where = f" (a function of its name is at @{moved[0]}: functions may not move between modules)" if moved else ""
+            fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} is missing from the output{where}", None, pair.fin)))
         else:
             fr = check_function(pair.fin, pair.fout, opts, budget, timings, step)
         report.functions.append(fr)
@@ -218,13 +245,25 @@ def check_function(
     t0 = time.perf_counter()
     corr, problems = correspond(fin, fout)
     timings["match"] = timings.get("match", 0.0) + time.perf_counter() - t0
+    blocking = added_waits(fin, fout, corr)
+    problems = problems + blocking.refuted
     if problems:
         fr.verdict = Status.REFUTED
         fr.violations.extend(mismatch_violation(m) for m in problems)
         return fr
     fr.unroll = opts.unroll
     run = FunctionRun(fin, fout, corr, fr, opts, budget, timings, LoopLemma(opts.unroll))
-    if (step or prove)(run):
+    try:
+        proved = (step or prove)(run)
+    except z3.Z3Exception:
+        # The budget's watchdog interrupted Z3 between two of its calls
+        # (a `pop` after the cancelled query raises "canceled").
+        if budget.expired_at is None:
+            raise
+        run.stop(Status.UNKNOWN, budget.expired_reason)
+        return fr
+    if proved:
+        run.undecided.extend(blocking.undecided)
         conclude(run)
     return fr
 
@@ -232,6 +271,8 @@ def check_function(
 def prove(run: FunctionRun) -> bool:
     """Prove the obligations and cross-check the answers. False if that
     already decided the verdict (unknown or inconsistent)."""
+    if run.options.compose and prove_composed(run):
+        return True
     graphs = build_graphs(run)
     if isinstance(graphs, Undecided):
         run.stop(Status.UNKNOWN, graphs.reason)
@@ -264,5 +305,7 @@ def conclude(run: FunctionRun) -> None:
     elif run.undecided:
         fr.verdict = Status.UNKNOWN
         fr.reason = f"{len(run.undecided)} obligation(s) not decided: {run.undecided[0]}"
+    elif fr.bounded:
+        fr.verdict = Status.BOUNDED
     else:
         fr.verdict = Status.VERIFIED

@@ -106,6 +106,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("gpu-async-region", "gpu-async-region conformance gate (pytest --pyargs verifier)")
     group.addoption(
         "--impl",
+        "--gpu-async-impl",
+        dest="impl",
         default=None,
         metavar="CMD",
         help="implementation under test: a command that gets the input path appended and prints the rewrite "
@@ -113,10 +115,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--expect-output-of",
+        "--gpu-async-expect-output-of",
+        dest="expect_output_of",
         default=None,
         choices=["reference", "mlir19"],
         help="also require the output to equal the refimpl's in this mode (structurally)",
     )
+    # The same from a project's pytest.ini / pyproject.toml ([tool.pytest.ini_options]),
+    # so a CI job need not repeat the command; the command line wins.
+    parser.addini("gpu_async_impl", "the gate's implementation command (as --impl)", default="")
+    parser.addini("gpu_async_expect_output_of", "as --expect-output-of: reference or mlir19", default="")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -140,10 +148,13 @@ def impl(request: pytest.FixtureRequest) -> Implementation:
     """The implementation under test (`--impl CMD`, default the refimpl)."""
     from verifier.gate import default_impl
 
-    return default_impl(request.config.getoption("--impl"))
+    return default_impl(request.config.getoption("--impl") or request.config.getini("gpu_async_impl") or None)
 
 
 @pytest.fixture(scope="session")
 def expect_output_of(request: pytest.FixtureRequest) -> str | None:
     """`--expect-output-of MODE`: also require the refimpl's output in MODE."""
-    return request.config.getoption("--expect-output-of")
+    mode = request.config.getoption("--expect-output-of") or request.config.getini("gpu_async_expect_output_of") or None
+    if mode not in (None, "reference", "mlir19"):
+        raise pytest.UsageError(f"gpu_async_expect_output_of = {mode!r}: expected reference or mlir19")
+    return mode

@@ -1,11 +1,14 @@
 """Verdicts and how they are shown: MLIR diagnostics in text, or JSON.
 
-Four verdicts, never blurred (DESIGN.md section 5): `verified` (every
-obligation proved by Z3 and reachability agrees), `refuted` (a
+Five verdicts, never blurred: `verified` (every obligation proved by Z3 for
+every path and trip count, and reachability agrees), `bounded` (proved for
+loops of up to K trips only, with no argument that K covers every trip
+count: a proof of less, with its own word and exit code), `refuted` (a
 counterexample, or an output that is not a rewrite of the input),
 `unknown` (solver gave up, or a construct the model cannot follow; with the
 reason) and `inconsistent` (the two oracles disagree: a bug, never expected).
-Across functions the worst wins: inconsistent, then refuted, then unknown.
+Across functions the worst wins: inconsistent, then refuted, then unknown,
+then bounded.
 
 Each obligation kind has its own counterexample message, in MLIR's form:
 `out.mlir:14:5: error: 'func.call' op may run before 'gpu.launch_func'
@@ -23,7 +26,9 @@ from verifier.obligations import Obligation
 from verifier.solver import Status
 
 VERIFIED, REFUTED, UNKNOWN, INCONSISTENT = Status.VERIFIED, Status.REFUTED, Status.UNKNOWN, Status.INCONSISTENT
-EXIT_CODES = {VERIFIED: 0, REFUTED: 1, UNKNOWN: 3, INCONSISTENT: 3}
+BOUNDED = Status.BOUNDED
+EXIT_CODES = {VERIFIED: 0, REFUTED: 1, UNKNOWN: 3, INCONSISTENT: 3, BOUNDED: 4}
+"""Exit code per verdict (2 is bad input or usage, never a verdict)."""
 
 
 def count_text(n: int) -> str:
@@ -77,14 +82,22 @@ class Violation:
     def diagnostic(self) -> Diagnostic:
         loc = self.second.output_loc or self.second.input_loc or UNKNOWN_LOC
         notes = []
-        if self.kind == "mismatch" and self.first.input_loc is not None:
+        if self.kind in ("mismatch", "blocks-forever") and self.first.input_loc is not None:
             notes.append(note(self.first.input_loc, f"'{self.first.op}' op of the input is here"))
         if self.path:
             notes.append(note(loc, "path: " + "; ".join(self.path)))
         if self.schedule:
             lines = "\n".join(f"  {t:>4}  {label}" for t, label in self.schedule)
             first = self.first.output_loc or loc
-            notes.append(note(first, f"'{self.first.op}' op is here; a schedule from the Z3 model (time, point):\n" + lines))
+            notes.append(
+                note(
+                    first,
+                    f"'{self.first.op}' op is here; a schedule from the Z3 model (time, point):\n"
+                    + lines
+                    + "\n"
+                    + schedule_legend(first.file),
+                )
+            )
         if self.replay is not None:
             notes.append(note(loc, self.replay.summary()))  # type: ignore[attr-defined]
             if getattr(self.replay, "differs", False):
@@ -102,6 +115,18 @@ class Violation:
             "schedule": [{"time": t, "point": label} for t, label in self.schedule],
             "replay": self.replay.to_json() if self.replay is not None else None,  # type: ignore[attr-defined]
         }
+
+
+def schedule_legend(file: str) -> str:
+    """The line under a schedule that says how to read it: the point
+    letters (`EventGraph.label`) and whose coordinates `@L:C` are. Every
+    point of a schedule is an op of the output, so its coordinates are the
+    output's, named here (the error's own location names it too)."""
+    return (
+        "  legend: i issued by its thread, s started and f finished on the GPU, t a host op ran, "
+        "begin/yield an async.execute body starts/yields, end the function returns; "
+        f"#n its (n+1)-th run; @L:C line:column in {file}"
+    )
 
 
 def violation_of(ob: Obligation, a_out: Operation, b_out: Operation, first_on_gpu: bool, path: list[str], schedule: list) -> Violation:
@@ -193,6 +218,8 @@ class FunctionReport:
     """The output's `EventGraph` (for `--dot`; not serialised)."""
     missing: list[tuple[int, int]] = field(default_factory=list)
     """Per violation of an obligation: (end of first, start of second) nodes."""
+    regions: int = 0
+    """Region runs proved apart (`verifier/compose.py`); 0: proved whole."""
 
     def to_json(self) -> dict:
         return {
@@ -208,6 +235,7 @@ class FunctionReport:
             "bounded": self.bounded,
             "unroll": self.unroll if self.bounded else 0,
             "lemma": self.lemma,
+            "regions_proved_apart": self.regions,
         }
 
 
@@ -218,6 +246,8 @@ class Report:
     output_file: str = ""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per phase (`match`, `events`, `reach`, `z3`; `z3_cpu`: CPU seconds)."""
+    accept_bounded: bool = False
+    """`--accept-bounded`: a `bounded` verdict exits 0 (its word stays)."""
 
     @property
     def verdict(self) -> Status:
@@ -225,7 +255,10 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        return EXIT_CODES[self.verdict]
+        verdict = self.verdict
+        if verdict == BOUNDED and self.accept_bounded:
+            return 0
+        return EXIT_CODES[verdict]
 
     def to_json(self) -> dict:
         return {
@@ -246,11 +279,12 @@ class Report:
         for f in self.functions:
             # "(module)": what lies outside the functions (`verifier.module_match`).
             line = f"{f.name if f.name.startswith('(') else '@' + f.name}: {f.verdict}"
-            if f.verdict == VERIFIED:
+            if f.verdict in (VERIFIED, BOUNDED):
                 line += f" ({f.proved} obligations proved by Z3, reachability agrees"
                 line += f" on {f.sampled_paths} sampled paths" if f.sampled_paths else ""
                 line += f"; {count_text(f.paths)} paths" if f.paths > 1 else ""
-                line += f"; verified up to {f.unroll} loop iterations: {f.lemma})" if f.bounded else ")"
+                line += f"; {f.regions} region{'s' if f.regions != 1 else ''} proved apart" if f.regions else ""
+                line += f"; proved for up to {f.unroll} loop iterations only: {f.lemma})" if f.bounded else ")"
                 line += f" [{f.lemma}]" if f.lemma and not f.bounded else ""
             elif f.verdict == REFUTED:
                 line += f" ({len(f.violations)} violation{'s' if len(f.violations) != 1 else ''} of {f.obligations} obligations)"

@@ -10,6 +10,7 @@ obligations, the loop lemma's evidence, the run's budget and its timings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spec.ir import Operation
@@ -44,8 +45,17 @@ class CheckOptions:
     budget_s: float | None = None
     """The whole run's time (None: no bound); once spent, what is not
     decided makes the verdict `unknown`."""
+    on_overrun: Callable[[Budget], None] | None = field(default=None, compare=False)
+    """Called from the budget's watchdog thread if the run has not returned
+    `budget.GRACE_S` after its budget was spent (the command line prints
+    `unknown` and ends the process); None: the run is only interrupted."""
     require_unbounded: bool = False
-    """A verdict that holds only up to the loop bound is `unknown`."""
+    """A verdict that holds only up to the loop bound is `unknown` (not `bounded`)."""
+    accept_bounded: bool = False
+    """A `bounded` verdict exits 0, as `verified` does (its word stays `bounded`)."""
+    compose: bool = True
+    """Closed region ops proved apart, region by region (`compose.py`);
+    False: every function proved whole, its loops unrolled."""
 
     @property
     def solver(self) -> SolverSettings:

@@ -17,7 +17,7 @@ The logic is part of the settings a solver is made with:
 `Outcome` is the answer to one obligation, by either prover; `Status` is
 also the verdict of a function and of a run (`report.py`). Statuses are
 ordered from worst to best, as CrossHair orders its analysis results:
-inconsistent < refuted < unknown < verified (`min` is the worst).
+inconsistent < refuted < unknown < bounded < verified (`min` is the worst).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ DEFAULT_SEED = 0
 class Status(enum.StrEnum):
     """An obligation's or a verdict's status. A `str` (its value is the
     word printed and written to JSON), ordered by how bad it is:
-    `INCONSISTENT < REFUTED < UNKNOWN < VERIFIED`."""
+    `INCONSISTENT < REFUTED < UNKNOWN < BOUNDED < VERIFIED`."""
 
     INCONSISTENT = "inconsistent"
     """The two oracles disagree (a bug, never expected)."""
@@ -42,6 +42,10 @@ class Status(enum.StrEnum):
     """A counterexample: for an obligation, Z3 found a violating schedule."""
     UNKNOWN = "unknown"
     """Not decided (Z3 gave up, a construct the model does not follow)."""
+    BOUNDED = "bounded"
+    """Proved only for the paths up to a bound (loops unrolled up to K
+    trips) with no argument that the bound covers every trip count: a
+    verdict of its own, never `verified` (a function's verdict only)."""
     VERIFIED = "verified"
     """Proved (for an obligation: Z3 answered `unsat`)."""
 
@@ -49,35 +53,36 @@ class Status(enum.StrEnum):
     def rank(self) -> int:
         return _RANK[self]
 
-    # The ranks happen to be the words' alphabetical order, so a verdict
-    # compared with any other word (`timeout`, `impl-failed` in a results
-    # table) falls back to comparing the words, consistently.
-    def _key(self, other: object) -> tuple[str, str] | None:
+    # Two statuses compare by rank. A status compared with any other word
+    # (`timeout`, `impl-failed` in a results table) falls back to comparing
+    # the words, so tables of mixed words still sort.
+    def _key(self, other: object) -> tuple[object, object] | None:
+        if isinstance(other, Status):
+            return _RANK[self], _RANK[other]
         if not isinstance(other, str):
             return None
         return str(self), str(other)
 
     def __lt__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] < k[1] if k else NotImplemented
+        return k[0] < k[1] if k else NotImplemented  # type: ignore[operator]
 
     def __le__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] <= k[1] if k else NotImplemented
+        return k[0] <= k[1] if k else NotImplemented  # type: ignore[operator]
 
     def __gt__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] > k[1] if k else NotImplemented
+        return k[0] > k[1] if k else NotImplemented  # type: ignore[operator]
 
     def __ge__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] >= k[1] if k else NotImplemented
+        return k[0] >= k[1] if k else NotImplemented  # type: ignore[operator]
 
     __hash__ = str.__hash__
 
 
-_RANK = {Status.INCONSISTENT: 0, Status.REFUTED: 1, Status.UNKNOWN: 2, Status.VERIFIED: 3}
-assert sorted(_RANK, key=str) == sorted(_RANK, key=_RANK.__getitem__), "the comparisons rely on it"
+_RANK = {Status.INCONSISTENT: 0, Status.REFUTED: 1, Status.UNKNOWN: 2, Status.BOUNDED: 3, Status.VERIFIED: 4}
 
 
 class Logic(enum.Enum):

@@ -11,6 +11,7 @@ and the types of tokens and `!async.value`s consistent. A problem is a
 from __future__ import annotations
 
 from spec import registry
+from spec.invariant import InternalError
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.events import GPU_TOKEN_TEXT, execute_segments, gpu_deps
 from verifier.correspondence import Mismatch
@@ -81,7 +82,8 @@ class _Dominance:
     def pos(self, op: Operation) -> int:
         i = self.index.get(op)
         if i is None:
-            assert op.parent is not None
+            if op.parent is None:
+                raise InternalError("verifier.wellformed: expected op.parent is not None")
             for k, o in enumerate(op.parent.ops):
                 self.index[o] = k
             i = self.index[op]

@@ -201,6 +201,85 @@ _THREAD_OPS = frozenset({"async.execute", "async.await", "async.yield"})
 """The ops `EventBuilder.thread` models by name."""
 
 
+def constant_int(v: Value) -> int | None:
+    """The value of `v` if an `arith.constant` / `index.constant` makes it."""
+    op = v.owner
+    if not isinstance(op, Operation) or op.name not in ("arith.constant", "index.constant"):
+        return None
+    value = op.properties.get("value")
+    n = getattr(value, "value", None)
+    return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+
+def group_plan(create: Operation) -> str:
+    """Why the model cannot follow the group `create` makes, or "".
+
+    `async.create_group %n` declares how many tokens the group will hold:
+    `async.await_all` returns once it holds `%n` tokens and `%n` of them are
+    available, which may wait for tokens added after it (from another
+    thread). The model follows a group exactly when that is the same as
+    "every token added to it": `%n` is a constant, and the group gets
+    exactly `%n` `add_to_group`s on every path, i.e. that many ops, none
+    in a loop or a branch between the group's block and the op (bodies of
+    `async.execute` run once). A group nobody waits on (no `await_all`,
+    never handed out) orders nothing, whatever its size. Anything else (an
+    unknown size, adds in a loop or a branch, a group used by another op)
+    is not followed."""
+    if not create.results or not create.operands:
+        return "'async.create_group' op without size or result"
+    size = constant_int(create.operands[0])
+    if size is None:
+        return "'async.create_group' op of a size that is not a constant: the model cannot tell when 'async.await_all' returns"
+    group = create.results[0]
+    block = create.parent
+    if block is None:
+        return "'async.create_group' op outside a block"
+    root = create
+    while root.parent is not None and root.parent.parent is not None and root.parent.parent.parent is not None:
+        root = root.parent.parent.parent
+    users = _users(root, group)
+    if all(u.name == "async.add_to_group" and u.operands[-1] is group for u in users):
+        return ""
+    adds = 0
+    for user in users:
+        if user.name == "async.add_to_group":
+            if user.operands[-1] is not group:
+                return "a group added to another group is not followed"
+            where = _branch_between(user, block)
+            if where is user:
+                return "'async.add_to_group' op in another block than its group's: how many tokens the group gets is not known"
+            if where is not None:
+                return f"'async.add_to_group' op inside '{where.name}': how many tokens the group gets is not known"
+            adds += 1
+        elif user.name != "async.await_all" and not registry.token_use(user.name) == "escape":
+            return f"a group used by '{user.name}' is not followed"
+    if adds != size:
+        return f"'async.create_group' op of size {size} gets {adds} 'async.add_to_group' ops: the model cannot tell when 'async.await_all' returns"
+    return ""
+
+
+def _users(root: Operation, v: Value) -> list[Operation]:
+    """The ops under `root` (the function) that use `v`."""
+    return [op for op in root.walk() if any(x is v for x in op.operands)]
+
+
+def _branch_between(op: Operation, block: Block) -> Operation | None:
+    """The first op between `op` and `block` that may run its regions a
+    number of times other than once (a loop, a branch; anything but an
+    `async.execute`, whose body runs once), or `op` itself if it is not
+    under `block` at all (another block of a `cf` region)."""
+    cur = op.parent
+    while cur is not block:
+        region = cur.parent if cur is not None else None
+        owner = region.parent if region is not None else None
+        if owner is None or region is None:
+            return op
+        if owner.name != "async.execute" or len(region.blocks) != 1:
+            return owner
+        cur = owner.parent
+    return None
+
+
 def _dispatch_kind(name: str) -> str:
     """`_DISPATCH`'s entry for op name `name` (an unmodelled op is reported
     even if the registry calls it a GPU async op, as `thread` always did)."""
@@ -229,6 +308,13 @@ class EventBuilder:
         """`!async.value<!gpu.async.token>` -> completion of the token inside."""
         self.groups: dict[Value, list[tuple[int, int]]] = {}
         """`!async.group` -> (condition, availability) of each token added so far."""
+        self.group_waiters: dict[Value, list[tuple[int, int]]] = {}
+        """`!async.group` made here -> (condition, node) of each point that
+        waits for the whole group (an `await_all`, a receiver): a token
+        added later is waited for too, since the group is complete only
+        once it holds its declared size (`group_plan`)."""
+        self.refused_groups: set[Value] = set()
+        """Groups whose `create_group` the model does not follow (`group_plan`)."""
         self.completions: list[tuple[int, int]] = []
         """(condition, end of body) of every `async.execute` met: the
         program's end comes after each (rule 11)."""
@@ -434,6 +520,8 @@ class EventBuilder:
             g.edge(point, n)
             for c, w in waits:
                 g.edge_when(w, n, c)
+            if v in self.group_waiters:
+                self.group_waiters[v].append((self.here(), n))
             g.add_event(Event(op, "receiver", n, n, tid, role=f"operand{k}"))
 
     def program_end(self, func: Operation, last: int | None) -> None:
@@ -457,22 +545,40 @@ class EventBuilder:
         thread until every token added so far is available."""
         g = self.g
         if op.name == "async.create_group":
-            if op.results:
+            reason = group_plan(op)
+            if reason:
+                self.unsupported(op, reason)
+                if op.results:
+                    self.refused_groups.add(op.results[0])
+            elif op.results:
                 self.groups[op.results[0]] = []
+                self.group_waiters[op.results[0]] = []
             return cur
         group = op.operands[-1] if op.operands else None
         if group is None or group not in self.groups:
-            self.unsupported(op, f"'{op.name}' op uses a group the model cannot follow")
+            if group not in self.refused_groups:  # else its `create_group` said why
+                self.unsupported(op, f"'{op.name}' op uses a group the model cannot follow")
             return cur
         if op.name == "async.add_to_group":
-            self.groups[group].append((self.here(), self.available_of(op.operands[0])))
+            here, avail = self.here(), self.available_of(op.operands[0])
+            self.groups[group].append((here, avail))
+            for c, w in self.group_waiters.get(group, ()):
+                g.edge_when(avail, w, self.both(here, c))
             return cur
         n = g.node("point", op, tid)
         if cur is not None:
             g.edge(cur, n)
-        for c, a in self.groups[group]:
-            g.edge_when(a, n, self.both(self.here(), c))
+        self.wait_for_group(group, n)
         return n
+
+    def wait_for_group(self, group: Value, n: int) -> None:
+        """Node `n` waits for every token of `group`: those added so far, and
+        (a group made here) those added later."""
+        here = self.here()
+        for c, a in self.groups[group]:
+            self.g.edge_when(a, n, self.both(here, c))
+        if group in self.group_waiters:
+            self.group_waiters[group].append((here, n))
 
     def iteration_thread(self, op: Operation, cur: int | None, depth: int) -> int:
         """One iteration of `scf.parallel` `op` as a new thread begun after

@@ -299,7 +299,8 @@ class Thread:
                     env[op.results[0]] = Token(tuple({p: None for d in deps for p in d.producers}))
                 f.pos += 1
             elif name == "async.create_group":
-                env[op.results[0]] = Group()
+                (size,) = self.operands(op)
+                env[op.results[0]] = Group(size=int(size))
                 f.pos += 1
             elif name == "async.add_to_group":
                 tok, grp = self.operands(op)

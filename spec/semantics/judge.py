@@ -33,8 +33,9 @@ How:
    input never shows, or an outcome (observations of every thread,
    receivers included, and the final buffers) the input never produces.
    It is `undecided` where the input faults (a use after free, an
-   out-of-bounds access: undefined behaviour, after which nothing is
-   compared), where an exploration hit its bound (the input's,
+   out-of-bounds access, a division by zero: undefined behaviour, after
+   which nothing is compared; a failed `cf.assert` is no fault but a
+   defined outcome, `abort`, which the output must keep), where an exploration hit its bound (the input's,
    when something was found; the output's, when nothing was) or a function
    cannot be interpreted, and `ok` only when both explorations were complete
    for every argument vector and nothing was found.
@@ -48,7 +49,7 @@ from dataclasses import dataclass, field
 
 from spec import registry
 from spec.diagnostics import DiagnosticError
-from spec.ir import Location, Operation
+from spec.ir import Location, Operation, symbol_path
 from spec.semantics.boundary import CUT_OFF, BoundaryMachine
 from spec.semantics.interp import check_supported, default_args
 from spec.semantics.outcome import Exploration, Outcome
@@ -63,7 +64,7 @@ MAX_FLAGS = 3
 INDEX_VALUES = (2, 0)
 """Values given to every integer / `index` argument, one vector each (the
 second only for a function with a loop: `scf.for`/`while`/`parallel` or a
-`cf` branch back to its own block)."""
+`cf` branch back to its own block, or an op that can fault on it)."""
 DEFAULT_BOUND = 1000
 """Complete schedules per exploration before it is cut off (`undecided`)."""
 STEP_BUDGET = 300_000
@@ -195,7 +196,15 @@ def _vectors(func: Operation) -> list[tuple[str, list]]:
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
     ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
     out = []
-    loops = any(registry.is_loop(op.name) or (op.name in ("cf.br", "cf.cond_br", "cf.switch") and op.parent in op.successors) for op in func.nested_ops())
+    # Zero as well where it can change what happens: loops that do not run,
+    # and ops that can fault on it (a division: a rewrite that hoists one
+    # above its guard faults where the input stops at the guard).
+    loops = any(
+        registry.is_loop(op.name)
+        or (op.name in ("cf.br", "cf.cond_br", "cf.switch") and op.parent in op.successors)
+        or not registry.lookup(op.name).speculatable
+        for op in func.nested_ops()
+    )
     for n in (INDEX_VALUES if loops else INDEX_VALUES[:1]) if ints else (None,):
         for bits in itertools.product((0, 1), repeat=len(flags)):
             over = {str(i): n for i in ints} if n is not None else {}
@@ -303,15 +312,12 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
 
 
 def judge_modules(input_module: Operation, output_module: Operation, bound: int = DEFAULT_BOUND, steps: int = STEP_BUDGET) -> dict[str, Judgement]:
-    """`judge` for every function with a body, paired by name; a function
-    missing on one side is `wrong` (kind `interface`)."""
+    """`judge` for every function with a body, paired by symbol path (`f`,
+    `A::@f` in `module @A`); a function missing on one side (or moved to
+    another module) is `wrong` (kind `interface`)."""
 
     def named(m: Operation) -> dict[str, Operation]:
-        return {
-            str(f.properties.get("sym_name", "")).strip('"'): f
-            for f in m.walk()
-            if f.name == "func.func" and f.regions and f.regions[0].blocks
-        }
+        return {symbol_path(f): f for f in m.walk() if f.name == "func.func" and f.regions and f.regions[0].blocks}
 
     fins, fouts = named(input_module), named(output_module)
     out: dict[str, Judgement] = {}

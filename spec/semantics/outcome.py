@@ -8,7 +8,7 @@
   including unawaited GPU work and async bodies, has finished. Observations
   of different threads are not interleaved into one sequence: two threads
   nobody orders may observe in either order, and that alone is not a
-  different result (`spec/README.md`, "Outcomes").
+  different result (docs/semantics.md, "Observations and outcomes").
 - `Step`: one scheduler step with its vector clock and memory footprint;
   `Event`: one effectful event (DESIGN.md section 4) of a run, with the
   clocks of its start and end.

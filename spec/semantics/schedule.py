@@ -38,7 +38,7 @@ API (what the CLI and the verifier use):
   `random.Random(seed)`; `por=False` explores every interleaving (for
   cross-checking the reduction). Dynamic POR (Flanagan-Godefroid) on top of
   the sleep sets was tried and lost traces in the cross-check against plain
-  enumeration on this step model, so it is not used (`spec/README.md`).
+  enumeration on this step model, so it is not used (docs/semantics.md).
 
 Where the parts are: the processes are `spec.semantics.processes`; what a
 step touches (its footprint) and does to values and memory is
@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 from spec import registry
 from spec.diagnostics import DiagnosticError, error
+from spec.invariant import InternalError
 from spec.ir import Operation
 from spec.semantics.interp import GPU_OPS, MAX_OPS, Thread, check_supported, default_args
 from spec.semantics.outcome import (
@@ -140,7 +141,8 @@ class Machine(StepEffects):
         if p.state != "run" or not all(w.done for w in p.wait_for):
             return False
         op = p.thread.current()
-        assert op is not None
+        if op is None:
+            raise InternalError("spec.semantics.schedule: expected op is not None")
         kind = registry.sync_kind(op.name)
         try:
             if registry.is_gpu_wait(op.name):
@@ -148,7 +150,7 @@ class Machine(StepEffects):
             if kind == "wait":
                 return p.thread.operands(op)[0].complete()
             if kind == "wait_group":
-                return all(t.complete() for t in p.thread.operands(op)[0].tokens)
+                return p.thread.operands(op)[0].complete()
         except (Fault, AttributeError, IndexError):
             return True  # the step itself reports the fault
         return True
@@ -226,7 +228,8 @@ class Machine(StepEffects):
         if p.state == "begin":
             return "begin " + pid
         op = p.thread.current()
-        assert op is not None
+        if op is None:
+            raise InternalError("spec.semantics.schedule: expected op is not None")
         kind = "issue" if op.name in GPU_OPS else "host"
         return f"{kind} {op.name}@{op.loc}{self._suffix(p.thread, op)}"
 
@@ -270,7 +273,7 @@ class Machine(StepEffects):
 
     def _fail(self, p: HostProc, exc: Fault) -> None:
         op = exc.op if exc.op is not None else p.thread.current()
-        self._observe(p.thread.name, "fault", op, exc.message)
+        self._observe(p.thread.name, exc.kind, op, exc.message)
         p.thread.finish()
         p.failed = True
         p.done = True

@@ -2,7 +2,7 @@
 
 The scheduler (`spec.semantics.schedule.Machine`) decides which process
 steps next; this module is what the step then does, on concrete values
-(spec/README.md, "GPU ops as abstract effects"):
+(docs/semantics.md, "GPU ops as abstract effects"):
 
 - a step's footprint is the buffer elements it reads or writes (what the
   sleep sets compare, and the events' reads and writes);
@@ -22,11 +22,13 @@ from __future__ import annotations
 import re
 
 from spec import registry
+from spec.invariant import InternalError
 from spec.ir import Operation
 from spec.semantics.interp import GPU_OPS, Thread, free_values, gpu_deps, is_effectful_event, kernel_name, segment
 from spec.semantics.outcome import Event, Footprint
 from spec.semantics.processes import GpuProc, HostProc
 from spec.semantics.values import (
+    Abort,
     AsyncValue,
     Fault,
     Token,
@@ -114,7 +116,8 @@ class StepEffects:
         t = p.thread
         if p.state == "begin":
             op = p.exec_op
-            assert op is not None
+            if op is None:
+                raise InternalError("spec.semantics.step_effects: expected op is not None")
             vals = [v.producer.values[v.index] if isinstance(v, AsyncValue) and not v.producer.failed else v for v in p.exec_operands]
             if any(isinstance(v, AsyncValue) and v.producer.failed for v in p.exec_operands):
                 self._fail(p, Fault(op, "operand of an async body that failed"))
@@ -125,7 +128,8 @@ class StepEffects:
             self._advance(p)
             return
         op = t.current()
-        assert op is not None
+        if op is None:
+            raise InternalError("spec.semantics.step_effects: expected op is not None")
         ev: Event | None = None
         if is_effectful_event(op) and op.name not in GPU_OPS:
             ev = Event(f"{op.name}@{op.loc}{self._suffix(t, op)}", op, t.name, len(self.events), False, index, index)
@@ -202,7 +206,7 @@ class StepEffects:
             t.set_results(op, results)
         elif name == "cf.assert":
             if not vals[0]:
-                raise Fault(op, f"assertion failed: {op.properties.get('msg')}")
+                raise Abort(op, f"assertion failed: {op.properties.get('msg')}")
         elif name == "func.return":
             self._check_live(op, vals)
             self._observe(t.name, "return", op, ", ".join(render_value(v) for v in vals))

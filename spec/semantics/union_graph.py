@@ -47,7 +47,7 @@ control flow to it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from spec import registry
@@ -181,13 +181,35 @@ _Tables = tuple[dict[Value, int], dict[Value, int], dict[Value, int]]
 
 
 class _GuardedBuilder(EventBuilder):
-    def __init__(self, func: Operation, sym: Symbols, canon: Callable[[Operation], Operation | None], unroll: int, is_input: bool) -> None:
+    def __init__(
+        self,
+        func: Operation,
+        sym: Symbols,
+        canon: Callable[[Operation], Operation | None],
+        unroll: int,
+        is_input: bool,
+        summarised: Mapping[Operation, bool] | None = None,
+    ) -> None:
         super().__init__(func, unroll)
         self.g: GuardedGraph = GuardedGraph(func, canon=canon)
         self.sym = sym
         self.is_input = is_input
         self.mult = 1
         """Paths through what has been built of the current region run."""
+        self.summarised: Mapping[Operation, bool] = summarised or {}
+        """Region ops proved on their own (`verifier/compose.py`), each a
+        single point here; True: the point is a host event standing for
+        every effect inside."""
+
+    def summary_point(self, op: Operation, cur: int | None, tid: int) -> int:
+        """A summarised region op: one point of the thread, where its
+        regions begin and end (what happens inside is proved apart, and
+        nothing inside is left pending at its end)."""
+        g = self.g
+        n = g.node("point", op, tid) if cur is None else g.node_after(cur, "point", op, tid)
+        if self.summarised[op]:
+            g.add_event(Event(op, "host", n, n, tid))
+        return n
 
     def here(self) -> int:
         return self.g.cond
@@ -433,6 +455,8 @@ class _GuardedBuilder(EventBuilder):
         return self.join([(c, n) for c, n, _, _ in exits], tid), exits
 
     def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        if op in self.summarised:
+            return self.summary_point(op, cur, tid)
         name = op.name
         if name in ("scf.if", "affine.if"):
             return self.scf_if(op, cur, tid, depth)
@@ -623,12 +647,14 @@ def build_guarded(
     sym: Symbols,
     canon: Callable[[Operation], Operation | None] | None = None,
     unroll: int = DEFAULT_UNROLL,
+    summarised: Mapping[Operation, bool] | None = None,
 ) -> GuardedGraph:
     """The guarded graph of `func`. Build the input first with `canon` None
     (its decisions are made); then the output with `canon` mapping its ops
     onto the input's (its decisions are looked up: one the input lacks sets
-    `GuardedGraph.mismatch`)."""
-    b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None)
+    `GuardedGraph.mismatch`). `summarised`: region ops made single points
+    (`_GuardedBuilder.summary_point`)."""
+    b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None, summarised)
     g = b.g
     g.thread_ops.append(None)
     if not func.regions or not func.regions[0].blocks:
@@ -640,6 +666,43 @@ def build_guarded(
         b.program_end(func, last)
     g.path_count = b.mult
     return g
+
+
+@dataclass
+class RegionGraph:
+    """One run of a region on its own (`build_region`)."""
+
+    g: GuardedGraph
+    exit: int
+    """The point after the region's terminator: where its op goes on."""
+    completions: list[tuple[int, int]]
+    """(condition, end) of every `async.execute` body begun in the region."""
+
+
+def build_region(
+    func: Operation,
+    owner: Operation,
+    region: Region,
+    sym: Symbols,
+    canon: Callable[[Operation], Operation | None] | None = None,
+    unroll: int = DEFAULT_UNROLL,
+    summarised: Mapping[Operation, bool] | None = None,
+) -> RegionGraph:
+    """The guarded graph of one run of `region` of `owner` (in function
+    `func`), from a point where nothing is pending to the point after its
+    terminator: one iteration of a loop body, one branch of an `scf.if`.
+    For a region op no token crosses the boundary of (`verifier/compose.py`
+    checks that), what happens inside depends on nothing outside but the
+    host thread reaching it. Input first, as with `build_guarded`."""
+    b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None, summarised)
+    g = b.g
+    g.thread_ops.append(None)
+    start = g.node("point", owner, 0)
+    last, _ = b.gregion(region, start, 0, 0)
+    end = g.node("point", owner, 0)
+    g.edge(last if last is not None else start, end)
+    g.path_count = b.mult
+    return RegionGraph(g, end, b.completions)
 
 
 def assignment(g: GuardedGraph, sym: Symbols, choices: list[int]) -> tuple[dict[int, int], list[int]]:
@@ -713,7 +776,7 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
         if holds(pc):
             out.choices.append(values[d])
             out.options.append(1 if d in seen else sym.decisions[d].options)
-            out.path.append(_describe(op, values[d]))
+            out.path.append(describe_choice(op, values[d]))
             seen.add(d)
     out.loops = set(g.loops)
     # Which node each guarded node is on the path (None: absent); a join is
@@ -761,7 +824,7 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
     return out
 
 
-def _describe(op: Operation, c: int) -> str:
+def describe_choice(op: Operation, c: int) -> str:
     """A decision at `op` and its option in words, as the report names the path."""
     loc, kind = op.loc, op.name
     if kind in ("scf.if", "affine.if"):

@@ -32,12 +32,24 @@ from spec.ir import Operation
 
 
 class Fault(Exception):
-    """A run-time fault of the interpreted program (not of the tool)."""
+    """A run-time fault of the interpreted program (not of the tool):
+    undefined behaviour (a division by zero, an access out of bounds),
+    after which the program may do anything."""
+
+    kind = "fault"
+    """The observation it is recorded as."""
 
     def __init__(self, op: Operation | None, message: str) -> None:
         super().__init__(message)
         self.op = op
         self.message = message
+
+
+class Abort(Fault):
+    """A defined stop of the program (a failed `cf.assert`): an outcome like
+    any other, which a rewrite must keep, not undefined behaviour."""
+
+    kind = "abort"
 
 
 # -- values -------------------------------------------------------------------
@@ -135,9 +147,15 @@ class AsyncValue:
 
 @dataclass(eq=False)
 class Group:
-    """`!async.group`: the tokens added to it so far."""
+    """`!async.group`: the tokens added to it so far, and the size it was
+    made with: `async.await_all` returns once `size` of its tokens are
+    available (so it may wait for tokens not yet added)."""
 
     tokens: list = field(default_factory=list)
+    size: int = 0
+
+    def complete(self) -> bool:
+        return sum(1 for t in self.tokens if t.complete()) >= self.size
 
 
 def render_value(v: object) -> str:

@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from spec.invariant import InternalError
+
 # -- expressions -----------------------------------------------------------------
 
 
@@ -140,7 +142,8 @@ def expr_text(e: Expr, names: Any = None, strong: bool = False) -> str:
     if e.kind in ("dim", "sym"):
         return names(e.kind, e.value) if names else f"{'d' if e.kind == 'dim' else 's'}{e.value}"
     lhs, rhs = e.lhs, e.rhs
-    assert lhs is not None and rhs is not None
+    if not (lhs is not None and rhs is not None):
+        raise InternalError("spec.syntax.affine: expected lhs is not None and rhs is not None")
     if e.kind != "add":
         if e.kind == "mul" and _is_const(rhs, -1):
             text = "-" + expr_text(lhs, names, True)

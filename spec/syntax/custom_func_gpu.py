@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spec import gpu_async, registry
 from spec.attributes import ArrayAttr, Attr, FunctionType, IntegerAttr, StringAttr, UnitAttr, quote_symbol
+from spec.invariant import InternalError
 from spec.ir import Operation, Value
 from spec.syntax.custom_registry import custom_printer, return_like, segments
 from spec.syntax.printer import Printer
@@ -226,7 +227,8 @@ def _library_form(p: Printer, op: Operation) -> str:
     it; two blanks after the name of a synchronous op without deps)."""
     info = registry.lookup(op.name)
     form = info.library_form
-    assert form is not None
+    if form is None:
+        raise InternalError("spec.syntax.custom_func_gpu: expected form is not None")
     n_deps = len(gpu_async.async_deps(op))
     deps, rest = op.operands[:n_deps], op.operands[n_deps:]
     if form.order:

@@ -10,6 +10,7 @@ import re
 
 from spec import registry
 from spec.attributes import Attr, DenseArrayAttr, FunctionType, OpaqueAttr, StringAttr, UnitAttr, quote_symbol
+from spec.invariant import InternalError
 from spec.ir import Operation, Value
 from spec.syntax.build_base import K_DYNAMIC
 from spec.syntax.custom_registry import custom_printer, return_like, segments
@@ -25,7 +26,8 @@ def _left(op: Operation, *known: str) -> dict[str, Attr]:
 
 
 def _mixed(p: Printer, statics: Attr, dyn: list[Value]) -> str:
-    assert isinstance(statics, DenseArrayAttr)
+    if not isinstance(statics, DenseArrayAttr):
+        raise InternalError("spec.syntax.custom_more: expected isinstance(statics, DenseArrayAttr)")
     it = iter(dyn)
     return "[" + ", ".join(p.value(next(it)) if s == K_DYNAMIC else str(s) for s in statics.values) + "]"
 
@@ -50,7 +52,8 @@ def switch_case_values(attr: Attr | None) -> list[int]:
 def _switch(p: Printer, op: Operation) -> str:
     (flag,), default, case_ops = segments(op)
     width = flag.type.int_width
-    assert width is not None
+    if width is None:
+        raise InternalError("spec.syntax.custom_more: expected width is not None")
     values = switch_case_values(op.properties.get("case_values"))
     sizes = op.properties.get("case_operand_segments")
     counts = list(sizes.values) if isinstance(sizes, DenseArrayAttr) else []
@@ -84,7 +87,8 @@ def _global(p: Printer, op: Operation) -> str:
     if isinstance(op.properties.get("constant"), UnitAttr):
         text += "constant "
     name = op.properties["sym_name"]
-    assert isinstance(name, StringAttr)
+    if not isinstance(name, StringAttr):
+        raise InternalError("spec.syntax.custom_more: expected isinstance(name, StringAttr)")
 
     text += f"{quote_symbol(name.value)} : {op.properties['type']}"
     init = op.properties.get("initial_value")
@@ -228,7 +232,8 @@ def _llvm_func(p: Printer, op: Operation) -> str:
     if linkage != "external":
         text += f"{linkage} "
     name = op.properties["sym_name"]
-    assert isinstance(name, StringAttr)
+    if not isinstance(name, StringAttr):
+        raise InternalError("spec.syntax.custom_more: expected isinstance(name, StringAttr)")
     text += f"{quote_symbol(name.value)}(" + ", ".join([*params, *(["..."] if vararg else [])]) + ")"
     if result is not None:
         text += f" -> {result}"
@@ -245,7 +250,8 @@ def _llvm_global(p: Printer, op: Operation) -> str:
     if isinstance(op.properties.get("constant"), UnitAttr):
         text += "constant "
     name = op.properties["sym_name"]
-    assert isinstance(name, StringAttr)
+    if not isinstance(name, StringAttr):
+        raise InternalError("spec.syntax.custom_more: expected isinstance(name, StringAttr)")
     value = op.properties.get("value")
     text += f"{quote_symbol(name.value)}({'' if value is None else value})"
     rest = _left(op, "linkage", "constant", "sym_name", "value", "global_type")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from spec import registry
 from spec.attributes import Attr, DenseArrayAttr
+from spec.invariant import InternalError
 from spec.ir import Operation, Value
 from spec.syntax.printer import Printer
 
@@ -33,7 +34,8 @@ def custom_printer(*names: str) -> Callable:
 
 def segments(op: Operation) -> list[list[Value]]:
     sizes = op.properties.get("operandSegmentSizes")
-    assert isinstance(sizes, DenseArrayAttr)
+    if not isinstance(sizes, DenseArrayAttr):
+        raise InternalError("spec.syntax.custom_registry: expected isinstance(sizes, DenseArrayAttr)")
     out, i = [], 0
     for n in sizes.values:
         out.append(op.operands[i : i + n])

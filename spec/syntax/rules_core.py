@@ -33,6 +33,7 @@ from spec.attributes import (
     round_to_type,
 )
 from spec.diagnostics import DiagnosticError, error
+from spec.invariant import InternalError
 from spec.ir import Block, Location, Operation, Region
 from spec.syntax.build_base import (
     POLICY,
@@ -94,7 +95,8 @@ class CoreRules(BuilderBase):
                 names = it
             elif isinstance(it, PartialOp):
                 body = it
-        assert body is not None
+        if body is None:
+            raise InternalError("spec.syntax.rules_core: expected body is not None")
         op = body.op
         if body.async_kw is not None and not names:
             raise DiagnosticError(error(self.tok_loc(body.async_kw), f"custom op '{op.name}' needs to be named when marked 'async'"))

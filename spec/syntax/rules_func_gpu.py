@@ -24,6 +24,7 @@ from spec.attributes import (
     UnitAttr,
 )
 from spec.diagnostics import DiagnosticError, error
+from spec.invariant import InternalError
 from spec.ir import Block, Region, Value
 from spec.registry import HANDLE_TYPES
 from spec.syntax.build_base import (
@@ -324,7 +325,8 @@ class FuncGpuRules(BuilderBase):
         name = str(items[0])
         info = registry.lookup(name)
         form = info.library_form
-        assert form is not None
+        if form is None:
+            raise InternalError("spec.syntax.rules_func_gpu: expected form is not None")
         is_async, deps = items[1]
         lead: dict[str, Attr] | None = None
         written: list[tuple] = []

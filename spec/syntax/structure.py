@@ -36,6 +36,7 @@ from __future__ import annotations
 from spec import registry
 from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, Type, TypeAttr
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note
+from spec.invariant import InternalError
 from spec.ir import Block, Operation, Region, Value
 from spec.syntax.printer import Printer
 
@@ -268,7 +269,8 @@ class Dominance:
 
     def position(self, op: Operation) -> int:
         block = op.parent
-        assert block is not None
+        if block is None:
+            raise InternalError("spec.syntax.structure: expected block is not None")
         table = self.positions.get(id(block))
         if table is None:
             table = self.positions[id(block)] = {id(o): k for k, o in enumerate(block.ops)}
@@ -320,7 +322,8 @@ class Dominance:
         owner = v.owner
         if isinstance(owner, Block):
             return self.block_dominates(owner, anc.parent)
-        assert isinstance(owner, Operation) and owner.parent is not None
+        if not (isinstance(owner, Operation) and owner.parent is not None):
+            raise InternalError("spec.syntax.structure: expected isinstance(owner, Operation) and owner.parent is not None")
         graph = graph_region(region)
         if anc is owner:
             # A use nested in the defining op itself.
@@ -339,7 +342,8 @@ class Dominance:
         if a is b:
             return True
         region = a.parent
-        assert region is not None
+        if region is None:
+            raise InternalError("spec.syntax.structure: expected region is not None")
         reach, doms = self.region_cfg(region)
         if b not in reach:
             return True  # everything dominates an unreachable block
@@ -393,7 +397,8 @@ def dominance_diag(user: Operation, index: int, v: Value) -> Diagnostic:
         rel = _relation(use_region, def_region, user.parent is owner.parent, "op in")
         more = note(owner.loc, f"operand defined here ({rel})")
     else:
-        assert isinstance(owner, Block)
+        if not isinstance(owner, Block):
+            raise InternalError("spec.syntax.structure: expected isinstance(owner, Block)")
         def_region = owner.parent
         index_of = def_region.blocks.index(owner) if def_region is not None else 0
         rel = _relation(use_region, def_region, False, "in")
