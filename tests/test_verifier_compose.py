@@ -168,3 +168,44 @@ def test_a_token_carried_by_the_loop_is_proved_whole_and_bounded() -> None:
     )
     r = verdict(text, RefimplImpl("reference")(text))
     assert r.verdict == BOUNDED and r.functions[0].regions == 0, r.text()
+
+
+def _refutation(r) -> list[str]:  # type: ignore[no-untyped-def]
+    (v,) = [v for f in r.functions for v in f.violations]
+    return v.path
+
+
+def test_a_race_under_an_outside_condition_is_refuted_from_the_run_with_its_path() -> None:
+    # The `scf.if %c` inside the loop decides on a function argument; no op
+    # around the loop decides on it, so the run's counterexample is the
+    # function's: the way in (one trip), then the branch.
+    text = program(
+        "    scf.for %i = %c0 to %n step %c1 {\n      scf.if %c {\n        gpu.memset %a, %v : memref<16xf32>, f32\n"
+        "        func.call @use(%a) : (memref<16xf32>) -> ()\n      }\n    }\n"
+    )
+    wrong = _lines_without(RefimplImpl("reference")(text), "gpu.wait [%")
+    r = verdict(text, wrong)
+    assert r.verdict == REFUTED, r.text()
+    assert _refutation(r) == ["scf.for at in.mlir:6:5 runs 1 time", "scf.if at in.mlir:7:7 takes the then branch"]
+    whole = verdict(text, wrong, compose=False)
+    assert whole.verdict == REFUTED and _refutation(whole)[-1] == "scf.if at in.mlir:7:7 takes the then branch"
+
+
+def test_a_race_the_way_in_rules_out_is_not_refuted() -> None:
+    # The race sits in the `else` branch of an `scf.if %c` inside a loop
+    # that is itself in the `then` branch of `scf.if %c`: on no path of the
+    # function is it reached. The loop's run alone refutes it; that run is
+    # not trusted (its decision is the way in's), and the whole proof, where
+    # both ifs are one decision, finds every reachable pair ordered.
+    text = program(
+        "    scf.if %c {\n      scf.for %i = %c0 to %n step %c1 {\n        scf.if %c {\n"
+        "          func.call @use(%a) : (memref<16xf32>) -> ()\n        } else {\n"
+        "          gpu.memset %a, %v : memref<16xf32>, f32\n          func.call @use(%a) : (memref<16xf32>) -> ()\n"
+        "        }\n      }\n    }\n"
+    )
+    out = RefimplImpl("reference")(text)
+    wrong = _lines_without(out, "gpu.wait [%")
+    assert wrong != out
+    r = verdict(text, wrong)
+    assert r.verdict != REFUTED, r.text()
+    assert verdict(text, wrong, compose=False).verdict == r.verdict

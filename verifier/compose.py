@@ -34,8 +34,9 @@ Why that proves the function (docs/design.md, "compositional proof"):
 Summarising can only add obligations (the input's `P` stands for every
 effect, whether or not a path inside has one), so a `verified` or `bounded`
 answer is sound. A run refuted on its own is the function's refutation
-when the run decides nothing on values from outside (`independent`): its
-paths are paths of the function. Anything else is not trusted: the
+when no decision in it can contradict the way to it (`independent`) and
+that way runs through structured ops alone (`entry_path`): its paths,
+prefixed by the way in, are paths of the function. Anything else is not trusted: the
 function is proved whole, unrolled, as without composition, and that proof
 gives the verdict and the counterexample. The loop lemma and the bound apply per run, where a
 loop inside carries tokens and is therefore not closed.
@@ -268,19 +269,31 @@ DECIDING_OPS = frozenset({"scf.if", "affine.if", "cf.cond_br", "arith.select", "
 
 
 def independent(op: Operation) -> bool:
-    """Every decision inside `op` is its own: no branch or select in its
-    regions decides on a value defined outside `op`. Then a path of one run
-    of a region is a path of the function wherever the run is reached (the
-    enclosing proof's decisions are free as the run's are), and what is
-    refuted on the run is refuted on the function: the whole proof finds
-    the same pair on the same path, at the cost of unrolling everything."""
+    """No decision inside `op` can contradict the way to it, nor two on the
+    way contradict each other: no branch or select in its regions decides
+    on a value that `op` or an op around it (up to the function) takes as
+    an operand, such as the condition of an enclosing `scf.if`, and no two
+    of `op` and the ops around it decide on one value. Then a path of one run of a region is a path of the
+    function wherever the run is reached: the decisions inside on values
+    from outside are free in the function's graph as in the run's (one
+    decision per condition value, `union_graph.condition_key`), and none of
+    them gates the way in. So what is refuted on the run is refuted on the
+    function: the whole proof finds the same pair on the same path, at the
+    cost of unrolling everything."""
     inside: set[int] = set()
     for inner in op.walk():
         inside.add(id(inner))
         for region in inner.regions:
             inside.update(id(b) for b in region.blocks)
+    gates: set[int] = set()
+    around: Operation | None = op
+    while around is not None and around.name != "func.func":
+        if around.name in DECIDING_OPS and any(id(v) in gates for v in around.operands):
+            return False  # two ops on the way in decide on one value
+        gates.update(id(v) for v in around.operands)
+        around = around.parent_op
     for inner in op.nested_ops():
-        if inner.name in DECIDING_OPS and not all(_defined_in(v, inside) for v in inner.operands):
+        if inner.name in DECIDING_OPS and any(id(v) in gates for v in inner.operands if not _defined_in(v, inside)):
             return False
     return True
 
