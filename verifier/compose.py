@@ -246,7 +246,7 @@ def _prove_run(run: FunctionRun, comp: Composition, rout: RegionGraph, graphs: A
     with an `entry` path that reaches the run, the run's report, its paths
     prefixed by `entry`, is `comp.refutation`)."""
     unroll = run.options.unroll
-    sub = FunctionRun(run.fin, run.fout, run.corr, FunctionReport(run.fr.name), run.options, run.budget, run.timings, LoopLemma(unroll))
+    sub = FunctionRun(run.fin, run.fout, run.corr, FunctionReport(run.fr.name), run.options, run.budget, run.timings, LoopLemma(unroll), proved=run.proved)
     decided = prove_one_path(sub, graphs) if graphs.one_path else check_all_paths(sub, graphs)
     fr = sub.fr
     if fr.violations:
@@ -410,7 +410,7 @@ def _prove_function(run: FunctionRun, comp: Composition, back: dict[Operation, O
     fr = FunctionReport(run.fr.name, unroll=run.fr.unroll)
     fr.paths = gin.path_count
     fr.bounded = gin.bounded
-    sub = FunctionRun(fin, fout, run.corr, fr, run.options, run.budget, run.timings, LoopLemma(unroll))
+    sub = FunctionRun(fin, fout, run.corr, fr, run.options, run.budget, run.timings, LoopLemma(unroll), proved=run.proved)
     decided = prove_one_path(sub, graphs) if graphs.one_path else check_all_paths(sub, graphs)
     if not decided or fr.violations or sub.undecided or fr.verdict != Status.VERIFIED:
         return False

@@ -76,9 +76,12 @@ making 1,024 up front cost 0.03 s)."""
 class Prover:
     """One Z3 solver for the obligations of one function."""
 
-    def __init__(self, g: EventGraph, settings: SolverSettings | None = None) -> None:
+    def __init__(self, g: EventGraph, settings: SolverSettings | None = None, proved: ProvedQueries | None = None) -> None:
         self.g = g
         self.settings = settings or SolverSettings()
+        self.proved = proved
+        """Queries proved before in this check (`ProvedQueries`), read and
+        added to by `prove_all`; None: none shared."""
         self.ctx: z3.Context | None = None
         """The Z3 context of the solvers here: None, Z3's main one, except
         in a forked child (`_groups_proved`)."""
@@ -274,7 +277,8 @@ class Prover:
         of them (`queries`)."""
         batch = batch or DEFAULT_BATCH
         keys, every = self.queries(pairs, fork)
-        known = {q for q in every if q in PROVED}
+        memo = self.proved
+        known = {q for q in every if q in memo} if memo is not None else set()
         distinct = [q for q in every if q not in known]
         groups = _groups(distinct, batch)
         theirs = list(range(1, len(groups), 2)) if _forks(fork, len(groups), MIN_FORKED_GROUPS) else []
@@ -296,7 +300,8 @@ class Prover:
             self.forked_cpu += cpu
         for i, ok in zip(theirs, proved, strict=True):
             proved_queries.update(groups[i] if ok else self._proved_queries(groups[i]))
-        PROVED.add(proved_queries)
+        if memo is not None:
+            memo.add(proved_queries)
         proved_queries |= known
         verified = Outcome(Status.VERIFIED)
         # One shared outcome for the proved (read, never changed: an outcome
@@ -435,16 +440,18 @@ def _forks(fork: bool | None, size: int, minimum: int) -> bool:
     return fork and hasattr(os, "fork")
 
 
-class _ProvedQueries:
-    """The queries Z3 has proved in this process, the most recent
-    `capacity` of them. A query is its formula up to the names of its
-    unknowns (`Query`), so a query proved once is proved wherever it comes
-    up again: in another region run of the same function, another function,
-    another program of an exhaustive run. Only `unsat` answers are kept (an
-    answer that holds whatever the solver's settings); the bound keeps a
-    long run's memory flat."""
+class ProvedQueries:
+    """Queries Z3 has proved, the most recent `capacity` of them, shared by
+    the `Prover`s of one function's check (`verifier.run.FunctionRun`). A
+    query is its formula up to the names of its unknowns (`Query`), so a
+    query proved once is proved wherever it comes up again: in thousands of
+    region runs of one function, most ask the same few. Only `unsat`
+    answers are kept. Scoped to one check, so that a verdict never depends
+    on what the process checked before (a query proved earlier without a
+    resource limit would otherwise turn a later `unknown` into `verified`);
+    the bound keeps memory flat."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int = 50_000) -> None:
         self.capacity = capacity
         self._seen: OrderedDict[Query, None] = OrderedDict()
 
@@ -527,9 +534,6 @@ def _groups(queries: list[Query], batch: int) -> list[list[Query]]:
         groups.append(cur)
     return groups
 
-
-PROVED = _ProvedQueries(50_000)
-"""The process's proved queries (`prove_all` reads and adds)."""
 
 _MAIN_POOL: list[_Constants] = []
 """The constants of Z3's main context, made once per process and shared by

@@ -49,7 +49,7 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
     corr, fr = run.corr, run.fr
     obls = obligations(gin)
     fr.obligations += len(obls)
-    prover = Prover(gout, run.options.solver)
+    prover = Prover(gout, run.options.solver, run.proved)
     ends: list[tuple[Event, Event, Operation, Operation]] = []
     for ob in obls:
         a_out = corr.to_output.get(ob.first)

@@ -17,6 +17,7 @@ from spec.ir import Operation
 from spec.semantics.events import DEFAULT_UNROLL
 from verifier.budget import Budget
 from verifier.correspondence import Correspondence
+from verifier.encode import ProvedQueries
 from verifier.lemma import LoopLemma
 from verifier.report import FunctionReport
 from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, SolverSettings, Status
@@ -77,6 +78,8 @@ class FunctionRun:
     lemma: LoopLemma
     undecided: list[str] = field(default_factory=list)
     """Per obligation not decided: why."""
+    proved: ProvedQueries = field(default_factory=ProvedQueries)
+    """Z3 queries proved so far in this function's check, region runs included."""
 
     def time(self, phase: str, seconds: float) -> None:
         self.timings[phase] = self.timings.get(phase, 0.0) + seconds
