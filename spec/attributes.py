@@ -15,6 +15,7 @@ import math
 import re
 import struct
 from dataclasses import dataclass
+from typing import cast
 
 _WS = re.compile(r"\s+")
 _TIGHT = re.compile(r"\s*([<>\[\]()])\s*")
@@ -224,6 +225,13 @@ class DenseArrayAttr(Attr):
     element: Type
     values: tuple[int, ...] | tuple[float, ...]
     """Integers (`i1` as 0/1) or, for a float element type, floats."""
+
+    @property
+    def ints(self) -> tuple[int, ...]:
+        """`values` typed as integers, for an array of an integer element
+        type (`operandSegmentSizes`, `case_operand_segments`): the same
+        tuple, no conversion."""
+        return cast("tuple[int, ...]", self.values)
 
     def __str__(self) -> str:
         if not self.values:
