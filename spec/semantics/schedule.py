@@ -158,6 +158,8 @@ class Machine(StepEffects):
     def enabled(self) -> list[str]:
         """Processes that can step, in program-order priority: GPU finishes,
         GPU starts (issue order), then host threads, newest first."""
+        fin: list[str]
+        start: list[str]
         fin, start, host = [], [], []
         finished = []
         for pid, p in self.live.items():
