@@ -86,7 +86,7 @@ class Options:
     """Ops per block (halved per nesting level)."""
 
     def without(self, *names: str) -> Options:
-        return replace(self, **{n: False for n in names})  # type: ignore[arg-type]
+        return replace(self, **{n: False for n in names})
 
 
 ALL = Options()

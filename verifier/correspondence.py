@@ -82,7 +82,7 @@ def _segmented(op: Operation) -> list[list[Value]]:
     if sizes is None or not hasattr(sizes, "values"):
         return [[v for v in op.operands if v.type.text not in plumbing]]
     groups, i = [], 0
-    for n in sizes.values:  # type: ignore[attr-defined]
+    for n in sizes.values:
         groups.append([v for v in op.operands[i : i + n] if v.type.text not in plumbing])
         i += n
     return groups

@@ -155,7 +155,7 @@ class BoundaryMachine(Machine):
                 ev.reads[buf] = ev.writes[buf] = pos
             callers.append(g)
             if gpu_value and isinstance(v, AsyncValue):
-                v.producer.values = [Token((g,))]  # type: ignore[attr-defined]
+                v.producer.values = [Token((g,))]
             else:
                 args[i] = Token((g,))
         super().__init__(func, args, aliases)
@@ -184,7 +184,7 @@ class BoundaryMachine(Machine):
         return super().step(pid)
 
     # -- who may step -------------------------------------------------------------
-    def _ready(self, p: HostProc | GpuProc) -> bool:  # type: ignore[override]
+    def _ready(self, p: HostProc | GpuProc) -> bool:
         if isinstance(p, Observer):
             if p.state != "wait":
                 return False
@@ -237,7 +237,7 @@ class BoundaryMachine(Machine):
     # -- steps --------------------------------------------------------------------
     def _host_step(self, p: HostProc, index: int) -> None:
         if isinstance(p, Observer):
-            self._observer_step(p, index)  # type: ignore[unreachable]
+            self._observer_step(p, index)
             return
         super()._host_step(p, index)
 

@@ -95,7 +95,7 @@ def execute_segments(op: Operation) -> tuple[list[Value], list[Value]]:
     """(`[deps]`, body operands) of an `async.execute`."""
     sizes = op.properties.get("operandSegmentSizes")
     if isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 2:
-        n = sizes.values[0]
+        n = sizes.ints[0]
         return op.operands[:n], op.operands[n:]
     deps = [v for v in op.operands if v.type.is_async_token]
     return deps, [v for v in op.operands if not v.type.is_async_token]

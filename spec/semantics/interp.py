@@ -188,8 +188,8 @@ def segment(op: Operation, index: int) -> list[Value]:
     sizes = op.properties.get("operandSegmentSizes")
     if not isinstance(sizes, DenseArrayAttr):
         return []
-    start = sum(sizes.values[:index])
-    return op.operands[start : start + sizes.values[index]]
+    start = sum(sizes.ints[:index])
+    return op.operands[start : start + sizes.ints[index]]
 
 
 def kernel_name(op: Operation) -> str:
@@ -382,7 +382,10 @@ class Thread:
         if loop is None:
             raise Fault(op, "scf.yield outside a region op")
         if loop.name == "scf.for":
-            iv, ub, step = f.state  # type: ignore[misc]
+            iv: int
+            ub: int
+            step: int
+            iv, ub, step = f.state  # type: ignore[misc]  # the frame's state is untyped: an scf.for's is [iv, ub, step]
             iv += step
             if iv < ub:
                 f.state = [iv, ub, step]
@@ -450,8 +453,8 @@ def default_args(func: Operation, overrides: dict[str, object] | None = None, fl
             done = Producer()
             done.done = True
             done.done_clock = {}
-            done.values = [0]  # type: ignore[attr-defined]
-            done.failed = False  # type: ignore[attr-defined]
+            done.values = [0]
+            done.failed = False
             out.append(AsyncValue(done, 0))
         elif t.is_float:
             out.append(round_float(float(given) if given is not None else 1.5, t))  # type: ignore[arg-type]

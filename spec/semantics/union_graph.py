@@ -47,7 +47,7 @@ control flow to it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from spec import registry
@@ -237,7 +237,7 @@ class _GuardedBuilder(EventBuilder):
         else:
             parent = block.parent.parent if block.parent is not None else None
             src = g.canon(parent) if parent is not None else None
-            if src is None or block.parent is None:
+            if src is None or parent is None or block.parent is None:  # (parent is None makes src None)
                 return None
             name = ("arg", src, _index(parent.regions, block.parent), _index(block.parent.blocks, block), cond.index)
         # Which (region, block) of each op around the defining block it lies in.
@@ -288,7 +288,7 @@ class _GuardedBuilder(EventBuilder):
             out.append((comp, avail, self.inner.get(v)))
         return out
 
-    def join(self, pairs: list[tuple[int, int | None]], tid: int) -> int | None:
+    def join(self, pairs: Sequence[tuple[int, int | None]], tid: int) -> int | None:
         """One node reached from each alternative's node under its condition."""
         nodes = {n for _, n in pairs if n is not None}
         if not nodes:
@@ -354,7 +354,7 @@ class _GuardedBuilder(EventBuilder):
 
     # -- control flow ------------------------------------------------------------
 
-    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int):  # type: ignore[override]
+    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int):
         raise AssertionError("the guarded builder runs regions with gregion")
 
     def gregion(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
@@ -373,7 +373,7 @@ class _GuardedBuilder(EventBuilder):
             return cur, [(g.cond, cur, term, self.snap(term.operands))]
         return self.cf_region(region, cur, tid, depth)
 
-    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int):  # type: ignore[no-untyped-def]
+    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int):
         g, sym = self.g, self.sym
         states = block_states(region, self.unroll)
         if states is None:
@@ -433,7 +433,7 @@ class _GuardedBuilder(EventBuilder):
                 if d is None:
                     continue
                 sizes = term.properties.get("operandSegmentSizes")
-                n_true = sizes.values[1] if isinstance(sizes, DenseArrayAttr) else 0
+                n_true = sizes.ints[1] if isinstance(sizes, DenseArrayAttr) else 0
                 outs = [
                     (sym.conj(g.cond, sym.option(d, 0)), succs[st][0], term.operands[1 : 1 + n_true]),
                     (sym.conj(g.cond, sym.option(d, 1)), succs[st][1], term.operands[1 + n_true :]),

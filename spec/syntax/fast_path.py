@@ -402,7 +402,7 @@ class FastPath:
                 self.constants.clear()
             self.constants[key] = value
         op = _op(name, [], {**self.defaults[name], "value": value}, loc)
-        return op, [value.type], False, m.end()  # type: ignore[attr-defined]
+        return op, [value.type], False, m.end()
 
     def _element(self, t: Type) -> Type:
         elem = self.elements.get(t.text)

@@ -220,7 +220,7 @@ def parse_attr_value(value: str, offset: int) -> Attr:
 
 
 # Set after the rule wrappers: it is no rule callback.
-_Builder.attr_value_parser = staticmethod(parse_attr_value)  # type: ignore[assignment]
+_Builder.attr_value_parser = staticmethod(parse_attr_value)
 
 
 @functools.lru_cache(maxsize=1)

@@ -189,7 +189,7 @@ class CoreRules(BuilderBase):
                     if isinstance(s, Block):
                         resolved.append(s)
                         continue
-                    tok: Token = s  # type: ignore[assignment]
+                    tok: Token = s
                     if str(tok) not in labels:
                         raise DiagnosticError(error(self.tok_loc(tok), "reference to an undefined block"))
                     resolved.append(labels[str(tok)])
@@ -296,7 +296,7 @@ class CoreRules(BuilderBase):
             value &= (1 << width) - 1
             if not unsigned and width > 1 and value >= 1 << (width - 1):
                 value -= 1 << width
-        return IntegerAttr(value, t)  # type: ignore[arg-type]
+        return IntegerAttr(value, t)
 
     def float_attr(self, meta: Any, items: list) -> FloatAttr:
         t = read_type(items[1]) if len(items) > 1 else Type("f64")

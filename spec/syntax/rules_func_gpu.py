@@ -299,7 +299,7 @@ class FuncGpuRules(BuilderBase):
             props["hostShared"] = UnitAttr()
         props, attrs = self.split_attrs("gpu.alloc", attrs, props)
         results = [t, GPU_TOKEN] if is_async else [t]
-        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[list-item]
+        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))
 
     def gpu_dealloc_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]

@@ -118,7 +118,7 @@ class MemrefExtraRules(BuilderBase):
         return self._mx(str(items[0]), meta, [self.typed(items[1], t)], list(items[3]), _attrs(items[4:]))  # type: ignore[arg-type]
 
     def mx_cast_op(self, meta: Any, items: list) -> PartialOp:
-        return self._mx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], _attrs(items[2:-2]))  # type: ignore[arg-type,list-item]
+        return self._mx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], _attrs(items[2:-2]))  # type: ignore[arg-type]
 
     def mx_prefetch_op(self, meta: Any, items: list) -> PartialOp:
         """`%m[%i...], read|write, locality<0..3>, data|instr : T` (no
@@ -168,4 +168,4 @@ class MemrefExtraRules(BuilderBase):
             raise DiagnosticError(error(self.loc(meta), "'memref.transpose' op expected a permutation map"))
         props: dict[str, Attr] = {"permutation": OpaqueAttr(text)}
         src_t, res_t = read_type(items[-2]), read_type(items[-1])
-        return self._mx("memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props)  # type: ignore[arg-type,list-item]
+        return self._mx("memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props)  # type: ignore[arg-type]

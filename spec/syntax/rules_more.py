@@ -316,7 +316,7 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
         dyn = self.mixed_sizes(items[2], "static_position", props)
         return self._more(
             "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props
-        )  # type: ignore[arg-type,list-item]
+        )
 
     def more_vinsert_op(self, meta: Any, items: list) -> PartialOp:
         val_t, dst_t = read_type(items[-2]), read_type(items[-1])

@@ -97,7 +97,7 @@ class ScalarRules(BuilderBase):
         """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
         t = value_type(items[-1])
         value = SymbolRefAttr(symbol_name(str(items[-2])))
-        partial = self.op_with_flags(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})  # type: ignore[list-item]
+        partial = self.op_with_flags(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})
         return self.bare_name(partial, items[0])
 
     def sx_icall_op(self, meta: Any, items: list) -> PartialOp:
