@@ -260,8 +260,8 @@ class _Matcher:
             self.fail(f"'{b.name}' op has regions or successors different from the input's", b, a)
             return False
         self.c.to_output[a] = b
-        for ra, rb in zip(a.regions, b.regions):
-            if not self.region(ra, rb, b, a):
+        for rga, rgb in zip(a.regions, b.regions):
+            if not self.region(rga, rgb, b, a):
                 return False
         return True
 

@@ -77,7 +77,7 @@ def add(lhs: Expr, rhs: Expr) -> Expr:
     else:
         c2, second = 1, rhs
     if first == second:
-        return mul(first, const(c1 + c2))
+        return mul(first, const(c1 + c2))  # type: ignore[arg-type]  # `first` is an operand of a binary expr, so an Expr
     if lhs.kind == "add" and _is_const(lhs.rhs):  # type: ignore[arg-type]
         return add(add(lhs.lhs, rhs), lhs.rhs)  # type: ignore[arg-type]
     return Expr("add", 0, lhs, rhs)

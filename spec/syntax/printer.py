@@ -210,7 +210,7 @@ def registry_result_names(op: Operation) -> list[tuple[int, str]]:
     fields = {
         "name": op.name.split(".", 1)[1],
         "dim": str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">"),
-        "value": ("true" if value.value else "false") if getattr(value, "type", None) == I1 else getattr(value, "value", ""),
+        "value": ("true" if value.value else "false") if getattr(value, "type", None) == I1 else getattr(value, "value", ""),  # type: ignore[union-attr]  # an attr with a type (an IntegerAttr) has a value
     }
     groups = sum(1 for n in names if n.endswith("*"))
     share = (len(op.results) - (len(names) - groups)) // groups if groups else 0

@@ -72,7 +72,7 @@ class AffineRules(BuilderBase):
         if affine.ALIASES.where.get(name, tok.start_pos) != tok.start_pos:
             raise TokenError(tok, 0, f"redefinition of attribute alias id '{name}'")
         affine.ALIASES.attrs[name] = str(items[1])
-        affine.ALIASES.where[name] = tok.start_pos
+        affine.ALIASES.where[name] = tok.start_pos  # type: ignore[assignment]  # lark types it Optional; a lexed token has one
         return None
 
     def affine_ref(self, meta: Any, items: list) -> tuple:

@@ -119,7 +119,7 @@ def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = 
     if isinstance(exc, UnexpectedCharacters):
         ch = exc.char if hasattr(exc, "char") else "?"
         if text:
-            line, col = _wrong_token_position(text, exc.pos_in_stream)
+            line, col = _wrong_token_position(text, exc.pos_in_stream)  # type: ignore[arg-type]  # lark types it Optional; a character error always has one
             line += line_offset
         return DiagnosticError(error(Location(file, line, col), f"unexpected character '{ch}'"))
     if isinstance(exc, UnexpectedEOF):
