@@ -206,6 +206,7 @@ class CommandRunner:
 
 def split_output(text: str) -> list[str]:
     """The modules of a `--split-input-file` output (separated by `// -----` lines)."""
+    cur: list[str]
     chunks, cur = [], []
     for line in text.splitlines(keepends=True):
         if line.rstrip() == SPLIT:

@@ -301,7 +301,7 @@ def parse_ops(
     gc.disable()
     try:
         try:
-            ops: list[Operation] = parser.parse(text)
+            ops: list[Operation] = parser.parse(text)  # type: ignore[assignment]  # lark says a Tree; the builder's transformer makes the op list
         except UnexpectedInput as exc:
             raise syntax_error(exc, file, line_offset, text, parser.terminals) from None
         # What mlir-opt-19 finds while parsing, then what its verifier finds

@@ -109,7 +109,7 @@ class ControlRules(BuilderBase):
         inits = [self.typed(u, t) for u, t in zip(lists[3] if len(lists) > 3 else [], types)]
         self._entry_args(region, [(tok, INDEX) for tok in ivs])
         self._ensure_terminator(region, "scf.reduce", self.loc(meta))
-        props = {"operandSegmentSizes": segment_sizes(len(lbs), len(ubs), len(steps), len(inits))}
+        props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(lbs), len(ubs), len(steps), len(inits))}
         return self.op("scf.parallel", meta, [*lbs, *ubs, *steps, *inits], types, properties=props, attributes=attrs, regions=[region])
 
     def scf_yield_op(self, meta: Any, items: list) -> PartialOp:
@@ -205,7 +205,7 @@ class ControlRules(BuilderBase):
         # block only to hold named arguments): checked as written.
         written = Region() if not region.blocks and not inner else region
         self._entry_args(region, inner)
-        props = {"operandSegmentSizes": segment_sizes(len(deps), len(operands))}
+        props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), len(operands))}
         props, attrs = self.split_attrs("async.execute", attrs, props)
         partial = self.op("async.execute", meta, [*deps, *(u for u, _, _ in operands)], [ASYNC_TOKEN, *types], properties=props, attributes=attrs, regions=[region])
         blocks = check_region_blocks("async.execute", [written], partial.op.loc)

@@ -230,11 +230,11 @@ class CoreRules(BuilderBase):
 
     def function_type(self, meta: Any, items: list) -> FunctionType:
         ins = items[0] or []
-        return FunctionType(tuple(read_type(t) for t in ins), tuple(items[1]))
+        return FunctionType(tuple(read_type(t) for t in ins), tuple(items[1]))  # type: ignore[misc]  # read_type of a value type: no function type
 
     def fn_result(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
-            return [read_type(items[0])]
+            return [read_type(items[0])]  # type: ignore[list-item]  # read_type of a value type: no function type
         return items[0] or []
 
     def symbol_ref(self, meta: Any, items: list) -> SymbolRefAttr:
@@ -377,7 +377,7 @@ class CoreRules(BuilderBase):
         tok: Token = items[0]
         name = unescape(str(tok))
         if not POLICY.allow_unregistered and not registry.registered_dialect(name):
-            loc = Location(self.file, tok.line + self.line_offset, tok.column + len(str(tok)))
+            loc = Location(self.file, tok.line + self.line_offset, tok.column + len(str(tok)))  # type: ignore[operator]  # lark types line/column Optional; a lexed token has them
             raise DiagnosticError(
                 error(
                     loc,

@@ -315,7 +315,7 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
         props: dict[str, Attr] = {}
         dyn = self.mixed_sizes(items[2], "static_position", props)
         return self._more(
-            "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props
+            "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props  # type: ignore[arg-type, list-item]  # read_type of vector types: no function type
         )
 
     def more_vinsert_op(self, meta: Any, items: list) -> PartialOp:

@@ -198,7 +198,7 @@ class WideRules(BuilderBase):
     def wide_get_global_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
         sym: SymbolRefAttr = items[1]
-        return self._wide("memref.get_global", meta, [], [read_type(items[-1])], attrs, {"name": sym})
+        return self._wide("memref.get_global", meta, [], [read_type(items[-1])], attrs, {"name": sym})  # type: ignore[list-item]  # read_type of a memref: no function type
 
     def wide_printf_op(self, meta: Any, items: list) -> PartialOp:
         fmt = StringAttr(unescape(str(items[1])))
