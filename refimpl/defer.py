@@ -260,7 +260,7 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
     loc = user.loc
     block: Block
     if user.name == AWAIT:
-        block = user.parent  # type: ignore[assignment]
+        block = user.parent  # type: ignore[assignment]  # an await in the function has a parent block
         at = block.ops.index(user) + 1
         values: list[Value] = []
         for t in tokens:

@@ -306,7 +306,7 @@ class _StdoutRaw(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, b: bytes) -> int:  # type: ignore[override]
+    def write(self, b: bytes) -> int:  # type: ignore[override]  # RawIOBase takes any buffer; this one is only given bytes
         try:
             return os.write(1, b)
         except BrokenPipeError:

@@ -105,7 +105,7 @@ def _same_operands(a: Operation, b: Operation, get: Callable[[Value], Value | No
         sizes_a: tuple[int, ...] | list[int] = (len(xs),)
         sizes_b: tuple[int, ...] | list[int] = (len(ys),)
     else:
-        sizes_a, sizes_b = getattr(sa, "values", None), getattr(sb, "values", None)  # type: ignore[assignment]
+        sizes_a, sizes_b = getattr(sa, "values", None), getattr(sb, "values", None)  # type: ignore[assignment]  # None is refused just below
         if (
             sizes_a is None
             or sizes_b is None

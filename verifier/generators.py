@@ -32,6 +32,7 @@ function, fewer ops, fewer regions and no user tokens.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -471,6 +472,6 @@ def programs(features: Features = Features()) -> st.SearchStrategy[Program]:
     return program_texts(features).map(Program)
 
 
-def with_features(**changes: object) -> Features:
+def with_features(**changes: Any) -> Features:
     """`Features()` with some fields changed (for tests and the command line)."""
-    return replace(Features(), **changes)  # type: ignore[arg-type]
+    return replace(Features(), **changes)

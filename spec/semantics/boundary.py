@@ -164,7 +164,7 @@ class BoundaryMachine(Machine):
             self.events.append(g.event)
             self.procs[g.pid] = self.live[g.pid] = g
         end = Observer("end", [], _stand_in(END_OP, Location("<end>", 0, 0)), end=True)
-        self.procs["end"] = self.live["end"] = end  # type: ignore[assignment]
+        self.procs["end"] = self.live["end"] = end  # type: ignore[assignment]  # an Observer, a process kind only this machine has (its _ready and steps take it)
         self._kernel_seed = kernel_digest(func)
 
     MAX_RUN_STEPS = 2000
@@ -270,7 +270,7 @@ class BoundaryMachine(Machine):
         receiver's past is the step that hands `v` over)."""
         r = Observer(pid, [v], _stand_in(RECEIVER_OP, op.loc))
         r.clock = dict(clock)
-        self.procs[pid] = self.live[pid] = r  # type: ignore[assignment]
+        self.procs[pid] = self.live[pid] = r  # type: ignore[assignment]  # as above: an Observer
 
     def _issue(self, p: HostProc, op: Operation, vals: list, index: int) -> None:
         pid = f"{op.name}@{op.loc}{self._suffix(p.thread, op)}"

@@ -110,7 +110,7 @@ def is_effectful(op: Operation) -> bool:
     if by_name is _UNSET:
         by_name = _EFFECTFUL[name] = _effectful_by_name(name)
     if by_name is not None:
-        return by_name  # type: ignore[return-value]
+        return by_name  # type: ignore[return-value]  # _UNSET was replaced above: a bool
     return any(is_effectful(o) for r in op.regions for b in r.blocks for o in b.ops)
 
 
@@ -639,7 +639,7 @@ class EventBuilder:
                 if c is None:
                     waits = None
                     break
-                waits.append(c)  # type: ignore[union-attr]
+                waits.append(c)  # type: ignore[union-attr]  # a list: None only on the way out (break)
         if waits is not None:
             # Every dependency's completion known (the common case): the
             # nodes and edges of the general way below, in one call.

@@ -356,11 +356,11 @@ class Thread:
             loop = f.op
             if cond:
                 f.state = "after"
-                self._continue_at(f, loop.regions[1].blocks[0], vals)  # type: ignore[union-attr]
+                self._continue_at(f, loop.regions[1].blocks[0], vals)  # type: ignore[union-attr]  # a condition's frame is its scf.while's (f.op set on entry)
             else:
                 self._leave(vals)
         elif name == "scf.reduce":
-            nxt = next(f.state, None)  # type: ignore[call-overload]
+            nxt = next(f.state, None)  # type: ignore[call-overload]  # the frame's state is untyped: an scf.reduce's is an iterator
             if nxt is None:
                 self._leave([])
             else:
@@ -457,11 +457,11 @@ def default_args(func: Operation, overrides: dict[str, object] | None = None, fl
             done.failed = False
             out.append(AsyncValue(done, 0))
         elif t.is_float:
-            out.append(round_float(float(given) if given is not None else 1.5, t))  # type: ignore[arg-type]
+            out.append(round_float(float(given) if given is not None else 1.5, t))  # type: ignore[arg-type]  # overrides hold numbers (from the command line); float() of anything else raises, as before
         elif t.is_index or t.int_width is not None:
             if given is None:
                 given = flags.get(i, 0) if t.int_width == 1 else DEFAULT_INDEX
-            out.append(wrap(int(given), t))  # type: ignore[call-overload]
+            out.append(wrap(int(given), t))  # type: ignore[call-overload]  # as above: int() of a number
         else:
             raise DiagnosticError(error(a.loc, f"argument '{name}' of type '{t}' cannot be interpreted"))
     return out
