@@ -491,7 +491,7 @@ class FusedLALRParser(LALR_Parser):
             kind = m.lastgroup if m is not None else None
             if m is None or kind is None:
                 # No token: the end of the text if only blanks are left.
-                if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]
+                if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]  # a pattern that matches the empty text never fails
                     raise _Unexpected
                 kind, tok = "$END", None
             else:

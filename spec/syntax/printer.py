@@ -362,7 +362,7 @@ class Printer:
         parent = block.parent_op
         if self.generic and parent is not None:
             implicit = registry.lookup(parent.name).generic_terminator
-            if implicit and block is block.parent.blocks[-1]:  # type: ignore[union-attr]
+            if implicit and block is block.parent.blocks[-1]:  # type: ignore[union-attr]  # a block with a parent op is in a region
                 lines.append(pad + f'"{implicit}"() : () -> ()')
         self.indent -= 2
 

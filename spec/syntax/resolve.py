@@ -176,7 +176,7 @@ def _push_block(work: list[_Visit], ops: list[Operation], parent: str, depth: in
     work += reversed(isolated)
     if others:
         # One entry for the others, read in turn by `verify`.
-        work.append((others, 0, parent, depth, iso))  # type: ignore[arg-type]
+        work.append((others, 0, parent, depth, iso))  # type: ignore[arg-type]  # the work list holds both entry shapes (one op's, a run of others'); verify tells them apart
 
 
 def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, later: dict[int, VerifyLater]) -> None:
