@@ -154,7 +154,7 @@ class FloatAttr(Attr):
     hex_bits: int | None = None
     """Set when the source spelled the value in hex (NaN payloads)."""
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[int, Type]:
         # By bit pattern, so NaN equals itself and -0.0 differs from 0.0.
         bits = self.hex_bits if self.hex_bits is not None else float_bits(self.value, self.type)
         return (bits, self.type)
@@ -308,16 +308,16 @@ def round_to_type(value: float, type: Type) -> float:
     """`value` rounded to the nearest number of the float type (inf on overflow)."""
     try:
         if type.text == "f32":
-            return struct.unpack("<f", struct.pack("<f", value))[0]
+            return cast(float, struct.unpack("<f", struct.pack("<f", value))[0])
         if type.text == "f16":
-            return struct.unpack("<e", struct.pack("<e", value))[0]
+            return cast(float, struct.unpack("<e", struct.pack("<e", value))[0])
     except OverflowError:
         return math.copysign(math.inf, value)
     if type.text == "bf16" and math.isfinite(value):
         # The top half of the f32 pattern, rounded to nearest even.
         bits = struct.unpack("<I", struct.pack("<f", round_to_type(value, Type("f32"))))[0]
         bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
+        return cast(float, struct.unpack("<f", struct.pack("<I", bits))[0])
     return value
 
 
@@ -503,7 +503,7 @@ def canonical_dense(body: str, type_text: str) -> str | None:
     if len(flat) != count:
         return None
 
-    def nest(values: list, dims: list[int]) -> str:
+    def nest(values: list[int | float], dims: list[int]) -> str:
         if not dims:
             return format_scalar(values[0], elem)
         step = len(values) // dims[0]

@@ -18,7 +18,7 @@ Steps are matched to points by label (`issue`/`start`/`finish`/`host`/
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spec.diagnostics import DiagnosticError
 from spec.ir import Operation
@@ -52,7 +52,7 @@ class Replay:
     input_outcome: str = ""
     output_outcome: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "replayed": self.replayed,
             "outcome_differs": self.differs,

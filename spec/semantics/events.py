@@ -56,7 +56,8 @@ from spec import registry
 from spec.attributes import GPU_TOKEN, DenseArrayAttr, Type
 from spec.ir import Block, Operation, Value
 from spec.semantics.conditions import TRUE
-from spec.semantics.event_graph import Event, EventGraph
+from spec.semantics.event_graph import Event as Event  # re-exported: importers take both from here
+from spec.semantics.event_graph import EventGraph as EventGraph
 
 SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.sync_kind(n))
 """Synchronization ops (the registry's `sync` facts): they order events but

@@ -148,7 +148,7 @@ def eval_pure(op: Operation, args: list[Any]) -> list[Any]:
     raise Fault(op, f"'{name}' cannot be evaluated")
 
 
-def _subview(op: Operation, args: list) -> View:
+def _subview(op: Operation, args: list[Any]) -> View:
     src: View = args[0]
     dyn = iter(args[1:])
     parts = []
