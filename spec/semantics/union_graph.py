@@ -49,6 +49,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from spec import registry
 from spec.attributes import DenseArrayAttr
@@ -354,7 +355,7 @@ class _GuardedBuilder(EventBuilder):
 
     # -- control flow ------------------------------------------------------------
 
-    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int):
+    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int) -> NoReturn:
         raise AssertionError("the guarded builder runs regions with gregion")
 
     def gregion(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
@@ -373,7 +374,7 @@ class _GuardedBuilder(EventBuilder):
             return cur, [(g.cond, cur, term, self.snap(term.operands))]
         return self.cf_region(region, cur, tid, depth)
 
-    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int):
+    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
         g, sym = self.g, self.sym
         states = block_states(region, self.unroll)
         if states is None:
