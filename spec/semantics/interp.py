@@ -360,7 +360,7 @@ class Thread:
             else:
                 self._leave(vals)
         elif name == "scf.reduce":
-            nxt = next(f.state, None)  # type: ignore[call-overload]  # the frame's state is untyped: an scf.reduce's is an iterator
+            nxt = next(f.state, None)  # type: ignore[call-overload]  # Frame.state is an object: an scf.reduce's is an iterator
             if nxt is None:
                 self._leave([])
             else:
@@ -385,7 +385,7 @@ class Thread:
             iv: int
             ub: int
             step: int
-            iv, ub, step = f.state  # type: ignore[misc]  # the frame's state is untyped: an scf.for's is [iv, ub, step]
+            iv, ub, step = f.state  # type: ignore[misc]  # Frame.state is an object: an scf.for's is [iv, ub, step]
             iv += step
             if iv < ub:
                 f.state = [iv, ub, step]

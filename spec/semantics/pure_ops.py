@@ -73,7 +73,7 @@ def _cmpf(pred: str, a: float, b: float) -> bool:
 def eval_pure(op: Operation, args: list[Any]) -> list[Any]:
     """Results of a pure op (arith, memref views) on concrete operands."""
     name = op.name
-    rt: Type = op.results[0].type if op.results else None  # type: ignore[assignment]  # None only for an op without results, which never reads it
+    rt: Type = op.results[0].type if op.results else None  # type: ignore[assignment]  # the ops here have a result; a None would fail where read, as before
     if name == "arith.constant":
         attr = op.properties["value"]
         if isinstance(attr, FloatAttr):
