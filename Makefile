@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint lit pytest bench clean docs perf-docs
+.PHONY: demo test lint typecheck lit pytest bench clean docs perf-docs
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,8 +24,13 @@ lit: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# mypy over spec, refimpl and verifier; the settings are pyproject.toml's [tool.mypy].
+typecheck: $(STAMP)
+	$(PY) -m mypy
+
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest
 	$(PY) tests/run_lit.py
 

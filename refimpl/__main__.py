@@ -27,6 +27,7 @@ import sys
 from refimpl import MODES, rewrite
 from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, render
+from spec.ir import Location
 from spec.syntax.parser import allow_unregistered_dialects, parse_module, split_input
 from spec.syntax.printing import print_op
 from spec.tool import Source, cli_parser, read_source, run_tool, write_output
@@ -43,8 +44,8 @@ def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
     return text
 
 
-def _caret_render(file_text: dict[str, str], loc: object, message: str, length: int) -> str:
-    head = render(Diagnostic("error", loc, message), file_text)  # type: ignore[arg-type]
+def _caret_render(file_text: dict[str, str], loc: Location, message: str, length: int) -> str:
+    head = render(Diagnostic("error", loc, message), file_text)
     if length > 1 and head.endswith("^\n"):
         head = head[:-1] + "~" * (length - 1) + "\n"
     return head

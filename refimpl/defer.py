@@ -55,6 +55,7 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
     cfgs: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
     """Dominators per multi-block region (the IR's blocks do not change here)."""
     worklist: list[Operation] = []
+    execute: Operation | None  # the loop's below, and a wait's parent op after it
     for execute in executes_post_order(func):
         if not _candidate(uses, execute):
             continue
@@ -259,7 +260,7 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
     loc = user.loc
     block: Block
     if user.name == AWAIT:
-        block = user.parent  # type: ignore[assignment]
+        block = user.parent  # type: ignore[assignment]  # an await in the function has a parent block
         at = block.ops.index(user) + 1
         values: list[Value] = []
         for t in tokens:

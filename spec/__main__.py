@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from spec.semantics import cli as semantics_cli  # noqa: PLC0415
     except ImportError:
-        semantics_cli = None
+        semantics_cli = None  # type: ignore[assignment]  # None: the optional module is missing
     if semantics_cli is not None:
         semantics_cli.add_commands(sub)
     args = parser.parse_args(argv)

@@ -15,6 +15,7 @@ import math
 import re
 import struct
 from dataclasses import dataclass
+from typing import cast
 
 _WS = re.compile(r"\s+")
 _TIGHT = re.compile(r"\s*([<>\[\]()])\s*")
@@ -153,7 +154,7 @@ class FloatAttr(Attr):
     hex_bits: int | None = None
     """Set when the source spelled the value in hex (NaN payloads)."""
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[int, Type]:
         # By bit pattern, so NaN equals itself and -0.0 differs from 0.0.
         bits = self.hex_bits if self.hex_bits is not None else float_bits(self.value, self.type)
         return (bits, self.type)
@@ -224,6 +225,13 @@ class DenseArrayAttr(Attr):
     element: Type
     values: tuple[int, ...] | tuple[float, ...]
     """Integers (`i1` as 0/1) or, for a float element type, floats."""
+
+    @property
+    def ints(self) -> tuple[int, ...]:
+        """`values` typed as integers, for an array of an integer element
+        type (`operandSegmentSizes`, `case_operand_segments`): the same
+        tuple, no conversion."""
+        return cast("tuple[int, ...]", self.values)
 
     def __str__(self) -> str:
         if not self.values:
@@ -300,16 +308,16 @@ def round_to_type(value: float, type: Type) -> float:
     """`value` rounded to the nearest number of the float type (inf on overflow)."""
     try:
         if type.text == "f32":
-            return struct.unpack("<f", struct.pack("<f", value))[0]
+            return cast(float, struct.unpack("<f", struct.pack("<f", value))[0])
         if type.text == "f16":
-            return struct.unpack("<e", struct.pack("<e", value))[0]
+            return cast(float, struct.unpack("<e", struct.pack("<e", value))[0])
     except OverflowError:
         return math.copysign(math.inf, value)
     if type.text == "bf16" and math.isfinite(value):
         # The top half of the f32 pattern, rounded to nearest even.
         bits = struct.unpack("<I", struct.pack("<f", round_to_type(value, Type("f32"))))[0]
         bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
+        return cast(float, struct.unpack("<f", struct.pack("<I", bits))[0])
     return value
 
 
@@ -495,7 +503,7 @@ def canonical_dense(body: str, type_text: str) -> str | None:
     if len(flat) != count:
         return None
 
-    def nest(values: list, dims: list[int]) -> str:
+    def nest(values: list[int | float], dims: list[int]) -> str:
         if not dims:
             return format_scalar(values[0], elem)
         step = len(values) // dims[0]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from spec import registry
 from spec.attributes import GPU_TOKEN, DenseArrayAttr, Type
-from spec.ir import Operation, Value
+from spec.ir import Location, Operation, Value
 
 SEGMENTS = registry.SEGMENT_SIZES
 
@@ -95,9 +95,9 @@ def make_async(op: Operation, first: bool = False, keep_result_segments: bool = 
     return token
 
 
-def new_wait(loc: object, deps: list[Value], is_async: bool) -> Operation:
+def new_wait(loc: Location, deps: list[Value], is_async: bool) -> Operation:
     """A fresh `gpu.wait [deps]` (blocking) or `gpu.wait async [deps]`."""
-    op = Operation("gpu.wait", operands=list(deps), loc=loc)  # type: ignore[arg-type]
+    op = Operation("gpu.wait", operands=list(deps), loc=loc)
     if is_async:
         op.add_result(GPU_TOKEN)
     return op

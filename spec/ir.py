@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from spec import registry
 from spec.attributes import Attr, Type
@@ -68,11 +68,11 @@ class Value:
     # flat tuple, the location unpacked, instead of the default dict of
     # slots and a named tuple rebuilt by a Python `__getnewargs__` call per
     # location: about 2x faster to dump and 3x to load.
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[object, ...]:
         loc = self.loc
         return (self.type, self.owner, self.index, self.hint, loc[0], loc[1], loc[2])
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.type, self.owner, self.index, self.hint, file, line, col = state
         self.loc = _new_tuple(Location, (file, line, col))
 
@@ -144,7 +144,7 @@ class Region:
         return self.blocks[0] if self.blocks else None
 
 
-class _FrozenEmptyList(list):  # type: ignore[type-arg]
+class _FrozenEmptyList(list[Any]):
     """The one empty list an op shares for each of its empty list fields
     (most ops have no regions and no successors). It refuses every change:
     a pass that gives an op a region or a successor assigns a new list
@@ -155,10 +155,10 @@ class _FrozenEmptyList(list):  # type: ignore[type-arg]
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("an Operation's shared empty list cannot change: assign a new list")
 
-    append = extend = insert = pop = remove = clear = sort = reverse = _refuse  # type: ignore[assignment]
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
 
-    def __hash__(self) -> int:  # immutable, so hashable (and a valid dataclass default)
+    def __hash__(self) -> int:  # type: ignore[override]  # list's is None; this one is immutable, so hashable (and a valid dataclass default)
         return 0
 
     def __reduce__(self) -> str:
@@ -167,11 +167,11 @@ class _FrozenEmptyList(list):  # type: ignore[type-arg]
     def __copy__(self) -> _FrozenEmptyList:
         return self
 
-    def __deepcopy__(self, memo: dict) -> _FrozenEmptyList:
+    def __deepcopy__(self, memo: dict[int, object]) -> _FrozenEmptyList:
         return self
 
 
-class _FrozenEmptyDict(dict):  # type: ignore[type-arg]
+class _FrozenEmptyDict(dict[Any, Any]):
     """The one empty dict an op shares for empty properties or attributes
     (nearly every op has no discardable attribute). It refuses every change:
     code that adds a key to an op assigns a new dict."""
@@ -181,9 +181,9 @@ class _FrozenEmptyDict(dict):  # type: ignore[type-arg]
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("an Operation's shared empty dict cannot change: assign a new dict")
 
-    __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # dict's __hash__ is None; this dict cannot change
         return 0
 
     def __reduce__(self) -> str:
@@ -192,15 +192,15 @@ class _FrozenEmptyDict(dict):  # type: ignore[type-arg]
     def __copy__(self) -> _FrozenEmptyDict:
         return self
 
-    def __deepcopy__(self, memo: dict) -> _FrozenEmptyDict:
+    def __deepcopy__(self, memo: dict[int, object]) -> _FrozenEmptyDict:
         return self
 
 
-EMPTY_LIST: list = _FrozenEmptyList()
+EMPTY_LIST: list[Any] = _FrozenEmptyList()
 """Shared by every op whose regions or successors are empty, unless it was
 given a list of its own (operands and results always get their own). On a
 100k-GPU-op function this saves two lists per op."""
-EMPTY_DICT: dict = _FrozenEmptyDict()
+EMPTY_DICT: dict[Any, Any] = _FrozenEmptyDict()
 """Shared by every op whose properties or attributes are empty."""
 
 
@@ -226,12 +226,12 @@ class Operation:
     loc: Location = UNKNOWN_LOC
     parent: Block | None = None
 
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[object, ...]:
         # As `Value.__getstate__`: one flat tuple, the location unpacked.
         loc = self.loc
         return (self.name, self.operands, self.results, self.properties, self.attributes, self.regions, self.successors, loc[0], loc[1], loc[2], self.parent)
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
         (self.name, self.operands, self.results, self.properties, self.attributes, self.regions, self.successors, file, line, col, self.parent) = state
         self.loc = _new_tuple(Location, (file, line, col))
 

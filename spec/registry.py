@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spec.attributes import I64, Attr, DenseArrayAttr, IntegerAttr, OpaqueAttr
 
 if TYPE_CHECKING:
-    from spec.ir import Operation
+    from spec.ir import Operation, Value
 
 READ, WRITE, ALLOC, FREE = "read", "write", "alloc", "free"
 
@@ -228,15 +228,15 @@ _REGISTRY: dict[str, OpInfo] = {}
 _SEGMENTS_ATTR = _opt("segments")
 
 
-def _op(name: str, **kw: object) -> None:
+def _op(name: str, **kw: Any) -> None:  # kw: OpInfo's fields by name
     defaults = kw.get("default_properties", {})
-    inherent = dict(kw.pop("inherent", {}))  # type: ignore[call-overload]
+    inherent = dict(kw.pop("inherent", {}))
     if kw.get("segments"):
         inherent["operandSegmentSizes"] = _SEGMENTS_ATTR
     if kw.get("result_segments"):
         inherent["resultSegmentSizes"] = _SEGMENTS_ATTR
-    props = set(kw.pop("properties", ())) | set(defaults) | set(inherent)  # type: ignore[arg-type]
-    _REGISTRY[name] = OpInfo(name, properties=frozenset(props), inherent=inherent, **kw)  # type: ignore[arg-type]
+    props = set(kw.pop("properties", ())) | set(defaults) | set(inherent)
+    _REGISTRY[name] = OpInfo(name, properties=frozenset(props), inherent=inherent, **kw)
 
 
 def _pure(names: str, **kw: object) -> None:
@@ -295,7 +295,7 @@ def _library(name: str, form: LibraryForm, segments: tuple[str, ...] = (), **kw:
         inherent[form.lead] = _req(form.lead_enum)
     if "compute" in (form.colon, form.into):
         inherent["computeType"] = _req("type")
-    _op(name, effects=None, gpu_async=True, library_form=form, inherent=inherent, **layout, **kw)  # type: ignore[arg-type]
+    _op(name, effects=None, gpu_async=True, library_form=form, inherent=inherent, **layout, **kw)
 
 
 _library("gpu.create_dn_tensor", LibraryForm(("memref", "index*"), (("dnTensor", "dntensor"),), colon="dims", into="memref"), segments=("asyncDependencies", "memref", "dims"))
@@ -698,14 +698,14 @@ def gpu_work_ops() -> frozenset[str]:
 SEGMENT_SIZES = "operandSegmentSizes"
 
 
-def loop_init_operands(op: Operation) -> list:
+def loop_init_operands(op: Operation) -> list[Value]:
     """The initial values of a loop's carried values: `scf.for`'s operands
     after its bounds and step, `affine.for`'s `inits` segment (its bounds'
     operands come first)."""
     if op.name == "affine.for":
         sizes = op.properties.get(SEGMENT_SIZES)
         if isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 3:
-            return op.operands[sizes.values[0] + sizes.values[1] :]
+            return op.operands[sizes.ints[0] + sizes.ints[1] :]
         return []
     return op.operands[3:]
 
@@ -714,17 +714,17 @@ BRANCH_OPS = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
 """Terminators that go to other blocks of their region (the model follows them)."""
 
 
-def switch_successor_operands(op: Operation) -> list[list]:
+def switch_successor_operands(op: Operation) -> list[list[Value]]:
     """`cf.switch`'s operands passed to each successor: the default's, then
     each case's (`case_operand_segments`)."""
     sizes = op.properties.get(SEGMENT_SIZES)
     cases = op.properties.get("case_operand_segments")
     if not (isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 3):
         return [[] for _ in op.successors]
-    n_default = sizes.values[1]
+    n_default = sizes.ints[1]
     out = [op.operands[1 : 1 + n_default]]
     at = 1 + n_default
-    for n in cases.values if isinstance(cases, DenseArrayAttr) else []:
+    for n in cases.ints if isinstance(cases, DenseArrayAttr) else []:
         out.append(op.operands[at : at + n])
         at += n
     while len(out) < len(op.successors):
@@ -741,7 +741,7 @@ def async_dependency_span(op: Operation) -> tuple[int, int]:
     if info.deps_segment is not None:
         sizes = op.properties.get(SEGMENT_SIZES)
         if isinstance(sizes, DenseArrayAttr):
-            start = sum(sizes.values[: info.deps_segment])
-            return start, start + sizes.values[info.deps_segment]
+            start = sum(sizes.ints[: info.deps_segment])
+            return start, start + sizes.ints[info.deps_segment]
         return 0, 0
     return 0, max(len(op.operands) - info.fixed_trailing, 0)

@@ -75,7 +75,7 @@ def read_source(path: str | None) -> Source:
                 raise OSError(9, os.strerror(9))
             data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:
-            with open(path, "rb") as f:  # type: ignore[arg-type]
+            with open(path, "rb") as f:
                 data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise DiagnosticError(error(Location(name, 0, 0), f"could not open input file: {exc.strerror}")) from None
@@ -306,7 +306,7 @@ class _StdoutRaw(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, b: bytes) -> int:  # type: ignore[override]
+    def write(self, b: bytes) -> int:  # type: ignore[override]  # RawIOBase takes any buffer; this one is only given bytes
         try:
             return os.write(1, b)
         except BrokenPipeError:

@@ -285,11 +285,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m verifier") -> int
         from verifier import exhaustive
 
         return exhaustive.main(args)
-    prog = progress.install(progress.Progress().start())
+    bar = progress.install(progress.Progress().start())
     try:
-        return _check_command(args, prog)
+        return _check_command(args, bar)
     finally:
-        prog.finish()
+        bar.finish()
         progress.install(None)
 
 

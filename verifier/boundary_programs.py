@@ -39,6 +39,7 @@ small.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -86,7 +87,7 @@ class Options:
     """Ops per block (halved per nesting level)."""
 
     def without(self, *names: str) -> Options:
-        return replace(self, **{n: False for n in names})  # type: ignore[arg-type]
+        return replace(self, **{n: False for n in names})
 
 
 ALL = Options()
@@ -133,7 +134,7 @@ def _kinds(o: Options, depth: int) -> list[str]:
     return kinds
 
 
-def _deps(draw, scope: _Scope) -> list[str]:
+def _deps(draw: st.DrawFn, scope: _Scope) -> list[str]:
     if not scope.gtoks:
         return []
     return draw(st.lists(st.sampled_from(scope.gtoks), max_size=2, unique=True))
@@ -143,7 +144,7 @@ def _launch(buf: str, asy: str) -> str:
     return f"gpu.launch_func{asy} @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args({buf} : {BUF})"
 
 
-def _gpu(draw, o: Options, new: _Names, scope: _Scope, kind: str, ind: str) -> list[str]:
+def _gpu(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, kind: str, ind: str) -> list[str]:
     is_async = o.user_tokens and draw(st.booleans())
     asy = ""
     tok = ""
@@ -165,7 +166,7 @@ def _gpu(draw, o: Options, new: _Names, scope: _Scope, kind: str, ind: str) -> l
     return [ind + line]
 
 
-def _token(draw, new: _Names, scope: _Scope, lines: list[str], ind: str) -> str:
+def _token(draw: st.DrawFn, new: _Names, scope: _Scope, lines: list[str], ind: str) -> str:
     """A GPU token of `scope` (a fresh `gpu.wait async` if there is none)."""
     if scope.gtoks:
         return draw(st.sampled_from(scope.gtoks))
@@ -175,7 +176,7 @@ def _token(draw, new: _Names, scope: _Scope, lines: list[str], ind: str) -> str:
     return t
 
 
-def _body_ops(draw, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> list[str]:
+def _body_ops(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> list[str]:
     lines: list[str] = []
     for _ in range(max(1, o.max_ops >> depth)):
         if not draw(st.sampled_from([False, True, True])):
@@ -185,7 +186,7 @@ def _body_ops(draw, o: Options, new: _Names, scope: _Scope, depth: int, ind: str
 
 
 @st.composite
-def _op(draw, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> list[str]:
+def _op(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> list[str]:
     kind = draw(st.sampled_from(_kinds(o, depth)))
     inner = ind + "  "
     if kind == "load":
@@ -218,7 +219,7 @@ def _op(draw, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> l
     if kind == "execute":
         return _execute(draw, o, new, scope, ind, depth)
     if kind == "await":
-        choices = [("tok", t) for t in scope.atoks] + [("val", v) for v in scope.avals]
+        choices: list[tuple[str, Any]] = [("tok", t) for t in scope.atoks] + [("val", v) for v in scope.avals]
         if not choices:
             return []
         which, item = draw(st.sampled_from(choices))
@@ -295,7 +296,7 @@ def _op(draw, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> l
     return lines
 
 
-def _execute(draw, o: Options, new: _Names, scope: _Scope, ind: str, depth: int) -> list[str]:
+def _execute(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, ind: str, depth: int) -> list[str]:
     inner = ind + "  "
     deps = draw(st.lists(st.sampled_from(scope.atoks), max_size=1)) if scope.atoks else []
     body_scope = _Scope(list(scope.bufs), list(scope.gtoks), [], [])
@@ -340,7 +341,7 @@ def _execute(draw, o: Options, new: _Names, scope: _Scope, ind: str, depth: int)
 
 
 @st.composite
-def boundary_functions(draw, options: Options = ALL, name: str = "f") -> str:
+def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f") -> str:
     """One function: signature options first (token arguments, token
     results; shrinking toward none), then the shape (one block, a token
     diamond, a diamond with an unreachable block; shrinking toward one
@@ -415,6 +416,6 @@ def boundary_functions(draw, options: Options = ALL, name: str = "f") -> str:
 
 
 @st.composite
-def boundary_programs(draw, options: Options = ALL) -> str:
+def boundary_programs(draw: st.DrawFn, options: Options = ALL) -> str:
     """A module of one function (`boundary_functions`)."""
     return HEADER + draw(boundary_functions(options)) + "}\n"

@@ -28,10 +28,14 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import z3
 
 from spec.ir import Operation
+
+if TYPE_CHECKING:
+    from verifier.report import FunctionReport
 
 BASE_S = 30.0
 """Seconds of the default budget that every input gets."""
@@ -69,7 +73,7 @@ class Budget:
     """Its obligations (0: not counted yet)."""
     names: list[str] = field(default_factory=list)
     """Every function of the run, in order (`track`)."""
-    finished: list = field(default_factory=list)
+    finished: list[FunctionReport] = field(default_factory=list)
     """The run's `FunctionReport`s so far (`track`: the report's own list)."""
     expired_at: float | None = None
     """Seconds into the run when the watchdog found the budget spent."""
@@ -109,7 +113,7 @@ class Budget:
 
     # -- where the run is ---------------------------------------------------------
 
-    def track(self, functions: list, names: list[str]) -> None:
+    def track(self, functions: list[FunctionReport], names: list[str]) -> None:
         """The run's list of finished function reports and every function's name."""
         self.finished, self.names = functions, list(names)
 
@@ -187,7 +191,7 @@ class Budget:
             # are not asked (`spent`) or get a 1 ms timeout (`cap_ms`).
             z3.main_ctx().interrupt()
 
-    def mark(self, functions: list) -> None:
+    def mark(self, functions: list[FunctionReport]) -> None:
         """After the run: an `unknown` function that was running when the
         budget ran out gets the budget's reason (Z3's `canceled` says less)."""
         for fr in functions:

@@ -82,7 +82,7 @@ def _segmented(op: Operation) -> list[list[Value]]:
     if sizes is None or not hasattr(sizes, "values"):
         return [[v for v in op.operands if v.type.text not in plumbing]]
     groups, i = [], 0
-    for n in sizes.values:  # type: ignore[attr-defined]
+    for n in sizes.values:
         groups.append([v for v in op.operands[i : i + n] if v.type.text not in plumbing])
         i += n
     return groups
@@ -105,7 +105,7 @@ def _same_operands(a: Operation, b: Operation, get: Callable[[Value], Value | No
         sizes_a: tuple[int, ...] | list[int] = (len(xs),)
         sizes_b: tuple[int, ...] | list[int] = (len(ys),)
     else:
-        sizes_a, sizes_b = getattr(sa, "values", None), getattr(sb, "values", None)  # type: ignore[assignment]
+        sizes_a, sizes_b = getattr(sa, "values", None), getattr(sb, "values", None)  # type: ignore[assignment]  # None is refused just below
         if (
             sizes_a is None
             or sizes_b is None
@@ -260,8 +260,8 @@ class _Matcher:
             self.fail(f"'{b.name}' op has regions or successors different from the input's", b, a)
             return False
         self.c.to_output[a] = b
-        for ra, rb in zip(a.regions, b.regions):
-            if not self.region(ra, rb, b, a):
+        for rga, rgb in zip(a.regions, b.regions):
+            if not self.region(rga, rgb, b, a):
                 return False
         return True
 

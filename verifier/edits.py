@@ -21,6 +21,7 @@ parse.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from spec import gpu_async, registry
 from spec.attributes import GPU_TOKEN, FunctionType, StringAttr, Type, TypeAttr, UnitAttr
@@ -29,6 +30,7 @@ from spec.ir import Block, Operation, Value, module_body, new_module
 from verifier.mutants import MUTANTS
 
 Pick = Callable[[int], int]
+_T = TypeVar("_T")
 Edit = Callable[[Operation, Pick], bool]
 
 
@@ -48,7 +50,7 @@ def _is_token(v: Value) -> bool:
     return v.type.is_gpu_token or v.type.is_async_token
 
 
-def _choose(items: list, pick: Pick) -> object | None:
+def _choose(items: list[_T], pick: Pick) -> _T | None:
     return items[pick(len(items))] if items else None
 
 
@@ -85,6 +87,7 @@ def drop_wait(module: Operation, pick: Pick) -> bool:
 def move_wait(module: Operation, pick: Pick) -> bool:
     """A blocking wait moves one op down (past a non-terminator)."""
     cands = []
+    op: Operation | None  # the loop's, then the one chosen
     for op in _ops(module, _blocking):
         b = op.parent
         if b is None:
@@ -129,7 +132,7 @@ def add_dependency(module: Operation, pick: Pick) -> bool:
     c = _choose(cands, pick)
     if c is None:
         return False
-    op, t = c  # type: ignore[misc]
+    op, t = c
     gpu_async.add_async_dep(op, t)
     return True
 
@@ -149,7 +152,7 @@ def _replace_token_operand(module: Operation, pick: Pick, names: tuple[str, ...]
     c = _choose(cands, pick)
     if c is None:
         return False
-    op, k, others = c  # type: ignore[misc]
+    op, k, others = c
     op.operands[k] = others[pick(len(others))]
     return True
 
@@ -190,7 +193,7 @@ def retarget_branch(module: Operation, pick: Pick) -> bool:
     c = _choose(cands, pick)
     if c is None:
         return False
-    op, k, others = c  # type: ignore[misc]
+    op, k, others = c
     new: Block = others[pick(len(others))]
     op.successors[k] = new
     return True

@@ -309,7 +309,7 @@ def _leaf_ops(a: Alphabet, s: State, canonical: bool) -> Iterator[tuple[Op, Stat
         if kind == "alloc":
             for asy, deps, s1 in _async_forms(a, s, canonical):
                 m, s2 = s1.fresh("m")
-                res = (m,)
+                res: tuple[str, ...] = (m,)
                 if asy:
                     t, s2 = s2.fresh("t")
                     res = (m, t)

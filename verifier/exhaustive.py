@@ -55,6 +55,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from spec.diagnostics import DiagnosticError, render
 from spec.invariant import InternalError
@@ -63,6 +64,10 @@ from verifier.budget import default_seconds
 from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
 from verifier.external import IMPL_TIMEOUT_S, run_impl
 from verifier.progress import Progress
+
+if TYPE_CHECKING:
+    from spec.ir import Operation
+    from verifier.report import Report
 
 BATCH = 64
 """Programs per unit of work handed to a worker (in-process)."""
@@ -88,11 +93,11 @@ class Result:
     """The first violation's message, the reason, or the implementation's error."""
 
 
-def signature(report: object) -> tuple[str, str]:
+def signature(report: Report) -> tuple[str, str]:
     """The bug signature of a refuted report and the first violation's
     message: `KIND: FIRST-OP -> SECOND-OP` (plus `cross-thread` when an
     execute or await made the pair)."""
-    for fr in report.functions:  # type: ignore[attr-defined]
+    for fr in report.functions:
         if fr.verdict == "refuted" and fr.violations:
             v = fr.violations[0]
             cross = " (cross-thread)" if v.cross_thread else ""
@@ -100,13 +105,13 @@ def signature(report: object) -> tuple[str, str]:
     return "", ""
 
 
-def _judge(pid: str, size: int, text: str, module_in: object, module_out: object, t0: float, timeout_ms: int) -> Result:
+def _judge(pid: str, size: int, text: str, module_in: Operation, module_out: Operation, t0: float, timeout_ms: int) -> Result:
     import verifier
 
     # Each program within `python -m verifier check`'s default budget: one
     # that would hold the run for long is `unknown`, not a hang.
-    budget_s = default_seconds(module_in)  # type: ignore[arg-type]
-    report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s)  # type: ignore[arg-type]
+    budget_s = default_seconds(module_in)
+    report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s)
     verdict = report.verdict
     sig, msg = signature(report) if verdict == "refuted" else ("", "")
     if verdict in ("unknown", "inconsistent"):
@@ -206,6 +211,7 @@ class CommandRunner:
 
 def split_output(text: str) -> list[str]:
     """The modules of a `--split-input-file` output (separated by `// -----` lines)."""
+    cur: list[str]
     chunks, cur = [], []
     for line in text.splitlines(keepends=True):
         if line.rstrip() == SPLIT:
@@ -274,7 +280,7 @@ def run(runner: Runner, work: Iterable[Program], jobs: int, chunk: int) -> Itera
 
     ctx = multiprocessing.get_context("fork")
     pool = ctx.Pool(jobs, initializer=_worker_init, initargs=(runner,))
-    pids = [p.pid for p in pool._pool]  # type: ignore[attr-defined]
+    pids = [p.pid for p in pool._pool]  # type: ignore[attr-defined]  # Pool's workers are private; their pids are needed to track each process group
     for pid in pids:
         track_group(pid)
     try:

@@ -30,6 +30,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from spec.diagnostics import DiagnosticError, render
 from spec.ir import structurally_equal
@@ -159,7 +160,7 @@ def judge(
         module_out = parse_module(out, "<output>", dominance=False)
     except DiagnosticError as exc:
         return Outcome(FAIL, "unparsable", text, out, _render(exc, out, "<output>"))
-    kwargs = {"timeout_ms": timeout_ms} if timeout_ms else {}
+    kwargs: dict[str, Any] = {"timeout_ms": timeout_ms} if timeout_ms else {}
     seconds = budget_s if budget_s is not None else default_seconds(module_in)
     report = verifier.check(module_in, module_out, budget_s=seconds, **kwargs)
     verdict = report.verdict

@@ -32,6 +32,7 @@ function, fewer ops, fewer regions and no user tokens.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -144,13 +145,13 @@ def _kinds(f: Features, depth: int) -> list[str]:
     return kinds
 
 
-def _deps(draw, scope: Scope) -> list[str]:
+def _deps(draw: st.DrawFn, scope: Scope) -> list[str]:
     if not scope.gtoks:
         return []
     return draw(st.lists(st.sampled_from(scope.gtoks), max_size=2, unique=True))
 
 
-def _async_part(draw, g: _Gen, scope: Scope) -> tuple[str, bool]:
+def _async_part(draw: st.DrawFn, g: _Gen, scope: Scope) -> tuple[str, bool]:
     """The ` async [deps]` part of a GPU op, if it gets a user token (only
     when the features allow them; shrinks toward synchronous)."""
     if not g.features.user_tokens or not draw(st.booleans()):
@@ -160,7 +161,7 @@ def _async_part(draw, g: _Gen, scope: Scope) -> tuple[str, bool]:
     return f" async{dep_text}", True
 
 
-def _gpu_op(draw, g: _Gen, scope: Scope, kind: str, ind: str) -> list[str]:
+def _gpu_op(draw: st.DrawFn, g: _Gen, scope: Scope, kind: str, ind: str) -> list[str]:
     asy, is_async = _async_part(draw, g, scope)
     tok = g.fresh("t") if is_async else ""
     assign = f"{tok} = " if is_async else ""
@@ -205,7 +206,7 @@ def _gpu_op(draw, g: _Gen, scope: Scope, kind: str, ind: str) -> list[str]:
     return [ind + line for line in lines]
 
 
-def _host_op(draw, g: _Gen, scope: Scope, kind: str, ind: str) -> list[str]:
+def _host_op(draw: st.DrawFn, g: _Gen, scope: Scope, kind: str, ind: str) -> list[str]:
     buf = draw(st.sampled_from(scope.bufs))
     idx = draw(st.sampled_from(scope.index))
     if kind == "arith":
@@ -242,7 +243,7 @@ def _host_op(draw, g: _Gen, scope: Scope, kind: str, ind: str) -> list[str]:
     return [f"{ind}memref.copy {src}, {buf} : {BUF} to {BUF}"]
 
 
-def _token_to_yield(g: _Gen, scope: Scope, lines: list[str], ind: str, draw) -> str:
+def _token_to_yield(g: _Gen, scope: Scope, lines: list[str], ind: str, draw: st.DrawFn) -> str:
     """A GPU token of `scope` to yield, making a fresh chain if there is none."""
     if scope.gtoks:
         return draw(st.sampled_from(scope.gtoks))
@@ -251,7 +252,7 @@ def _token_to_yield(g: _Gen, scope: Scope, lines: list[str], ind: str, draw) -> 
     return t
 
 
-def _region_op(draw, g: _Gen, scope: Scope, kind: str, ind: str, depth: int) -> list[str]:
+def _region_op(draw: st.DrawFn, g: _Gen, scope: Scope, kind: str, ind: str, depth: int) -> list[str]:
     inner = ind + "  "
     f = g.features
     if kind == "if":
@@ -322,7 +323,7 @@ def _region_op(draw, g: _Gen, scope: Scope, kind: str, ind: str, depth: int) -> 
     return [f"{ind}scf.parallel ({i}) = (%c0) to (%n) step (%c1) {{", *body, f"{inner}scf.reduce", f"{ind}}}"]
 
 
-def _execute(draw, g: _Gen, scope: Scope, ind: str, depth: int) -> list[str]:
+def _execute(draw: st.DrawFn, g: _Gen, scope: Scope, ind: str, depth: int) -> list[str]:
     inner = ind + "  "
     deps = draw(st.lists(st.sampled_from(scope.atoks), max_size=2, unique=True)) if scope.atoks else []
     operands = draw(st.lists(st.sampled_from(scope.avals), max_size=2, unique=True)) if scope.avals else []
@@ -362,8 +363,8 @@ def _execute(draw, g: _Gen, scope: Scope, ind: str, depth: int) -> list[str]:
     return [f"{head} = async.execute{dep_text}{op_text}{arrow} {{", *body, f"{inner}{yield_text}", f"{ind}}}"]
 
 
-def _await(draw, g: _Gen, scope: Scope, ind: str) -> list[str]:
-    choices = [("tok", t) for t in scope.atoks] + [("val", v) for v in scope.avals]
+def _await(draw: st.DrawFn, g: _Gen, scope: Scope, ind: str) -> list[str]:
+    choices: list[tuple[str, Any]] = [("tok", t) for t in scope.atoks] + [("val", v) for v in scope.avals]
     if not choices:
         return []
     which, item = draw(st.sampled_from(choices))
@@ -380,7 +381,7 @@ _MORE = st.sampled_from([False, True, True, True])
 
 
 @st.composite
-def _op(draw, g: _Gen, scope: Scope, depth: int, ind: str) -> list[str]:
+def _op(draw: st.DrawFn, g: _Gen, scope: Scope, depth: int, ind: str) -> list[str]:
     """One op (with its regions), adding what it defines to `scope`. Its own
     strategy so that each op is one span the shrinker can delete whole."""
     kind = draw(st.sampled_from(_kinds(g.features, depth)))
@@ -395,7 +396,7 @@ def _op(draw, g: _Gen, scope: Scope, depth: int, ind: str) -> list[str]:
     return _await(draw, g, scope, ind)
 
 
-def _ops(draw, g: _Gen, scope: Scope, depth: int, ind: str) -> list[str]:
+def _ops(draw: st.DrawFn, g: _Gen, scope: Scope, depth: int, ind: str) -> list[str]:
     """The ops of one block (without its terminator): up to `max_ops`
     (halved per nesting level), each continued by a `_MORE` draw."""
     bound = max(1, g.features.max_ops >> depth)
@@ -408,7 +409,7 @@ def _ops(draw, g: _Gen, scope: Scope, depth: int, ind: str) -> list[str]:
 
 
 @st.composite
-def functions(draw, name: str = "f0", features: Features = Features()) -> str:
+def functions(draw: st.DrawFn, name: str = "f0", features: Features = Features()) -> str:
     """One `func.func @name` with the fixed signature `ARGS`: a prologue of
     index constants, then one block, a `cf` diamond, or a `cf` loop with a
     back edge. Shrinks toward one block and fewer ops (see the module
@@ -458,7 +459,7 @@ def functions(draw, name: str = "f0", features: Features = Features()) -> str:
 
 
 @st.composite
-def program_texts(draw, features: Features = Features()) -> str:
+def program_texts(draw: st.DrawFn, features: Features = Features()) -> str:
     """A module: the kernel module, `@use`, and 1..max_functions functions.
     Shrinks toward one function (then as `functions` does)."""
     count = draw(st.integers(1, max(1, features.max_functions)))
@@ -471,6 +472,6 @@ def programs(features: Features = Features()) -> st.SearchStrategy[Program]:
     return program_texts(features).map(Program)
 
 
-def with_features(**changes: object) -> Features:
+def with_features(**changes: Any) -> Features:
     """`Features()` with some fields changed (for tests and the command line)."""
-    return replace(Features(), **changes)  # type: ignore[arg-type]
+    return replace(Features(), **changes)

@@ -134,7 +134,7 @@ EDIT_NAMES = list(EDITS)
 
 
 @st.composite
-def pairs(draw, options: Options = ALL, sources: list[str] | None = None, edits: list[str] | None = None, legacy: bool = True) -> Pair:
+def pairs(draw: st.DrawFn, options: Options = ALL, sources: list[str] | None = None, edits: list[str] | None = None, legacy: bool = True) -> Pair:
     """A `Pair`: the program from `boundary_programs(options)` (or, one time
     in four when `legacy`, from `verifier.generators` with small features),
     a rewrite source, up to two edits with their site choices, and the

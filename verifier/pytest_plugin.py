@@ -82,7 +82,7 @@ def profile_settings(name: str) -> Settings:
     """The settings the gate's tests run with under profile `name`."""
     from hypothesis import HealthCheck, settings
 
-    slow = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+    slow: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
     if name in GATE_PROFILES:
         return settings(**slow, **GATE_PROFILES[name])
     # A profile of the user's own: theirs, but an example may take seconds.
@@ -98,7 +98,7 @@ def gate_settings() -> Settings:
 
     name = _selected_profile or select_profile(None)
     chosen = profile_settings(name)
-    verbosity = settings.default.verbosity
+    verbosity = settings.default.verbosity  # type: ignore[union-attr]  # typed Optional; Hypothesis sets it on import
     return settings(chosen, verbosity=verbosity) if verbosity != chosen.verbosity else chosen
 
 

@@ -18,10 +18,15 @@ Steps are matched to points by label (`issue`/`start`/`finish`/`host`/
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from spec.diagnostics import DiagnosticError
 from spec.ir import Operation
 from spec.semantics.events import EventGraph
+
+if TYPE_CHECKING:
+    from spec.semantics.outcome import Outcome
+    from spec.semantics.schedule import Machine
 
 MAX_STEPS = 100_000
 """Steps of the output's run; one that does not end within them is not
@@ -47,7 +52,7 @@ class Replay:
     input_outcome: str = ""
     output_outcome: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "replayed": self.replayed,
             "outcome_differs": self.differs,
@@ -161,10 +166,10 @@ def replay(
     return Replay(True, _values(ran_in.outcome) != _values(out, m), "", labels, ran_in.outcome.render(), out.render())
 
 
-def _values(outcome: object, m: object = None) -> tuple:
+def _values(outcome: Outcome, m: Machine | None = None) -> tuple[object, object]:
     """An outcome without source locations (input and output differ there):
     observations without their own location, threads named as `m` names
     values (by the input's locations), buffers as named."""
-    rename = m.value_name if m is not None else (lambda name: name)  # type: ignore[attr-defined]
-    obs = tuple(sorted((rename(t), tuple((o.kind, o.detail) for o in seq)) for t, seq in outcome.observations))  # type: ignore[attr-defined]
-    return obs, outcome.buffers  # type: ignore[attr-defined]
+    rename = m.value_name if m is not None else (lambda name: name)
+    obs = tuple(sorted((rename(t), tuple((o.kind, o.detail) for o in seq)) for t, seq in outcome.observations))
+    return obs, outcome.buffers

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from spec.diagnostics import Diagnostic, error, note, render
 from spec.ir import UNKNOWN_LOC, Location, Operation
 from verifier.obligations import Obligation
 from verifier.solver import Status
+
+if TYPE_CHECKING:
+    from verifier.replay import Replay
 
 VERIFIED, REFUTED, UNKNOWN, INCONSISTENT = Status.VERIFIED, Status.REFUTED, Status.UNKNOWN, Status.INCONSISTENT
 BOUNDED = Status.BOUNDED
@@ -56,7 +60,7 @@ class Endpoint:
     input_loc: Location | None
     output_loc: Location | None
 
-    def to_json(self, prefer_output: bool) -> dict:
+    def to_json(self, prefer_output: bool) -> dict[str, Any]:
         loc = (self.output_loc or self.input_loc) if prefer_output else (self.input_loc or self.output_loc)
         return {
             "op": self.op,
@@ -76,7 +80,7 @@ class Violation:
     path: list[str] = field(default_factory=list)
     schedule: list[tuple[int, str]] = field(default_factory=list)
     cross_thread: bool = False
-    replay: object = None
+    replay: Replay | None = None
     """`verifier.replay.Replay` of the schedule, for the first violation of a function."""
 
     def diagnostic(self) -> Diagnostic:
@@ -99,12 +103,12 @@ class Violation:
                 )
             )
         if self.replay is not None:
-            notes.append(note(loc, self.replay.summary()))  # type: ignore[attr-defined]
+            notes.append(note(loc, self.replay.summary()))
             if getattr(self.replay, "differs", False):
-                notes.append(note(loc, self.replay.excerpt()))  # type: ignore[attr-defined]
+                notes.append(note(loc, self.replay.excerpt()))
         return error(loc, self.message, *notes)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "message": self.message,
@@ -113,7 +117,7 @@ class Violation:
             "cross_thread": self.cross_thread,
             "path": self.path,
             "schedule": [{"time": t, "point": label} for t, label in self.schedule],
-            "replay": self.replay.to_json() if self.replay is not None else None,  # type: ignore[attr-defined]
+            "replay": self.replay.to_json() if self.replay is not None else None,
         }
 
 
@@ -129,7 +133,7 @@ def schedule_legend(file: str) -> str:
     )
 
 
-def violation_of(ob: Obligation, a_out: Operation, b_out: Operation, first_on_gpu: bool, path: list[str], schedule: list) -> Violation:
+def violation_of(ob: Obligation, a_out: Operation, b_out: Operation, first_on_gpu: bool, path: list[str], schedule: list[tuple[int, str]]) -> Violation:
     """The violation of obligation `ob` in the output, where its ops are
     `a_out` and `b_out`: on the path `path`, with the model's `schedule`."""
     return Violation(
@@ -221,7 +225,7 @@ class FunctionReport:
     regions: int = 0
     """Region runs proved apart (`verifier/compose.py`); 0: proved whole."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "verdict": self.verdict,
@@ -260,7 +264,7 @@ class Report:
             return 0
         return EXIT_CODES[verdict]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict,
             "input": self.input_file,

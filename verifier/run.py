@@ -89,7 +89,7 @@ class FunctionRun:
         self.fr.verdict, self.fr.reason = verdict, reason
 
 
-def unsupported_reason(unsupported: list) -> str:
+def unsupported_reason(unsupported: list[tuple[Operation, str]]) -> str:
     """The `unknown` reason for constructs the model does not follow."""
     reasons = sorted({f"{r} ({op.loc})" for op, r in unsupported})
     more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""

@@ -65,19 +65,19 @@ class Status(enum.StrEnum):
 
     def __lt__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] < k[1] if k else NotImplemented  # type: ignore[operator]
+        return k[0] < k[1] if k else NotImplemented  # type: ignore[operator]  # k is two ranks or two words, comparable; tuple[object, object] cannot say so
 
     def __le__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] <= k[1] if k else NotImplemented  # type: ignore[operator]
+        return k[0] <= k[1] if k else NotImplemented  # type: ignore[operator]  # as in __lt__
 
     def __gt__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] > k[1] if k else NotImplemented  # type: ignore[operator]
+        return k[0] > k[1] if k else NotImplemented  # type: ignore[operator]  # as in __lt__
 
     def __ge__(self, other: object) -> bool:
         k = self._key(other)
-        return k[0] >= k[1] if k else NotImplemented  # type: ignore[operator]
+        return k[0] >= k[1] if k else NotImplemented  # type: ignore[operator]  # as in __lt__
 
     __hash__ = str.__hash__
 

@@ -29,7 +29,7 @@ from verifier.enumeration import GATE, programs_up_to
 from verifier.exhaustive import CommandRunner, RefimplRunner, Result
 from verifier.exhaustive import run as run_programs
 from verifier.gate import FAIL, UNDECIDED, CommandImpl, Implementation, RefimplImpl, judge
-from verifier.generators import STRAIGHT, Features, programs
+from verifier.generators import STRAIGHT, Features, Program, programs
 from verifier.pytest_plugin import gate_settings
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
@@ -113,13 +113,13 @@ def _gate(text: str, impl: Implementation, expect: str | None) -> None:
 
 @gate_settings()
 @given(program=programs(STRAIGHT))
-def test_generated_straight_line(program, impl: Implementation, expect_output_of: str | None) -> None:
+def test_generated_straight_line(program: Program, impl: Implementation, expect_output_of: str | None) -> None:
     """Host code without control flow: GPU ops, user tokens, async.execute."""
     _gate(program.text, impl, expect_output_of)
 
 
 @gate_settings()
 @given(program=programs(Features()))
-def test_generated_programs(program, impl: Implementation, expect_output_of: str | None) -> None:
+def test_generated_programs(program: Program, impl: Implementation, expect_output_of: str | None) -> None:
     """Everything the generator makes: scf, cf, async, several functions."""
     _gate(program.text, impl, expect_output_of)

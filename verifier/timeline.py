@@ -300,7 +300,7 @@ def _draw_panel(p: _Panel, y0: int, out: list[str]) -> int:
     out.append(f'<g class="panel" data-function="{_esc(p.function)}">')
     out.extend(head)
     for i, lane in enumerate(p.lanes):
-        y = y0 + top + i * LANE_H
+        y: float = y0 + top + i * LANE_H  # (a float later: the positions')
         fill = {"host": "#eef3fb", "execute": "#f1f8ee", "stream": "#fbf5ea", "boundary": "#f3f3f3"}[lane.kind]
         out.append(f'<g class="lane" data-lane="{_esc(lane.title)}" data-kind="{lane.kind}">')
         out.append(f'<rect x="0" y="{y}" width="{width}" height="{LANE_H - 4}" fill="{fill}"/>')

@@ -153,7 +153,7 @@ class _Dominance:
             d = v.owner
             if d.__class__ is Operation and d.parent is block and block is not None:
                 # `pos(user)` numbered the whole block, `d` included.
-                if index[d] >= at:  # type: ignore[index]
+                if index[d] >= at:
                     return k
             elif not self.dominates(v, user):
                 return k

@@ -155,7 +155,7 @@ class BoundaryMachine(Machine):
                 ev.reads[buf] = ev.writes[buf] = pos
             callers.append(g)
             if gpu_value and isinstance(v, AsyncValue):
-                v.producer.values = [Token((g,))]  # type: ignore[attr-defined]
+                v.producer.values = [Token((g,))]
             else:
                 args[i] = Token((g,))
         super().__init__(func, args, aliases)
@@ -164,7 +164,7 @@ class BoundaryMachine(Machine):
             self.events.append(g.event)
             self.procs[g.pid] = self.live[g.pid] = g
         end = Observer("end", [], _stand_in(END_OP, Location("<end>", 0, 0)), end=True)
-        self.procs["end"] = self.live["end"] = end  # type: ignore[assignment]
+        self.procs["end"] = self.live["end"] = end  # type: ignore[assignment]  # an Observer, a process kind only this machine has (its _ready and steps take it)
         self._kernel_seed = kernel_digest(func)
 
     MAX_RUN_STEPS = 2000
@@ -184,7 +184,7 @@ class BoundaryMachine(Machine):
         return super().step(pid)
 
     # -- who may step -------------------------------------------------------------
-    def _ready(self, p: HostProc | GpuProc) -> bool:  # type: ignore[override]
+    def _ready(self, p: HostProc | GpuProc) -> bool:
         if isinstance(p, Observer):
             if p.state != "wait":
                 return False
@@ -237,7 +237,7 @@ class BoundaryMachine(Machine):
     # -- steps --------------------------------------------------------------------
     def _host_step(self, p: HostProc, index: int) -> None:
         if isinstance(p, Observer):
-            self._observer_step(p, index)  # type: ignore[unreachable]
+            self._observer_step(p, index)
             return
         super()._host_step(p, index)
 
@@ -270,7 +270,7 @@ class BoundaryMachine(Machine):
         receiver's past is the step that hands `v` over)."""
         r = Observer(pid, [v], _stand_in(RECEIVER_OP, op.loc))
         r.clock = dict(clock)
-        self.procs[pid] = self.live[pid] = r  # type: ignore[assignment]
+        self.procs[pid] = self.live[pid] = r  # type: ignore[assignment]  # as above: an Observer
 
     def _issue(self, p: HostProc, op: Operation, vals: list, index: int) -> None:
         pid = f"{op.name}@{op.loc}{self._suffix(p.thread, op)}"

@@ -22,6 +22,7 @@ import argparse
 import itertools
 import json
 import sys
+from collections.abc import Callable
 
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation
@@ -110,7 +111,7 @@ def _load(args: argparse.Namespace) -> tuple[Source, list[Operation], dict[str, 
     return src, _functions(module, src, args.function), _overrides(src, args.arg)
 
 
-def _guard(args: argparse.Namespace, body) -> int:  # type: ignore[no-untyped-def]
+def _guard(args: argparse.Namespace, body: Callable[[], int]) -> int:
     src: Source | None = None
     try:
         src = read_source(args.file) if args.file != "-" else None

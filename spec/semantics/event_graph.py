@@ -127,7 +127,7 @@ class EventGraph:
         first): the number of earlier nodes of the same op and kind. Worked
         out for all nodes on first use (labels are asked for a schedule or
         a drawing, not while building)."""
-        occ = self.__dict__.get("_occ")
+        occ: list[int] | None = self.__dict__.get("_occ")
         if occ is None or len(occ) != len(self.kinds):
             seen: dict[tuple[int, str], int] = {}
             occ = []

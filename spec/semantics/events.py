@@ -56,7 +56,8 @@ from spec import registry
 from spec.attributes import GPU_TOKEN, DenseArrayAttr, Type
 from spec.ir import Block, Operation, Value
 from spec.semantics.conditions import TRUE
-from spec.semantics.event_graph import Event, EventGraph
+from spec.semantics.event_graph import Event as Event  # re-exported: importers take both from here
+from spec.semantics.event_graph import EventGraph as EventGraph
 
 SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.sync_kind(n))
 """Synchronization ops (the registry's `sync` facts): they order events but
@@ -95,7 +96,7 @@ def execute_segments(op: Operation) -> tuple[list[Value], list[Value]]:
     """(`[deps]`, body operands) of an `async.execute`."""
     sizes = op.properties.get("operandSegmentSizes")
     if isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 2:
-        n = sizes.values[0]
+        n = sizes.ints[0]
         return op.operands[:n], op.operands[n:]
     deps = [v for v in op.operands if v.type.is_async_token]
     return deps, [v for v in op.operands if not v.type.is_async_token]
@@ -110,7 +111,7 @@ def is_effectful(op: Operation) -> bool:
     if by_name is _UNSET:
         by_name = _EFFECTFUL[name] = _effectful_by_name(name)
     if by_name is not None:
-        return by_name  # type: ignore[return-value]
+        return by_name  # type: ignore[return-value]  # _UNSET was replaced above: a bool
     return any(is_effectful(o) for r in op.regions for b in r.blocks for o in b.ops)
 
 
@@ -639,7 +640,7 @@ class EventBuilder:
                 if c is None:
                     waits = None
                     break
-                waits.append(c)  # type: ignore[union-attr]
+                waits.append(c)  # type: ignore[union-attr]  # a list: None only on the way out (break)
         if waits is not None:
             # Every dependency's completion known (the common case): the
             # nodes and edges of the general way below, in one call.

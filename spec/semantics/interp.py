@@ -188,8 +188,8 @@ def segment(op: Operation, index: int) -> list[Value]:
     sizes = op.properties.get("operandSegmentSizes")
     if not isinstance(sizes, DenseArrayAttr):
         return []
-    start = sum(sizes.values[:index])
-    return op.operands[start : start + sizes.values[index]]
+    start = sum(sizes.ints[:index])
+    return op.operands[start : start + sizes.ints[index]]
 
 
 def kernel_name(op: Operation) -> str:
@@ -356,11 +356,11 @@ class Thread:
             loop = f.op
             if cond:
                 f.state = "after"
-                self._continue_at(f, loop.regions[1].blocks[0], vals)  # type: ignore[union-attr]
+                self._continue_at(f, loop.regions[1].blocks[0], vals)  # type: ignore[union-attr]  # a condition's frame is its scf.while's (f.op set on entry)
             else:
                 self._leave(vals)
         elif name == "scf.reduce":
-            nxt = next(f.state, None)  # type: ignore[call-overload]
+            nxt = next(f.state, None)  # type: ignore[call-overload]  # Frame.state is an object: an scf.reduce's is an iterator
             if nxt is None:
                 self._leave([])
             else:
@@ -382,7 +382,10 @@ class Thread:
         if loop is None:
             raise Fault(op, "scf.yield outside a region op")
         if loop.name == "scf.for":
-            iv, ub, step = f.state  # type: ignore[misc]
+            iv: int
+            ub: int
+            step: int
+            iv, ub, step = f.state  # type: ignore[misc]  # Frame.state is an object: an scf.for's is [iv, ub, step]
             iv += step
             if iv < ub:
                 f.state = [iv, ub, step]
@@ -450,15 +453,15 @@ def default_args(func: Operation, overrides: dict[str, object] | None = None, fl
             done = Producer()
             done.done = True
             done.done_clock = {}
-            done.values = [0]  # type: ignore[attr-defined]
-            done.failed = False  # type: ignore[attr-defined]
+            done.values = [0]
+            done.failed = False
             out.append(AsyncValue(done, 0))
         elif t.is_float:
-            out.append(round_float(float(given) if given is not None else 1.5, t))  # type: ignore[arg-type]
+            out.append(round_float(float(given) if given is not None else 1.5, t))  # type: ignore[arg-type]  # overrides hold numbers (from the command line); float() of anything else raises, as before
         elif t.is_index or t.int_width is not None:
             if given is None:
                 given = flags.get(i, 0) if t.int_width == 1 else DEFAULT_INDEX
-            out.append(wrap(int(given), t))  # type: ignore[call-overload]
+            out.append(wrap(int(given), t))  # type: ignore[call-overload]  # as above: int() of a number
         else:
             raise DiagnosticError(error(a.loc, f"argument '{name}' of type '{t}' cannot be interpreted"))
     return out

@@ -46,6 +46,7 @@ from __future__ import annotations
 import difflib
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 from spec import registry
 from spec.diagnostics import DiagnosticError
@@ -207,7 +208,7 @@ def _vectors(func: Operation) -> list[tuple[str, list]]:
     )
     for n in (INDEX_VALUES if loops else INDEX_VALUES[:1]) if ints else (None,):
         for bits in itertools.product((0, 1), repeat=len(flags)):
-            over = {str(i): n for i in ints} if n is not None else {}
+            over: dict[str, object] = {str(i): n for i in ints} if n is not None else {}
             fl = dict(zip(flags, bits))
             shown = [f"{entry.args[i].hint or i}={v}" for i, v in fl.items()] + ([f"ints={n}"] if n is not None else [])
             out.append((", ".join(shown), default_args(func, over, fl)))
@@ -283,7 +284,7 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
     found: list[SemanticViolation] = []
     reason = ""
     total = spent = 0
-    budget = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
+    budget: dict[str, Any] = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
     for shown, args in _vectors(fin):
         left = steps - spent
         if left <= 0:

@@ -12,8 +12,10 @@ a `Fault`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
-from spec.attributes import DenseArrayAttr, FloatAttr
+from spec.attributes import DenseArrayAttr, FloatAttr, Type
 from spec.ir import Operation
 from spec.semantics.values import Fault, View, round_float, unsigned, wrap
 
@@ -21,7 +23,7 @@ K_DYNAMIC = -9223372036854775808
 CMPI = "eq ne slt sle sgt sge ult ule ugt uge".split()
 CMPF = "false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true".split()
 
-_INT_BIN = {
+_INT_BIN: dict[str, Callable[[int, int], int]] = {
     "arith.addi": lambda a, b: a + b,
     "arith.subi": lambda a, b: a - b,
     "arith.muli": lambda a, b: a * b,
@@ -31,7 +33,7 @@ _INT_BIN = {
     "arith.maxsi": max,
     "arith.minsi": min,
 }
-_FLOAT_BIN = {
+_FLOAT_BIN: dict[str, Callable[[float, float], float]] = {
     "arith.addf": lambda a, b: a + b,
     "arith.subf": lambda a, b: a - b,
     "arith.mulf": lambda a, b: a * b,
@@ -68,72 +70,72 @@ def _cmpf(pred: str, a: float, b: float) -> bool:
     return (unordered or rel) if pred[0] == "u" else (not unordered and rel)
 
 
-def eval_pure(op: Operation, args: list) -> list:
+def eval_pure(op: Operation, args: list[Any]) -> list[Any]:
     """Results of a pure op (arith, memref views) on concrete operands."""
     name = op.name
-    rt = op.results[0].type if op.results else None
+    rt: Type = op.results[0].type if op.results else None  # type: ignore[assignment]  # the ops here have a result; a None would fail where read, as before
     if name == "arith.constant":
         attr = op.properties["value"]
         if isinstance(attr, FloatAttr):
-            return [round_float(attr.value, rt)]  # type: ignore[arg-type]
-        return [wrap(attr.value, rt)]  # type: ignore[union-attr,arg-type]
+            return [round_float(attr.value, rt)]
+        return [wrap(attr.value, rt)]  # type: ignore[attr-defined]  # Attr has no common `value`: an integer constant's is an IntegerAttr
     if name in _INT_BIN:
-        return [wrap(_INT_BIN[name](args[0], args[1]), rt)]  # type: ignore[arg-type]
+        return [wrap(_INT_BIN[name](args[0], args[1]), rt)]
     if name in _FLOAT_BIN:
-        return [round_float(_FLOAT_BIN[name](args[0], args[1]), rt)]  # type: ignore[arg-type]
+        return [round_float(_FLOAT_BIN[name](args[0], args[1]), rt)]
     t = op.operands[0].type if op.operands else rt
     if name in ("arith.maxui", "arith.minui"):
-        ua, ub = unsigned(args[0], t), unsigned(args[1], t)  # type: ignore[arg-type]
+        ua, ub = unsigned(args[0], t), unsigned(args[1], t)
         return [args[0] if (ua >= ub) == (name == "arith.maxui") else args[1]]
     if name in ("arith.divsi", "arith.remsi", "arith.divui", "arith.remui", "arith.ceildivsi", "arith.floordivsi"):
         signed = "ui" not in name
-        a, b = (args[0], args[1]) if signed else (unsigned(args[0], t), unsigned(args[1], t))  # type: ignore[arg-type]
+        a, b = (args[0], args[1]) if signed else (unsigned(args[0], t), unsigned(args[1], t))
         mode = "ceil" if "ceil" in name else "floor" if "floor" in name else "trunc"
-        return [wrap(_div(op, a, b, signed, name.startswith("arith.rem"), mode), rt)]  # type: ignore[arg-type]
+        return [wrap(_div(op, a, b, signed, name.startswith("arith.rem"), mode), rt)]
     if name in ("arith.shli", "arith.shrsi", "arith.shrui"):
-        width = 64 if t.is_index else (t.int_width or 64)  # type: ignore[union-attr]
+        width = 64 if t.is_index else (t.int_width or 64)
         if not 0 <= args[1] < width:
             raise Fault(op, "shift amount out of range")
         if name == "arith.shli":
-            return [wrap(args[0] << args[1], rt)]  # type: ignore[arg-type]
-        a = args[0] if name == "arith.shrsi" else unsigned(args[0], t)  # type: ignore[arg-type]
-        return [wrap(a >> args[1], rt)]  # type: ignore[arg-type]
+            return [wrap(args[0] << args[1], rt)]
+        a = args[0] if name == "arith.shrsi" else unsigned(args[0], t)
+        return [wrap(a >> args[1], rt)]
     if name in ("arith.divf", "arith.remf"):
         a, b = args
         if b == 0:
             r = math.nan if a == 0 or math.isnan(a) or name == "arith.remf" else math.copysign(math.inf, a) * math.copysign(1, b)
         else:
             r = a / b if name == "arith.divf" else math.fmod(a, b)
-        return [round_float(r, rt)]  # type: ignore[arg-type]
+        return [round_float(r, rt)]
     if name == "arith.negf":
         return [-args[0]]
     if name == "arith.cmpi":
-        pred = CMPI[op.properties["predicate"].value]  # type: ignore[attr-defined]
+        pred = CMPI[op.properties["predicate"].value]  # type: ignore[attr-defined]  # an IntegerAttr (registry: `cmpi_predicate`)
         a, b = args
         if pred[0] == "u":
-            a, b = unsigned(a, t), unsigned(b, t)  # type: ignore[arg-type]
+            a, b = unsigned(a, t), unsigned(b, t)
             pred = "s" + pred[1:]
-        elif pred.startswith("s") and t.int_width == 1:  # type: ignore[union-attr]
+        elif pred.startswith("s") and t.int_width == 1:
             a, b = -a, -b  # i1 is 0/1 here; signed i1 true is -1
         res = {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b}[pred]
         return [int(res)]
     if name == "arith.cmpf":
-        return [int(_cmpf(CMPF[op.properties["predicate"].value], args[0], args[1]))]  # type: ignore[attr-defined]
+        return [int(_cmpf(CMPF[op.properties["predicate"].value], args[0], args[1]))]  # type: ignore[attr-defined]  # an IntegerAttr (registry: `cmpf_predicate`)
     if name == "arith.select":
         return [args[1] if args[0] else args[2]]
     if name in ("arith.index_cast", "arith.extsi", "arith.trunci"):
-        return [wrap(args[0] if t.int_width != 1 else -args[0] if name == "arith.extsi" else args[0], rt)]  # type: ignore[arg-type,union-attr]
+        return [wrap(args[0] if t.int_width != 1 else -args[0] if name == "arith.extsi" else args[0], rt)]
     if name in ("arith.index_castui", "arith.extui"):
-        return [wrap(unsigned(args[0], t), rt)]  # type: ignore[arg-type]
+        return [wrap(unsigned(args[0], t), rt)]
     if name in ("arith.sitofp", "arith.uitofp"):
-        v = args[0] if name == "arith.sitofp" else unsigned(args[0], t)  # type: ignore[arg-type]
-        return [round_float(float(v), rt)]  # type: ignore[arg-type]
+        v = args[0] if name == "arith.sitofp" else unsigned(args[0], t)
+        return [round_float(float(v), rt)]
     if name in ("arith.fptosi", "arith.fptoui"):
         if not math.isfinite(args[0]):
             raise Fault(op, "conversion of a non-finite float to an integer")
-        return [wrap(int(args[0]), rt)]  # type: ignore[arg-type]
+        return [wrap(int(args[0]), rt)]
     if name in ("arith.extf", "arith.truncf"):
-        return [round_float(args[0], rt)]  # type: ignore[arg-type]
+        return [round_float(args[0], rt)]
     if name == "memref.dim":
         view, i = args
         if not 0 <= i < len(view.shape):
@@ -146,13 +148,13 @@ def eval_pure(op: Operation, args: list) -> list:
     raise Fault(op, f"'{name}' cannot be evaluated")
 
 
-def _subview(op: Operation, args: list) -> View:
+def _subview(op: Operation, args: list[Any]) -> View:
     src: View = args[0]
     dyn = iter(args[1:])
     parts = []
     for key in ("static_offsets", "static_sizes", "static_strides"):
         attr = op.properties.get(key)
-        vals = attr.values if isinstance(attr, DenseArrayAttr) else ()
+        vals = attr.ints if isinstance(attr, DenseArrayAttr) else ()
         parts.append([next(dyn) if v == K_DYNAMIC else v for v in vals])
     offs, sizes, strides = parts
     if not (len(offs) == len(sizes) == len(strides) == len(src.shape)):

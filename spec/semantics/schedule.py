@@ -158,6 +158,8 @@ class Machine(StepEffects):
     def enabled(self) -> list[str]:
         """Processes that can step, in program-order priority: GPU finishes,
         GPU starts (issue order), then host threads, newest first."""
+        fin: list[str]
+        start: list[str]
         fin, start, host = [], [], []
         finished = []
         for pid, p in self.live.items():
@@ -394,7 +396,7 @@ def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: boo
             ex.out_of_order[(a.key, b.key)] = Unordered(site(a), site(b), schedule)
     if pairs:
         for a, b in find_concurrent(m.steps, m.events):
-            ex.concurrent.setdefault(tuple(sorted((a.key, b.key))), schedule)  # type: ignore[arg-type]
+            ex.concurrent.setdefault(tuple(sorted((a.key, b.key))), schedule)  # type: ignore[arg-type]  # a sorted pair of two keys
 
 
 def _fresh(args: list) -> list:

@@ -20,6 +20,7 @@ A fault becomes an observation of the thread (or GPU op) that hit it.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from spec import registry
 from spec.invariant import InternalError
@@ -40,6 +41,10 @@ from spec.semantics.values import (
     stable_hash,
 )
 
+if TYPE_CHECKING:
+    from spec.semantics.outcome import Step
+    from spec.semantics.values import Buffer, Producer
+
 _AT_LOC = re.compile(r"@(.+?:\d+:\d+)")
 
 
@@ -50,6 +55,22 @@ class StepEffects:
     `aliases`, `_pos_cache`, `_suffix`, `_awaited`, `_observe`, `_fail`,
     `_advance`);
     `footprint` is what the next step of a process touches."""
+
+    if TYPE_CHECKING:  # the machine's state and helpers (`schedule.Machine`), for the type checker
+        aliases: dict[str, str]
+        procs: dict[str, HostProc | GpuProc]
+        live: dict[str, HostProc | GpuProc]
+        steps: list[Step]
+        events: list[Event]
+        buffers: dict[str, Buffer]
+        budget: list[int]
+        _pos_cache: dict[tuple[object, ...], frozenset[int]]
+
+        def _suffix(self, thread: Thread, op: Operation) -> str: ...
+        def _awaited(self, p: HostProc) -> list[Producer]: ...
+        def _observe(self, thread: str, kind: str, op: Operation | None, detail: str) -> None: ...
+        def _fail(self, p: HostProc, exc: Fault) -> None: ...
+        def _advance(self, p: HostProc) -> None: ...
 
     def value_name(self, name: str) -> str:
         """The name of a buffer made at `name` (`op@loc...`), each location in
@@ -190,7 +211,7 @@ class StepEffects:
             callee = str(op.properties.get("callee"))
             detail = f"{callee}(" + ", ".join(render_value(v) for v in vals) + ")"
             self._observe(t.name, "call", op, detail)
-            results = []
+            results: list[object] = []
             for i, r in enumerate(op.results):
                 seed = stable_hash(f"{detail}#{i}")
                 if r.type.is_memref:
@@ -255,7 +276,7 @@ class StepEffects:
         ev = Event(pid, op, t.name, len(self.events), True)
         ev.issue = index
         self.events.append(ev)
-        g = GpuProc(pid, op, t.name, deps_vals, dict(p.clock), ev)
+        g = GpuProc(pid, op, t.name, deps_vals, dict(p.clock), ev)  # type: ignore[arg-type]  # env values are untyped; a GPU op's deps are tokens (its op check says so)
         n = len(deps_vals)
         name = op.name
         if name == "gpu.launch_func":

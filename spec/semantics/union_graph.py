@@ -47,8 +47,9 @@ control flow to it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from spec import registry
 from spec.attributes import DenseArrayAttr
@@ -167,7 +168,7 @@ class GuardedGraph(EventGraph):
             if cond == TRUE:
                 return
             conds = self.eguards[a] = [TRUE] * (len(out) - 1)
-        conds.append(cond)  # type: ignore[union-attr]
+        conds.append(cond)  # type: ignore[union-attr]  # not ALWAYS (replaced just above), so a list
 
     def add_event(self, ev: Event) -> None:
         super().add_event(ev)
@@ -237,7 +238,7 @@ class _GuardedBuilder(EventBuilder):
         else:
             parent = block.parent.parent if block.parent is not None else None
             src = g.canon(parent) if parent is not None else None
-            if src is None or block.parent is None:
+            if src is None or parent is None or block.parent is None:  # (parent is None makes src None)
                 return None
             name = ("arg", src, _index(parent.regions, block.parent), _index(block.parent.blocks, block), cond.index)
         # Which (region, block) of each op around the defining block it lies in.
@@ -288,7 +289,7 @@ class _GuardedBuilder(EventBuilder):
             out.append((comp, avail, self.inner.get(v)))
         return out
 
-    def join(self, pairs: list[tuple[int, int | None]], tid: int) -> int | None:
+    def join(self, pairs: Sequence[tuple[int, int | None]], tid: int) -> int | None:
         """One node reached from each alternative's node under its condition."""
         nodes = {n for _, n in pairs if n is not None}
         if not nodes:
@@ -302,7 +303,7 @@ class _GuardedBuilder(EventBuilder):
                 g.edge_when(n, j, c)
         return j
 
-    def join_bind(self, dsts: list[Value], alts: list[tuple[int, list[_Snap] | None]], tid: int) -> None:
+    def join_bind(self, dsts: list[Value], alts: Sequence[tuple[int, list[_Snap] | None]], tid: int) -> None:
         """Bind `dsts` to what each alternative passes (None: passes nothing
         known, as a path that leaves the values unbound)."""
         for k, d in enumerate(dsts):
@@ -316,14 +317,14 @@ class _GuardedBuilder(EventBuilder):
                     picks.append((c, s[1] if s is not None else self.g.node("extern", None, 0)))
                     inner.append((c, s[2] if s is not None else None))
             if d.type.is_gpu_token:
-                self.completion[d] = self.join(picks, tid)  # type: ignore[assignment]
+                self.completion[d] = self.join(picks, tid)  # type: ignore[assignment]  # None if no path passes a node: readers (completion_of) take None as unbound
             elif d.type.is_async_token or d.type.is_async_value:
-                self.available[d] = self.join(picks, tid)  # type: ignore[assignment]
+                self.available[d] = self.join(picks, tid)  # type: ignore[assignment]  # as above: None reads as unbound
                 if any(n is not None for _, n in inner):
                     # A path passing no inner token leaves the await's result
                     # unknown, as one path does with an extern node.
                     filled = [(c, n if n is not None else self.g.node("extern", None, 0)) for c, n in inner]
-                    self.inner[d] = self.join(filled, tid)  # type: ignore[assignment]
+                    self.inner[d] = self.join(filled, tid)  # type: ignore[assignment]  # as above: None reads as unbound
                 else:
                     self.inner.pop(d, None)
 
@@ -348,13 +349,13 @@ class _GuardedBuilder(EventBuilder):
                 if all(n == first for _, n in nodes):
                     out[v] = first
                 else:
-                    out[v] = self.join(nodes, tid)  # type: ignore[assignment]
+                    out[v] = self.join(nodes, tid)  # type: ignore[assignment]  # two or more nodes, so a node
             merged.append(out)
         self.completion, self.available, self.inner = merged
 
     # -- control flow ------------------------------------------------------------
 
-    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int):  # type: ignore[override]
+    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int) -> NoReturn:
         raise AssertionError("the guarded builder runs regions with gregion")
 
     def gregion(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
@@ -373,7 +374,7 @@ class _GuardedBuilder(EventBuilder):
             return cur, [(g.cond, cur, term, self.snap(term.operands))]
         return self.cf_region(region, cur, tid, depth)
 
-    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int):  # type: ignore[no-untyped-def]
+    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
         g, sym = self.g, self.sym
         states = block_states(region, self.unroll)
         if states is None:
@@ -433,7 +434,7 @@ class _GuardedBuilder(EventBuilder):
                 if d is None:
                     continue
                 sizes = term.properties.get("operandSegmentSizes")
-                n_true = sizes.values[1] if isinstance(sizes, DenseArrayAttr) else 0
+                n_true = sizes.ints[1] if isinstance(sizes, DenseArrayAttr) else 0
                 outs = [
                     (sym.conj(g.cond, sym.option(d, 0)), succs[st][0], term.operands[1 : 1 + n_true]),
                     (sym.conj(g.cond, sym.option(d, 1)), succs[st][1], term.operands[1 + n_true :]),
@@ -540,7 +541,7 @@ class _GuardedBuilder(EventBuilder):
         if not any(m == d for m, _ in g.met[:-1]):
             self.mult *= 2
         alts = [(sym.conj(g.cond, sym.option(d, c)), self.snap([op.operands[1 + c]])) for c in (0, 1)]
-        self.join_bind(op.results, alts, tid)  # type: ignore[arg-type]
+        self.join_bind(op.results, alts, tid)
 
     def _loop_decision(self, op: Operation) -> int | None:
         self.g.bounded = True
@@ -819,7 +820,7 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
         s, e = new[ev.start], new[ev.end]
         if s is not None and e is not None:
             out.add_event(Event(ev.op, ev.kind, s, e, thread[ev.thread], role=ev.role))
-    out.iterations = [(op, new[first] or 0, new[end]) for op, first, end in g.iterations if new[end] is not None]  # type: ignore[misc]
+    out.iterations = [(op, new[first] or 0, new[end]) for op, first, end in g.iterations if new[end] is not None]  # type: ignore[misc]  # new[end] is filtered to an int; mypy cannot narrow an index
     out.unsupported = list(g.unsupported)
     return out
 

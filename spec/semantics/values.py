@@ -26,6 +26,7 @@ import math
 import re
 import struct
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from spec.attributes import Type
 from spec.ir import Operation
@@ -121,6 +122,9 @@ class Producer:
 
     done: bool = False
     done_clock: dict[str, int] | None = None
+    if TYPE_CHECKING:  # set by both kinds (`processes.HostProc`, `GpuProc`)
+        values: list[Any]
+        failed: bool
 
 
 @dataclass(eq=False)

@@ -47,7 +47,7 @@ class Expr:
             return False
         if self.kind in ("const", "sym"):
             return True
-        return self.lhs.symbolic and self.rhs.symbolic  # type: ignore[union-attr]
+        return self.lhs.symbolic and self.rhs.symbolic  # type: ignore[union-attr]  # not a leaf (dim, const, sym): a binary expr, whose lhs and rhs are set
 
 
 def const(v: int) -> Expr:
@@ -65,21 +65,21 @@ def add(lhs: Expr, rhs: Expr) -> Expr:
         return add(rhs, lhs)
     if _is_const(rhs, 0):
         return lhs
-    if lhs.kind == "add" and _is_const(rhs) and _is_const(lhs.rhs):  # type: ignore[arg-type]
-        return add(lhs.lhs, const(lhs.rhs.value + rhs.value))  # type: ignore[arg-type,union-attr]
+    if lhs.kind == "add" and _is_const(rhs) and _is_const(lhs.rhs):  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
+        return add(lhs.lhs, const(lhs.rhs.value + rhs.value))  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
     # c1 * x + c2 * x -> (c1 + c2) * x
-    if lhs.kind == "mul" and _is_const(lhs.rhs):  # type: ignore[arg-type]
-        c1, first = lhs.rhs.value, lhs.lhs  # type: ignore[union-attr]
+    if lhs.kind == "mul" and _is_const(lhs.rhs):  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
+        c1, first = lhs.rhs.value, lhs.lhs  # type: ignore[union-attr]  # a binary expr's lhs and rhs are set
     else:
         c1, first = 1, lhs
-    if rhs.kind == "mul" and _is_const(rhs.rhs):  # type: ignore[arg-type]
-        c2, second = rhs.rhs.value, rhs.lhs  # type: ignore[union-attr]
+    if rhs.kind == "mul" and _is_const(rhs.rhs):  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
+        c2, second = rhs.rhs.value, rhs.lhs  # type: ignore[union-attr]  # a binary expr's lhs and rhs are set
     else:
         c2, second = 1, rhs
     if first == second:
-        return mul(first, const(c1 + c2))
-    if lhs.kind == "add" and _is_const(lhs.rhs):  # type: ignore[arg-type]
-        return add(add(lhs.lhs, rhs), lhs.rhs)  # type: ignore[arg-type]
+        return mul(first, const(c1 + c2))  # type: ignore[arg-type]  # `first` is an operand of a binary expr, so an Expr
+    if lhs.kind == "add" and _is_const(lhs.rhs):  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
+        return add(add(lhs.lhs, rhs), lhs.rhs)  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
     return Expr("add", 0, lhs, rhs)
 
 
@@ -94,10 +94,10 @@ def mul(lhs: Expr, rhs: Expr) -> Expr:
         return lhs
     if _is_const(rhs, 0):
         return rhs
-    if lhs.kind == "mul" and _is_const(rhs) and _is_const(lhs.rhs):  # type: ignore[arg-type]
-        return mul(lhs.lhs, const(lhs.rhs.value * rhs.value))  # type: ignore[arg-type,union-attr]
-    if lhs.kind == "mul" and _is_const(lhs.rhs):  # type: ignore[arg-type]
-        return mul(mul(lhs.lhs, rhs), lhs.rhs)  # type: ignore[arg-type]
+    if lhs.kind == "mul" and _is_const(rhs) and _is_const(lhs.rhs):  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
+        return mul(lhs.lhs, const(lhs.rhs.value * rhs.value))  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
+    if lhs.kind == "mul" and _is_const(lhs.rhs):  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
+        return mul(mul(lhs.lhs, rhs), lhs.rhs)  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
     return Expr("mul", 0, lhs, rhs)
 
 
@@ -122,12 +122,12 @@ def div(kind: str, lhs: Expr, rhs: Expr) -> Expr:
             return const({"floordiv": _floordiv, "ceildiv": _ceildiv, "mod": lambda a, b: a % b}[kind](lhs.value, c))
         if c == 1:
             return const(0) if kind == "mod" else lhs
-        if lhs.kind == "mul" and _is_const(lhs.rhs) and lhs.rhs.value % c == 0:  # type: ignore[arg-type,union-attr]
-            return const(0) if kind == "mod" else mul(lhs.lhs, const(lhs.rhs.value // c))  # type: ignore[arg-type,union-attr]
-        if kind != "mod" and lhs.kind == kind and _is_const(lhs.rhs) and lhs.rhs.value > 0:  # type: ignore[arg-type,union-attr]
-            return div(kind, lhs.lhs, const(lhs.rhs.value * c))  # type: ignore[arg-type,union-attr]
-        if kind == "mod" and lhs.kind == "mod" and _is_const(lhs.rhs) and lhs.rhs.value % c == 0:  # type: ignore[arg-type,union-attr]
-            return div("mod", lhs.lhs, rhs)  # type: ignore[arg-type]
+        if lhs.kind == "mul" and _is_const(lhs.rhs) and lhs.rhs.value % c == 0:  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
+            return const(0) if kind == "mod" else mul(lhs.lhs, const(lhs.rhs.value // c))  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
+        if kind != "mod" and lhs.kind == kind and _is_const(lhs.rhs) and lhs.rhs.value > 0:  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
+            return div(kind, lhs.lhs, const(lhs.rhs.value * c))  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
+        if kind == "mod" and lhs.kind == "mod" and _is_const(lhs.rhs) and lhs.rhs.value % c == 0:  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
+            return div("mod", lhs.lhs, rhs)  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
     return Expr(kind, 0, lhs, rhs)
 
 
@@ -150,14 +150,14 @@ def expr_text(e: Expr, names: Any = None, strong: bool = False) -> str:
         else:
             text = expr_text(lhs, names, True) + _SPELLING[e.kind] + expr_text(rhs, names, True)
         return f"({text})" if strong else text
-    if rhs.kind == "mul" and _is_const(rhs.rhs):  # type: ignore[arg-type]
-        c = rhs.rhs.value  # type: ignore[union-attr]
+    if rhs.kind == "mul" and _is_const(rhs.rhs):  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
+        c = rhs.rhs.value  # type: ignore[union-attr]  # a binary expr's lhs and rhs are set
         if c == -1:
-            inner = expr_text(rhs.lhs, names, rhs.lhs.kind == "add")  # type: ignore[arg-type,union-attr]
+            inner = expr_text(rhs.lhs, names, rhs.lhs.kind == "add")  # type: ignore[arg-type,union-attr]  # a binary expr's lhs and rhs are set
             text = expr_text(lhs, names) + " - " + inner
             return f"({text})" if strong else text
         if c < -1:
-            text = expr_text(lhs, names) + " - " + expr_text(rhs.lhs, names, True) + f" * {-c}"  # type: ignore[arg-type]
+            text = expr_text(lhs, names) + " - " + expr_text(rhs.lhs, names, True) + f" * {-c}"  # type: ignore[arg-type]  # a binary expr's lhs and rhs are set
             return f"({text})" if strong else text
     if _is_const(rhs) and rhs.value < 0:
         text = expr_text(lhs, names) + f" - {-rhs.value}"

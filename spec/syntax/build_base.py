@@ -426,7 +426,7 @@ class BuilderBase(Transformer):
     ) -> PartialOp:
         op = Operation(
             name,
-            operands=list(operands) if operands else [],  # type: ignore[arg-type]
+            operands=list(operands) if operands else [],  # type: ignore[arg-type]  # UseRefs until spec.syntax.resolve puts the values in
             properties=dict(properties) if properties else EMPTY_DICT,
             attributes=dict(attributes) if attributes else EMPTY_DICT,
             successors=successors or EMPTY_LIST,

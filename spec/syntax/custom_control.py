@@ -131,7 +131,7 @@ def _cond_br(p: Printer, op: Operation) -> str:
 @custom_printer("cf.assert")
 def _assert(p: Printer, op: Operation) -> str:
     msg = op.properties["msg"]
-    return f"cf.assert {p.value(op.operands[0])}, {quote_string(msg.value)}{p.attr_dict(op.attributes)}"  # type: ignore[attr-defined]
+    return f"cf.assert {p.value(op.operands[0])}, {quote_string(msg.value)}{p.attr_dict(op.attributes)}"  # type: ignore[attr-defined]  # a StringAttr (registry: msg is a string)
 
 
 # -- async ------------------------------------------------------------------------

@@ -27,16 +27,16 @@ def _fn_signature(p: Printer, op: Operation, fn: FunctionType, arg_attrs: Attr |
     parts = []
     for i, t in enumerate(fn.inputs):
         attrs = ""
-        if arg_attrs is not None and str(arg_attrs.elements[i]) != "{}":  # type: ignore[attr-defined]
-            attrs = " " + str(arg_attrs.elements[i])  # type: ignore[attr-defined]
+        if arg_attrs is not None and str(arg_attrs.elements[i]) != "{}":  # type: ignore[attr-defined]  # an ArrayAttr (registry: arg_attrs is an array of dicts)
+            attrs = " " + str(arg_attrs.elements[i])  # type: ignore[attr-defined]  # as above
         parts.append(f"{p.value(entry.args[i])}: {t}{attrs}" if entry is not None else f"{t}{attrs}")
     text = "(" + ", ".join(parts) + ")"
     if fn.results:
         res = []
         for i, t in enumerate(fn.results):
             attrs = ""
-            if res_attrs is not None and str(res_attrs.elements[i]) != "{}":  # type: ignore[attr-defined]
-                attrs = " " + str(res_attrs.elements[i])  # type: ignore[attr-defined]
+            if res_attrs is not None and str(res_attrs.elements[i]) != "{}":  # type: ignore[attr-defined]  # an ArrayAttr (registry: res_attrs)
+                attrs = " " + str(res_attrs.elements[i])  # type: ignore[attr-defined]  # as above
             res.append(f"{t}{attrs}")
         if len(res) == 1 and not res[0].startswith("(") and res_attrs is None:
             text += f" -> {res[0]}"
@@ -63,8 +63,8 @@ def _func(p: Printer, op: Operation) -> str:
     vis = props.get("sym_visibility")
     if isinstance(vis, StringAttr):
         text += vis.value + " "
-    fn = props["function_type"].type  # type: ignore[attr-defined]
-    text += quote_symbol(props["sym_name"].value)  # type: ignore[attr-defined]
+    fn = props["function_type"].type  # type: ignore[attr-defined]  # a TypeAttr (registry: function_type)
+    text += quote_symbol(props["sym_name"].value)  # type: ignore[attr-defined]  # a StringAttr (registry: sym_name)
     text += _fn_signature(p, op, fn, props.get("arg_attrs"), props.get("res_attrs"))
     text += p.attr_dict(op.attributes, keyword=True)
     if op.regions and op.regions[0].blocks:
@@ -92,7 +92,7 @@ def _gpu_module(p: Printer, op: Operation) -> str:
     mlir-opt-19 prints it: the targets list is followed by two blanks (it
     prints one after `]` and one before what comes next)."""
     props = op.properties
-    text = f"gpu.module {quote_symbol(props['sym_name'].value)}"  # type: ignore[attr-defined]
+    text = f"gpu.module {quote_symbol(props['sym_name'].value)}"  # type: ignore[attr-defined]  # a StringAttr (registry: sym_name)
     handler = props.get("offloadingHandler")
     if handler is not None:
         text += f" <{handler}>"
@@ -110,9 +110,9 @@ _GPU_MODULE_SHOWN = frozenset({"sym_name", "offloadingHandler", "targets"})
 
 @custom_printer("gpu.func")
 def _gpu_func(p: Printer, op: Operation) -> str:
-    fn: FunctionType = op.properties["function_type"].type  # type: ignore[attr-defined]
+    fn: FunctionType = op.properties["function_type"].type  # type: ignore[attr-defined]  # a TypeAttr of a FunctionType (registry: function_type)
     attrs = op.attributes
-    text = f"gpu.func {quote_symbol(attrs['sym_name'].value)}"  # type: ignore[attr-defined]
+    text = f"gpu.func {quote_symbol(attrs['sym_name'].value)}"  # type: ignore[attr-defined]  # a StringAttr (sym_name)
     text += _fn_signature(p, op, fn, op.properties.get("arg_attrs"), op.properties.get("res_attrs"))
     n_wg = attrs.get("workgroup_attributions")
     entry = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None
@@ -262,7 +262,7 @@ def _library_form(p: Printer, op: Operation) -> str:
         elif part == "results":
             shown = [str(r.type) for r in op.results[: len(op.results) - token - n_fixed_results]]
         else:
-            shown = [str(op.properties["computeType"].type)]  # type: ignore[attr-defined]
+            shown = [str(op.properties["computeType"].type)]  # type: ignore[attr-defined]  # a TypeAttr (registry: computeType is a type)
         text += sep + ", ".join(shown)
     return text
 

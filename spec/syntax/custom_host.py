@@ -130,7 +130,7 @@ def _subview(p: Printer, op: Operation) -> str:
     src, offs, sizes, strides = segments(op)
     text = f"memref.subview {p.value(src[0])}"
     for key, dyn in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)):
-        statics = op.properties[key].values  # type: ignore[attr-defined]
+        statics = op.properties[key].values  # type: ignore[attr-defined]  # a DenseArrayAttr (registry: the static_* arrays)
         it = iter(dyn)
         text += "[" + ", ".join(p.value(next(it)) if s == K_DYNAMIC else str(s) for s in statics) + "]"
         if key != "static_strides":

@@ -103,8 +103,8 @@ def _prefetch(p: Printer, op: Operation) -> str:
     if not all(isinstance(a, IntegerAttr) for a in (write, hint, data)):
         raise ValueError("incomplete: printed generically")
     m, *idx = op.operands
-    text = f"memref.prefetch {p.value(m)}[{p.values(idx)}], {'write' if write.value else 'read'}, locality<{hint.value}>, "  # type: ignore[union-attr]
-    text += "data" if data.value else "instr"  # type: ignore[union-attr]
+    text = f"memref.prefetch {p.value(m)}[{p.values(idx)}], {'write' if write.value else 'read'}, locality<{hint.value}>, "  # type: ignore[union-attr]  # IntegerAttrs, checked just above (mypy cannot narrow all())
+    text += "data" if data.value else "instr"  # type: ignore[union-attr]  # as above
     return text + f"{p.attr_dict(shown_attrs(op, 'isWrite', 'localityHint', 'isDataCache'))} : {m.type}"
 
 

@@ -56,7 +56,7 @@ def _switch(p: Printer, op: Operation) -> str:
         raise InternalError("spec.syntax.custom_more: expected width is not None")
     values = switch_case_values(op.properties.get("case_values"))
     sizes = op.properties.get("case_operand_segments")
-    counts = list(sizes.values) if isinstance(sizes, DenseArrayAttr) else []
+    counts = list(sizes.ints) if isinstance(sizes, DenseArrayAttr) else []
     if len(values) != len(counts) or len(op.successors) != len(values) + 1:
         raise ValueError("cases do not match")
     pad = " " * (p.indent + 2)

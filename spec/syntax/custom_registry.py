@@ -37,7 +37,7 @@ def segments(op: Operation) -> list[list[Value]]:
     if not isinstance(sizes, DenseArrayAttr):
         raise InternalError("spec.syntax.custom_registry: expected isinstance(sizes, DenseArrayAttr)")
     out, i = [], 0
-    for n in sizes.values:
+    for n in sizes.ints:
         out.append(op.operands[i : i + n])
         i += n
     return out

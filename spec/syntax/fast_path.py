@@ -353,13 +353,13 @@ class FastPath:
     def _type(self, text: str) -> Type:
         t = self.types.get(text)
         if t is None:
-            t = read_type(text)  # raises on a type the full parser refuses
+            t = read_type(text)  # type: ignore[assignment]  # raises on a type the full parser refuses; a FunctionType just below
             if not isinstance(t, Type):
                 raise TypeError(text)
             self.types[text] = t
         return t
 
-    def _deps(self, text: str, m: re.Match, loc: Location, ls: int) -> tuple[bool, list[UseRef]]:
+    def _deps(self, text: str, m: re.Match, loc: Location, ls: int) -> tuple[bool, list[UseRef | Value]]:
         """`async_deps` from groups 1-3 of a shape that starts with `shapes.DEPS`:
         whether `async` is written, and the dependencies."""
         deps = self._uses(text, m.start(2), m.end(2), loc, ls, GPU_TOKEN) if m.start(3) >= 0 else []
@@ -402,7 +402,7 @@ class FastPath:
                 self.constants.clear()
             self.constants[key] = value
         op = _op(name, [], {**self.defaults[name], "value": value}, loc)
-        return op, [value.type], False, m.end()  # type: ignore[attr-defined]
+        return op, [value.type], False, m.end()  # type: ignore[union-attr]  # int_attr's result, an IntegerAttr
 
     def _element(self, t: Type) -> Type:
         elem = self.elements.get(t.text)
@@ -522,7 +522,7 @@ class FastPath:
             return None
         ins = [self._type(t.group(1)) for t in shapes.TYPES_RE.finditer(text, m.start(3), m.end(3))] if m.end(3) > m.start(3) else []
         results = [self._type(m.group(4))] if m.start(4) >= 0 else []
-        operands = []
+        operands: list[UseRef | Value] = []
         if m.end(2) > m.start(2):
             # Each use with its own type: one at a time.
             file, line, col = loc[0], loc[1], 1 - ls

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import marshal
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from copy import copy
 from typing import Any
 
@@ -108,7 +108,7 @@ matches the whole keyword: what lark's `_create_unless` asks, once per
 lexer state, for every pair of the state's terminals."""
 
 
-def _keyword_tables(terminals: list, flags: int) -> tuple[list, dict[str, Any]] | None:
+def _keyword_tables(terminals: Collection[Any], flags: int) -> tuple[list, dict[str, Any]] | None:
     """lark's `_create_unless` for one lexer state, as `KeywordTable`s: the
     terminals left once keywords a regex terminal matches whole are folded
     into it, and per regex terminal the table that turns such a match into
@@ -421,17 +421,17 @@ class FusedLALRParser(LALR_Parser):
     parser that owns the builder; None: every token through the tables."""
 
     @classmethod
-    def deserialize(cls, data: Any, memo: Any, callbacks: Any, debug: bool = False) -> FusedLALRParser:
+    def deserialize(cls, data: Any, memo: Any, callbacks: Any, debug: bool = False) -> FusedLALRParser:  # type: ignore[override]  # lark's stub says Serialize's; LALR_Parser's own takes callbacks and debug too
         # As lark's, with the faster table loading of the cached parser.
         inst = cls.__new__(cls)
-        inst._parse_table = deserialize_table(data, memo)
+        inst._parse_table = deserialize_table(data, memo)  # type: ignore[assignment]  # lark declares ParseTable; an LALR parser's is the IntParseTable it builds
         inst.parser = _Parser(inst._parse_table, callbacks, debug)
         return inst
 
     def serialize(self, memo: Any = None) -> dict[str, Any]:
         # What lark's cache keeps (see `serialize_table`); lark's own form
         # where the compact one does not apply.
-        return serialize_table(self._parse_table, memo) or super().serialize(memo)
+        return serialize_table(self._parse_table, memo) or super().serialize(memo)  # type: ignore[arg-type]  # as in deserialize: an IntParseTable
 
     def _fused_tables(self, start: str) -> tuple:
         if self._tables is None:
@@ -439,7 +439,7 @@ class FusedLALRParser(LALR_Parser):
         tables = self._tables.get(start)
         if tables is None:
             table = self._parse_table
-            actions = _Actions(table.states, self.parser.callbacks)
+            actions = _Actions(table.states, self.parser.callbacks)  # type: ignore[arg-type]  # an IntParseTable's states are ints
             tables = self._tables[start] = (
                 actions,
                 table.start_states[start],
@@ -460,7 +460,7 @@ class FusedLALRParser(LALR_Parser):
     def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:
         actions, state, end_state, dropped = self._fused_tables(start)
         fast_op = self.fast_path.op if self.fast_path is not None and fast_path.ENABLED else None
-        dropped = dropped - lexer.root_lexer.newline_types
+        dropped = dropped - lexer.root_lexer.newline_types  # type: ignore[attr-defined]  # lark types root_lexer abstractly; it is a BasicLexer
         patterns = lexer.patterns
         text, end = lexer_state.text.text, lexer_state.text.end
         counter = lexer_state.line_ctr
@@ -491,7 +491,7 @@ class FusedLALRParser(LALR_Parser):
             kind = m.lastgroup if m is not None else None
             if m is None or kind is None:
                 # No token: the end of the text if only blanks are left.
-                if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]
+                if _ONLY_BLANKS.match(text, pos, end).end() != end:  # type: ignore[union-attr]  # a pattern that matches the empty text never fails
                     raise _Unexpected
                 kind, tok = "$END", None
             else:

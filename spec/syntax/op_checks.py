@@ -51,6 +51,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from spec import registry
 from spec.attributes import (
@@ -83,8 +84,10 @@ class AttrKind:
     summary: str
     stored: Callable[[Attr], bool]
     """The storage class check of property conversion."""
-    valid: Callable[[Attr], bool] | None = None
-    """The full constraint; `None` when it is the storage check."""
+    valid: Callable[[Any], bool] | None = None
+    """The full constraint; `None` when it is the storage check. Asked only
+    of an attribute `stored` accepts, so of the class it checks (typed Any:
+    each constraint reads its own class's fields)."""
 
     def satisfied(self, value: Attr) -> bool:
         return self.stored(value) and (self.valid is None or self.valid(value))
@@ -137,14 +140,14 @@ def _arith_flags(kind: str) -> Callable[[Attr], bool]:
 STRING = AttrKind("string attribute", _is(StringAttr))
 SYMBOL_REF = AttrKind("symbol reference attribute", _is(SymbolRefAttr))
 FLAT_SYMBOL_REF = AttrKind("flat symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr) and not a.nested)
-FUNCTION_TYPE = AttrKind("type attribute of function type", _is(TypeAttr), lambda a: isinstance(a.type, FunctionType))  # type: ignore[attr-defined]
-DICT_ARRAY = AttrKind("Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements))  # type: ignore[attr-defined]
+FUNCTION_TYPE = AttrKind("type attribute of function type", _is(TypeAttr), lambda a: isinstance(a.type, FunctionType))
+DICT_ARRAY = AttrKind("Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements))
 UNIT = AttrKind("unit attribute", _is(UnitAttr))
 BOOL = AttrKind("bool attribute", _int_of("i1"))
 INDEX = AttrKind("index attribute", _is(IntegerAttr), _int_of("index"))
-ALIGNMENT = AttrKind("64-bit signless integer attribute whose minimum value is 0", _is(IntegerAttr), lambda a: a.type.text == "i64" and a.value >= 0)  # type: ignore[attr-defined]
+ALIGNMENT = AttrKind("64-bit signless integer attribute whose minimum value is 0", _is(IntegerAttr), lambda a: a.type.text == "i64" and a.value >= 0)
 DENSE_I64 = AttrKind("i64 dense array attribute", _dense_of("i64"))
-DENSE_I32_3 = AttrKind("i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3)  # type: ignore[attr-defined]
+DENSE_I32_3 = AttrKind("i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3)
 OVERFLOW = AttrKind("Integer overflow arith flags", _arith_flags("overflow"))
 FASTMATH = AttrKind("Floating point fast math flags", _arith_flags("fastmath"))
 GPU_DIM = AttrKind("a dimension, either 'x', 'y', or 'z'", _opaque(r"#gpu<dim [xyz]>"))
@@ -152,7 +155,7 @@ TYPED = AttrKind("TypedAttr instance", _typed)
 GPU_TARGETS = AttrKind(
     "array of GPU target attributes with at least 1 elements",
     _is(ArrayAttr),
-    lambda a: bool(a.elements) and all(is_gpu_target(e) for e in a.elements),  # type: ignore[attr-defined]
+    lambda a: bool(a.elements) and all(is_gpu_target(e) for e in a.elements),
 )
 OFFLOADING_HANDLER = AttrKind(
     "any attribute with the `OffloadingTranslationAttrTrait` trait.", lambda a: True, is_offloading_handler
@@ -230,15 +233,15 @@ CONSTRAINTS.update(
         "gpu_objects": AttrKind(
             "an array of GPU object attributes with at least 1 elements",
             _is(ArrayAttr),
-            lambda a: bool(a.elements) and all(str(e).startswith("#gpu.object<") for e in a.elements),  # type: ignore[attr-defined]
+            lambda a: bool(a.elements) and all(str(e).startswith("#gpu.object<") for e in a.elements),
         ),
         "mma_element_wise": AttrKind("elementwise operation to apply to mma matrix", _opaque(r"#gpu<mma_element_wise \w+>")),
         "index_cmp_predicate": AttrKind("index comparison predicate kind", _opaque(r"#index<cmp_predicate \w+>")),
-        "positive_i32": AttrKind("32-bit signless integer attribute whose value is positive", _is(IntegerAttr), lambda a: a.type.text == "i32" and a.value > 0),  # type: ignore[attr-defined]
+        "positive_i32": AttrKind("32-bit signless integer attribute whose value is positive", _is(IntegerAttr), lambda a: a.type.text == "i32" and a.value > 0),
         "locality_hint": AttrKind(
             "32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3",
             _is(IntegerAttr),
-            lambda a: a.type.text == "i32" and 0 <= a.value <= 3,  # type: ignore[attr-defined]
+            lambda a: a.type.text == "i32" and 0 <= a.value <= 3,
         ),
     }
 )
@@ -331,7 +334,7 @@ def _convert(name: str, key: str, value: Attr, n_segments: int) -> str | None:
     if kind is SEGMENTS:
         if not kind.stored(value):
             return "expected DenseI32ArrayAttr for key `value`"
-        count = len(value.values)  # type: ignore[attr-defined]
+        count = len(value.values)  # type: ignore[attr-defined]  # a DenseArrayAttr: kind.stored accepted it just above
         if key == "resultSegmentSizes":
             n_segments = 2  # the variadic results, then the optional token
         return None if count == n_segments else f"size mismatch in attribute conversion: {count} vs {n_segments}"

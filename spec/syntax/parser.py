@@ -206,21 +206,21 @@ def parse_attr_value(value: str, offset: int) -> Attr:
     parser = _value_parser()
     source = f"{_VALUE_HEAD}{value}}} : () -> ()"
     try:
-        ops = parser.parse(source)
+        ops: list[Operation] = parser.parse(source)  # type: ignore[assignment]  # as in parse_module: the op list
     except UnexpectedInput as exc:
         diag = syntax_error(exc, "<attr>", 0, source, parser.terminals).diagnostics[0]
         raise AttrTextError(offset + max(diag.loc.col - 1 - len(_VALUE_HEAD), 0), diag.message) from None
     except DiagnosticError as exc:
         diag = exc.diagnostics[0]
         raise AttrTextError(offset + max(diag.loc.col - 1 - len(_VALUE_HEAD), 0), diag.message) from None
-    if len(ops) != 1 or set(ops[0].attributes) != {"v"}:  # type: ignore[arg-type, index]
+    if len(ops) != 1 or set(ops[0].attributes) != {"v"}:
         # The text closed the wrapper early (`[1]} ...`): not one attribute.
         raise AttrTextError(offset, "expected attribute value")
-    return ops[0].attributes["v"]  # type: ignore[index]
+    return ops[0].attributes["v"]
 
 
 # Set after the rule wrappers: it is no rule callback.
-_Builder.attr_value_parser = staticmethod(parse_attr_value)  # type: ignore[assignment]
+_Builder.attr_value_parser = staticmethod(parse_attr_value)
 
 
 @functools.lru_cache(maxsize=1)
@@ -301,7 +301,7 @@ def parse_ops(
     gc.disable()
     try:
         try:
-            ops: list[Operation] = parser.parse(text)
+            ops: list[Operation] = parser.parse(text)  # type: ignore[assignment]  # lark says a Tree; the builder's transformer makes the op list
         except UnexpectedInput as exc:
             raise syntax_error(exc, file, line_offset, text, parser.terminals) from None
         # What mlir-opt-19 finds while parsing, then what its verifier finds

@@ -210,7 +210,7 @@ def registry_result_names(op: Operation) -> list[tuple[int, str]]:
     fields = {
         "name": op.name.split(".", 1)[1],
         "dim": str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">"),
-        "value": ("true" if value.value else "false") if getattr(value, "type", None) == I1 else getattr(value, "value", ""),
+        "value": ("true" if value.value else "false") if getattr(value, "type", None) == I1 else getattr(value, "value", ""),  # type: ignore[union-attr]  # an attr with a type (an IntegerAttr) has a value
     }
     groups = sum(1 for n in names if n.endswith("*"))
     share = (len(op.results) - (len(names) - groups)) // groups if groups else 0
@@ -362,7 +362,7 @@ class Printer:
         parent = block.parent_op
         if self.generic and parent is not None:
             implicit = registry.lookup(parent.name).generic_terminator
-            if implicit and block is block.parent.blocks[-1]:  # type: ignore[union-attr]
+            if implicit and block is block.parent.blocks[-1]:  # type: ignore[union-attr]  # a block with a parent op is in a region
                 lines.append(pad + f'"{implicit}"() : () -> ()')
         self.indent -= 2
 

@@ -113,17 +113,17 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
             # are checked here in turn, without a visit each; the first
             # with regions (or every op, when some wait for their exit)
             # goes back as a visit, the rest of the run behind it.
-            run: list[tuple[Operation, registry.OpInfo]] = op  # type: ignore[assignment]
+            run: list[tuple[Operation, registry.OpInfo]] = op
             if depth > limit:
-                op = run[info][0]  # type: ignore[index]
+                op = run[info][0]
                 raise DiagnosticError(
                     error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
                 )
-            for at in range(info, len(run)):  # type: ignore[arg-type]
+            for at in range(info, len(run)):
                 op, op_info = run[at]
                 if op.regions or later:
                     if at + 1 < len(run):
-                        work.append((run, at + 1, parent, depth, iso))  # type: ignore[arg-type]
+                        work.append((run, at + 1, parent, depth, iso))
                     work.append((op, op_info, parent, depth, iso))
                     break
                 if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref:
@@ -176,7 +176,7 @@ def _push_block(work: list[_Visit], ops: list[Operation], parent: str, depth: in
     work += reversed(isolated)
     if others:
         # One entry for the others, read in turn by `verify`.
-        work.append((others, 0, parent, depth, iso))  # type: ignore[arg-type]
+        work.append((others, 0, parent, depth, iso))  # type: ignore[arg-type]  # the work list holds both entry shapes (one op's, a run of others'); verify tells them apart
 
 
 def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, later: dict[int, VerifyLater]) -> None:
@@ -398,7 +398,7 @@ def _define(scope: dict[str, Value], v: Value, defined: list[str], pending: dict
         defined.append(name)
         if pending:
             for op, i, u in pending.pop(name, ()):
-                op.operands[i] = _lookup(scope, u)  # type: ignore[assignment]
+                op.operands[i] = _lookup(scope, u)
         return
     names = [name]
     if "#" in name and name.endswith("#0"):
@@ -414,7 +414,7 @@ def _define(scope: dict[str, Value], v: Value, defined: list[str], pending: dict
         scope[name] = v
         defined.append(name)
         for op, i, u in pending.pop(name, []):
-            op.operands[i] = _lookup(scope, u)  # type: ignore[assignment]
+            op.operands[i] = _lookup(scope, u)
 
 
 def _lookup(scope: dict[str, Value], u: UseRef, forward_ok: bool = False) -> Value | None:

@@ -72,7 +72,7 @@ class AffineRules(BuilderBase):
         if affine.ALIASES.where.get(name, tok.start_pos) != tok.start_pos:
             raise TokenError(tok, 0, f"redefinition of attribute alias id '{name}'")
         affine.ALIASES.attrs[name] = str(items[1])
-        affine.ALIASES.where[name] = tok.start_pos
+        affine.ALIASES.where[name] = tok.start_pos  # type: ignore[assignment]  # lark types it Optional; a lexed token has one
         return None
 
     def affine_ref(self, meta: Any, items: list) -> tuple:
@@ -170,7 +170,7 @@ class AffineRules(BuilderBase):
         attrs = items[3] if isinstance(items[3], dict) else None
         elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
         props, attrs = self.split_attrs("affine.load", attrs, {"map": amap})
-        return self.op("affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type,list-item]
+        return self.op("affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def affine_store_op(self, meta: Any, items: list) -> PartialOp:
         mt = read_type(items[-1])
@@ -178,7 +178,7 @@ class AffineRules(BuilderBase):
         attrs = items[4] if isinstance(items[4], dict) else None
         elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
         props, attrs = self.split_attrs("affine.store", attrs, {"map": amap})
-        operands = [self.typed(items[1], elem), self.typed(items[2], mt), *idx]  # type: ignore[arg-type]
+        operands = [self.typed(items[1], elem), self.typed(items[2], mt), *idx]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         return self.op("affine.store", meta, operands, [], properties=props, attributes=attrs)
 
     def affine_bound(self, meta: Any, items: list) -> tuple[str, list[UseRef]]:

@@ -60,7 +60,7 @@ class ControlRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None:
-                iv_type = read_type(it)  # type: ignore[assignment]
+                iv_type = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
         bounds = [self.typed(u, iv_type) for u in items[1:4]]
         inits = [self.typed(u, t) for (_, u), t in zip(pairs, types)]
         self._entry_args(region, [(iv, iv_type), *((tok, t) for (tok, _), t in zip(pairs, types))])
@@ -109,7 +109,7 @@ class ControlRules(BuilderBase):
         inits = [self.typed(u, t) for u, t in zip(lists[3] if len(lists) > 3 else [], types)]
         self._entry_args(region, [(tok, INDEX) for tok in ivs])
         self._ensure_terminator(region, "scf.reduce", self.loc(meta))
-        props = {"operandSegmentSizes": segment_sizes(len(lbs), len(ubs), len(steps), len(inits))}
+        props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(lbs), len(ubs), len(steps), len(inits))}
         return self.op("scf.parallel", meta, [*lbs, *ubs, *steps, *inits], types, properties=props, attributes=attrs, regions=[region])
 
     def scf_yield_op(self, meta: Any, items: list) -> PartialOp:
@@ -132,11 +132,11 @@ class ControlRules(BuilderBase):
         return self.op("scf.reduce", meta, self._typed_list(uses, types, meta), attributes=attrs, regions=regions)
 
     def scf_reduce_return_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op("scf.reduce.return", meta, [self.typed(items[0], read_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]
+        return self.op("scf.reduce.return", meta, [self.typed(items[0], read_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def arrow_types(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
-            return [read_type(items[0])]  # type: ignore[list-item]
+            return [read_type(items[0])]  # type: ignore[list-item]  # read_type of a value type: no function type here
         return items[0] or []
 
     def scf_execute_region_op(self, meta: Any, items: list) -> PartialOp:
@@ -174,7 +174,7 @@ class ControlRules(BuilderBase):
     # -- async ------------------------------------------------------------------
     def exec_operand(self, meta: Any, items: list) -> tuple:
         t = read_type(items[2])
-        return (self.typed(items[0], t), items[1], t)  # type: ignore[arg-type]
+        return (self.typed(items[0], t), items[1], t)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def async_execute_op(self, meta: Any, items: list) -> PartialOp:
         deps: list[UseRef] = []
@@ -190,9 +190,9 @@ class ControlRules(BuilderBase):
             elif isinstance(it, list) and it and isinstance(it[0], Type):
                 types = it
             elif isinstance(it, Token):
-                types = [read_type(it)]  # type: ignore[list-item]
+                types = [read_type(it)]  # type: ignore[list-item]  # read_type of a value type: no function type here
             elif isinstance(it, FunctionType):
-                types = [it]  # type: ignore[list-item]
+                types = [it]  # type: ignore[list-item]  # the grammar hands a FunctionType here, kept as the result type as before
             elif isinstance(it, dict):
                 attrs = it
         deps = [self.typed(d, ASYNC_TOKEN) for d in deps]
@@ -205,20 +205,20 @@ class ControlRules(BuilderBase):
         # block only to hold named arguments): checked as written.
         written = Region() if not region.blocks and not inner else region
         self._entry_args(region, inner)
-        props = {"operandSegmentSizes": segment_sizes(len(deps), len(operands))}
+        props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), len(operands))}
         props, attrs = self.split_attrs("async.execute", attrs, props)
         partial = self.op("async.execute", meta, [*deps, *(u for u, _, _ in operands)], [ASYNC_TOKEN, *types], properties=props, attributes=attrs, regions=[region])
         blocks = check_region_blocks("async.execute", [written], partial.op.loc)
         if blocks is not None:
             # Reported by the verifier after the parse, as mlir-opt-19 does.
-            self._defer(partial.op, properties=blocks)  # type: ignore[attr-defined]
+            self._defer(partial.op, properties=blocks)  # type: ignore[attr-defined]  # CoreRules' method: this mixin is combined with it (parser._Builder)
         return partial
 
     def async_await_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
         attrs = items[1] if len(items) > 2 else None
         result = [t.async_value_inner] if isinstance(t, Type) and t.is_async_value else []
-        return self.op("async.await", meta, [self.typed(items[0], t)], result, attributes=attrs)  # type: ignore[arg-type]
+        return self.op("async.await", meta, [self.typed(items[0], t)], result, attributes=attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def async_yield_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[0] if items and isinstance(items[0], dict) else None
@@ -232,7 +232,7 @@ class ControlRules(BuilderBase):
     def async_add_to_group_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
         attrs = items[2] if len(items) > 3 else None
-        return self.op("async.add_to_group", meta, [self.typed(items[0], t), self.typed(items[1], ASYNC_GROUP)], [INDEX], attributes=attrs)  # type: ignore[arg-type]
+        return self.op("async.add_to_group", meta, [self.typed(items[0], t), self.typed(items[1], ASYNC_GROUP)], [INDEX], attributes=attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def async_await_all_op(self, meta: Any, items: list) -> PartialOp:
         return self.op("async.await_all", meta, [self.typed(items[0], ASYNC_GROUP)], attributes=items[1] if len(items) > 1 else None)

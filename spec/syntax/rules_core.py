@@ -189,7 +189,7 @@ class CoreRules(BuilderBase):
                     if isinstance(s, Block):
                         resolved.append(s)
                         continue
-                    tok: Token = s  # type: ignore[assignment]
+                    tok: Token = s
                     if str(tok) not in labels:
                         raise DiagnosticError(error(self.tok_loc(tok), "reference to an undefined block"))
                     resolved.append(labels[str(tok)])
@@ -230,11 +230,11 @@ class CoreRules(BuilderBase):
 
     def function_type(self, meta: Any, items: list) -> FunctionType:
         ins = items[0] or []
-        return FunctionType(tuple(read_type(t) for t in ins), tuple(items[1]))
+        return FunctionType(tuple(read_type(t) for t in ins), tuple(items[1]))  # type: ignore[misc]  # read_type of a value type: no function type
 
     def fn_result(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
-            return [read_type(items[0])]
+            return [read_type(items[0])]  # type: ignore[list-item]  # read_type of a value type: no function type
         return items[0] or []
 
     def symbol_ref(self, meta: Any, items: list) -> SymbolRefAttr:
@@ -296,7 +296,7 @@ class CoreRules(BuilderBase):
             value &= (1 << width) - 1
             if not unsigned and width > 1 and value >= 1 << (width - 1):
                 value -= 1 << width
-        return IntegerAttr(value, t)  # type: ignore[arg-type]
+        return IntegerAttr(value, t)
 
     def float_attr(self, meta: Any, items: list) -> FloatAttr:
         t = read_type(items[1]) if len(items) > 1 else Type("f64")
@@ -377,7 +377,7 @@ class CoreRules(BuilderBase):
         tok: Token = items[0]
         name = unescape(str(tok))
         if not POLICY.allow_unregistered and not registry.registered_dialect(name):
-            loc = Location(self.file, tok.line + self.line_offset, tok.column + len(str(tok)))
+            loc = Location(self.file, tok.line + self.line_offset, tok.column + len(str(tok)))  # type: ignore[operator]  # lark types line/column Optional; a lexed token has them
             raise DiagnosticError(
                 error(
                     loc,

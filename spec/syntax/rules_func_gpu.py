@@ -228,7 +228,7 @@ class FuncGpuRules(BuilderBase):
         return [i for i in items if i is not None]
 
     def launch_arg(self, meta: Any, items: list) -> UseRef:
-        return self.typed(items[0], read_type(items[1]))  # type: ignore[arg-type]
+        return self.typed(items[0], read_type(items[1]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def launch_clusters(self, meta: Any, items: list) -> tuple[str, list[UseRef]]:
         return ("clusters", items[0])
@@ -257,7 +257,7 @@ class FuncGpuRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None:
-                size_type = read_type(it)  # type: ignore[assignment]
+                size_type = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
         sizes_ops = [self.typed(u, size_type) for u in (*grid, *block, *cluster)]
         sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
         props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": segment_sizes(*sizes)})
@@ -271,7 +271,7 @@ class FuncGpuRules(BuilderBase):
         attrs = items[3] if len(items) > 5 else None
         t1, t2 = read_type(items[-2]), read_type(items[-1])
         props, attrs = self.split_attrs(name, attrs, {})
-        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]
+        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def memcpy_op(self, meta: Any, items: list) -> PartialOp:
         return self._copy_like("gpu.memcpy", meta, items)
@@ -299,12 +299,12 @@ class FuncGpuRules(BuilderBase):
             props["hostShared"] = UnitAttr()
         props, attrs = self.split_attrs("gpu.alloc", attrs, props)
         results = [t, GPU_TOKEN] if is_async else [t]
-        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[list-item]
+        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[arg-type]  # read_type of a memref: no function type
 
     def gpu_dealloc_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         attrs = items[2] if len(items) > 3 else None
-        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], read_type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]
+        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], read_type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def gpu_wait_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
@@ -340,7 +340,7 @@ class FuncGpuRules(BuilderBase):
             elif isinstance(it, list):
                 colon = it
             elif it is not None:
-                into = read_type(it)  # type: ignore[assignment]
+                into = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] | None = None
         if form.lead and lead is None:
@@ -453,7 +453,7 @@ class FuncGpuRules(BuilderBase):
             v.index = i
         operands = [*deps, *(u for _, u in gsizes), *(u for _, u in bsizes), *(u for _, u in csizes), *dsm]
         nc = 1 if csizes else 0
-        props = {"operandSegmentSizes": segment_sizes(len(deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(dsm))}
+        props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(dsm))}
         props, attrs = self.split_attrs("gpu.launch", attrs, props)
         attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
         return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))

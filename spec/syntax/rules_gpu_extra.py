@@ -67,7 +67,7 @@ class GpuExtraRules(BuilderBase):
 
     def gx_dsm_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if isinstance(items[1], dict) else None
-        return self._gx("gpu.dynamic_shared_memory", meta, [], [read_type(items[-1])], attrs)  # type: ignore[list-item]
+        return self._gx("gpu.dynamic_shared_memory", meta, [], [read_type(items[-1])], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def gx_device_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if isinstance(items[1], dict) else None
@@ -82,27 +82,27 @@ class GpuExtraRules(BuilderBase):
         src, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
         mt, rt = read_type(items[-2]), read_type(items[-1])
-        return self._lead("gpu.subgroup_mma_load_matrix", meta, [self.typed(src, mt), *(self.typed(i, INDEX) for i in idx)], [rt], attrs)  # type: ignore[arg-type,list-item]
+        return self._lead("gpu.subgroup_mma_load_matrix", meta, [self.typed(src, mt), *(self.typed(i, INDEX) for i in idx)], [rt], attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def gx_mma_store_op(self, meta: Any, items: list) -> PartialOp:
         val, dst, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
         vt, mt = read_type(items[-2]), read_type(items[-1])
-        return self._lead("gpu.subgroup_mma_store_matrix", meta, [self.typed(val, vt), self.typed(dst, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]
+        return self._lead("gpu.subgroup_mma_store_matrix", meta, [self.typed(val, vt), self.typed(dst, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def gx_mma_compute_op(self, meta: Any, items: list) -> PartialOp:
         """`A, B, C : TA, TB -> TC`: C's type is the result's."""
         attrs = items[4] if isinstance(items[4], dict) else None
         ta, tb, tc = (read_type(t) for t in items[-3:])
-        ops = [self.typed(items[1], ta), self.typed(items[2], tb), self.typed(items[3], tc)]  # type: ignore[arg-type]
-        return self._gx("gpu.subgroup_mma_compute", meta, ops, [tc], attrs)  # type: ignore[list-item]
+        ops = [self.typed(items[1], ta), self.typed(items[2], tb), self.typed(items[3], tc)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self._gx("gpu.subgroup_mma_compute", meta, ops, [tc], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def gx_mma_const_op(self, meta: Any, items: list) -> PartialOp:
         """`%v : !gpu.mma_matrix<..., E>`: the operand's type is the element."""
         attrs = items[2] if isinstance(items[2], dict) else None
         t = read_type(items[-1])
-        elem = Type(t.text.rsplit("x", 1)[-1].split(",", 1)[0])  # type: ignore[union-attr]
-        return self._gx("gpu.subgroup_mma_constant_matrix", meta, [self.typed(items[1], elem)], [t], attrs)  # type: ignore[list-item]
+        elem = Type(t.text.rsplit("x", 1)[-1].split(",", 1)[0])  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
+        return self._gx("gpu.subgroup_mma_constant_matrix", meta, [self.typed(items[1], elem)], [t], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def gx_mma_elementwise_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])

@@ -60,15 +60,15 @@ class HostRules(BuilderBase):
 
     def arith_binary_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
-        return self._arith(str(items[0]), meta, [self.typed(items[1], t), self.typed(items[2], t)], t, items[3:-1])  # type: ignore[arg-type]
+        return self._arith(str(items[0]), meta, [self.typed(items[1], t), self.typed(items[2], t)], t, items[3:-1])  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def arith_unary_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
-        return self._arith("arith.negf", meta, [self.typed(items[0], t)], t, items[1:-1])  # type: ignore[arg-type]
+        return self._arith("arith.negf", meta, [self.typed(items[0], t)], t, items[1:-1])  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def arith_cast_op(self, meta: Any, items: list) -> PartialOp:
         src, dst = read_type(items[-2]), read_type(items[-1])
-        return self._arith(str(items[0]), meta, [self.typed(items[1], src)], dst, items[2:-2])  # type: ignore[arg-type]
+        return self._arith(str(items[0]), meta, [self.typed(items[1], src)], dst, items[2:-2])  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def arith_cmp_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
@@ -83,15 +83,15 @@ class HostRules(BuilderBase):
             )
         t = read_type(items[-1])
         pa = {"predicate": IntegerAttr(table.index(pred), I64)}
-        return self._arith(name, meta, [self.typed(items[2], t), self.typed(items[3], t)], I1, items[4:-1], pa)  # type: ignore[arg-type]
+        return self._arith(name, meta, [self.typed(items[2], t), self.typed(items[3], t)], I1, items[4:-1], pa)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def arith_select_op(self, meta: Any, items: list) -> PartialOp:
         types = [read_type(t) for t in items[3:] if not isinstance(t, dict) and t is not None]
         t = types[-1]
         cond_t = types[0] if len(types) == 2 else I1
         attrs = next((i for i in items[3:] if isinstance(i, dict)), None)
-        ops = [self.typed(items[0], cond_t), self.typed(items[1], t), self.typed(items[2], t)]  # type: ignore[arg-type]
-        return self.op("arith.select", meta, ops, [t], attributes=attrs)  # type: ignore[list-item]
+        ops = [self.typed(items[0], cond_t), self.typed(items[1], t), self.typed(items[2], t)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self.op("arith.select", meta, ops, [t], attributes=attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     # -- memref -----------------------------------------------------------------
     def memref_alloc_op(self, meta: Any, items: list) -> PartialOp:
@@ -106,45 +106,45 @@ class HostRules(BuilderBase):
         dyn = [self.typed(u, INDEX) for u in (lists[0] if lists else [])]
         syms = [self.typed(u, INDEX) for u in (lists[1] if len(lists) > 1 else [])]
         props, attrs = self.split_attrs(name, attrs, {"operandSegmentSizes": segment_sizes(len(dyn), len(syms))})
-        return self.op(name, meta, [*dyn, *syms], [read_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
+        return self.op(name, meta, [*dyn, *syms], [read_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def memref_dealloc_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op("memref.dealloc", meta, [self.typed(items[0], read_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]
+        return self.op("memref.dealloc", meta, [self.typed(items[0], read_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def memref_load_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
         idx = [self.typed(u, INDEX) for u in (items[1] or [])]
         attrs = items[2] if len(items) > 3 else None
         props, attrs = self.split_attrs("memref.load", attrs, {})
-        elem = shared_type(Type(memref_element(t.text)))  # type: ignore[union-attr]
-        return self.op("memref.load", meta, [self.typed(items[0], t), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type]
+        elem = shared_type(Type(memref_element(t.text)))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
+        return self.op("memref.load", meta, [self.typed(items[0], t), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def memref_store_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
         idx = [self.typed(u, INDEX) for u in (items[2] or [])]
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("memref.store", attrs, {})
-        elem = shared_type(Type(memref_element(t.text)))  # type: ignore[union-attr]
-        return self.op("memref.store", meta, [self.typed(items[0], elem), self.typed(items[1], t), *idx], [], properties=props, attributes=attrs)  # type: ignore[arg-type]
+        elem = shared_type(Type(memref_element(t.text)))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
+        return self.op("memref.store", meta, [self.typed(items[0], elem), self.typed(items[1], t), *idx], [], properties=props, attributes=attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def memref_dim_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
         attrs = items[2] if len(items) > 3 else None
-        return self.op("memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs)  # type: ignore[arg-type]
+        return self.op("memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def memref_cast_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if len(items) > 3 else None
-        return self.op("memref.cast", meta, [self.typed(items[0], read_type(items[-2]))], [read_type(items[-1])], attributes=attrs)  # type: ignore[arg-type,list-item]
+        return self.op("memref.cast", meta, [self.typed(items[0], read_type(items[-2]))], [read_type(items[-1])], attributes=attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def memref_copy_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if len(items) > 4 else None
-        return self.op("memref.copy", meta, [self.typed(items[0], read_type(items[-2])), self.typed(items[1], read_type(items[-1]))], attributes=attrs)  # type: ignore[arg-type]
+        return self.op("memref.copy", meta, [self.typed(items[0], read_type(items[-2])), self.typed(items[1], read_type(items[-1]))], attributes=attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def mixed_list(self, meta: Any, items: list) -> list:
         return [i for i in items if i is not None]
 
     def memref_subview_op(self, meta: Any, items: list) -> PartialOp:
-        src = self.typed(items[0], read_type(items[-2]))  # type: ignore[arg-type]
+        src = self.typed(items[0], read_type(items[-2]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
         attrs = items[4] if len(items) > 6 else None
         props: dict[str, Attr] = {}
         dyn_lists: list[list[UseRef]] = []
@@ -153,5 +153,5 @@ class HostRules(BuilderBase):
         props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn_lists))
         props, attrs = self.split_attrs("memref.subview", attrs, props)
         operands = [src, *(u for d in dyn_lists for u in d)]
-        return self.op("memref.subview", meta, operands, [read_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]
+        return self.op("memref.subview", meta, operands, [read_type(items[-1])], properties=props, attributes=attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
 

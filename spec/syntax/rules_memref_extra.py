@@ -81,8 +81,8 @@ class MemrefExtraRules(BuilderBase):
     def mx_assume_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
         props: dict[str, Attr] = {"alignment": IntegerAttr(int(str(items[2]), 0), I32)}
-        partial = self._mx("memref.assume_alignment", meta, [self.typed(items[1], t)], [], _attrs(items[3:-1]), props)  # type: ignore[arg-type]
-        if props["alignment"].value <= 0:  # type: ignore[attr-defined]
+        partial = self._mx("memref.assume_alignment", meta, [self.typed(items[1], t)], [], _attrs(items[3:-1]), props)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        if props["alignment"].value <= 0:  # type: ignore[attr-defined]  # the IntegerAttr made just above
             raise DiagnosticError(error(self.loc(meta), "'memref.assume_alignment' op attribute 'alignment' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive"))
         return partial
 
@@ -90,12 +90,12 @@ class MemrefExtraRules(BuilderBase):
         """`memref.generic_atomic_rmw %m[%i] : T {^bb0(%cur: E): ...}`: the
         result is the element."""
         t = read_type(items[3])
-        elem = Type(memref_element(t.text))  # type: ignore[union-attr]
-        ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or [])]  # type: ignore[arg-type]
+        elem = Type(memref_element(t.text))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
+        ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or [])]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         return self._mx("memref.generic_atomic_rmw", meta, ops, [elem], _attrs(items[5:]), regions=[items[4]])
 
     def mx_ayield_op(self, meta: Any, items: list) -> PartialOp:
-        return self._mx("memref.atomic_yield", meta, [self.typed(items[1], read_type(items[-1]))], [], _attrs(items[2:-1]))  # type: ignore[arg-type]
+        return self._mx("memref.atomic_yield", meta, [self.typed(items[1], read_type(items[-1]))], [], _attrs(items[2:-1]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def mx_dma_start_op(self, meta: Any, items: list) -> PartialOp:
         """`src[i...], dst[j...], n, tag[k...] [, stride, per_stride] : S, D, T`:
@@ -103,22 +103,22 @@ class MemrefExtraRules(BuilderBase):
         src_t, dst_t, tag_t = (read_type(t) for t in items[-3:])
         src, si, dst, di, num, tag, ti, *rest = items[1:-3]
         strides = [self.typed(u, INDEX) for u in rest if u is not None]
-        ops = [self.typed(src, src_t), *(self.typed(i, INDEX) for i in si or []), self.typed(dst, dst_t), *(self.typed(i, INDEX) for i in di or [])]  # type: ignore[arg-type]
-        ops += [self.typed(num, INDEX), self.typed(tag, tag_t), *(self.typed(i, INDEX) for i in ti or []), *strides]  # type: ignore[arg-type]
+        ops = [self.typed(src, src_t), *(self.typed(i, INDEX) for i in si or []), self.typed(dst, dst_t), *(self.typed(i, INDEX) for i in di or [])]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        ops += [self.typed(num, INDEX), self.typed(tag, tag_t), *(self.typed(i, INDEX) for i in ti or []), *strides]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         return self._mx("memref.dma_start", meta, ops, [], None)
 
     def mx_dma_wait_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
-        ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or []), self.typed(items[3], INDEX)]  # type: ignore[arg-type]
+        ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or []), self.typed(items[3], INDEX)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         return self._mx("memref.dma_wait", meta, ops, [], _attrs(items[4:-1]))
 
     def mx_extract_op(self, meta: Any, items: list) -> PartialOp:
         """`%m : T -> types [attr-dict]` (the attr-dict last, as 19 reads it)."""
         t = read_type(items[2])
-        return self._mx(str(items[0]), meta, [self.typed(items[1], t)], list(items[3]), _attrs(items[4:]))  # type: ignore[arg-type]
+        return self._mx(str(items[0]), meta, [self.typed(items[1], t)], list(items[3]), _attrs(items[4:]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def mx_cast_op(self, meta: Any, items: list) -> PartialOp:
-        return self._mx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], _attrs(items[2:-2]))  # type: ignore[arg-type,list-item]
+        return self._mx(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], _attrs(items[2:-2]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def mx_prefetch_op(self, meta: Any, items: list) -> PartialOp:
         """`%m[%i...], read|write, locality<0..3>, data|instr : T` (no
@@ -135,18 +135,18 @@ class MemrefExtraRules(BuilderBase):
             "localityHint": IntegerAttr(int(str(hint)), I32),
             "isDataCache": IntegerAttr(int(str(cache) == "data"), I1),
         }
-        if not 0 <= props["localityHint"].value <= 3:  # type: ignore[attr-defined]
+        if not 0 <= props["localityHint"].value <= 3:  # type: ignore[attr-defined]  # the IntegerAttr made just above
             raise DiagnosticError(error(self.loc(meta), f"'{name}' op attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3"))
-        ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or [])]  # type: ignore[arg-type]
+        ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or [])]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         return self._mx(name, meta, ops, [], None, props)
 
     def mx_rank_op(self, meta: Any, items: list) -> PartialOp:
-        return self._mx("memref.rank", meta, [self.typed(items[1], read_type(items[-1]))], [INDEX], _attrs(items[2:-1]))  # type: ignore[arg-type]
+        return self._mx("memref.rank", meta, [self.typed(items[1], read_type(items[-1]))], [INDEX], _attrs(items[2:-1]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def mx_realloc_op(self, meta: Any, items: list) -> PartialOp:
         """`%m [(%size)] [attr-dict] : T to R`."""
         src_t, res_t = read_type(items[-2]), read_type(items[-1])
-        ops = [self.typed(items[1], src_t)]  # type: ignore[arg-type]
+        ops = [self.typed(items[1], src_t)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         ops += [self.typed(u, INDEX) for u in items[2:-2] if u is not None and not isinstance(u, dict)]
         return self._mx("memref.realloc", meta, ops, [res_t], _attrs(items[2:-2]))
 
@@ -168,4 +168,4 @@ class MemrefExtraRules(BuilderBase):
             raise DiagnosticError(error(self.loc(meta), "'memref.transpose' op expected a permutation map"))
         props: dict[str, Attr] = {"permutation": OpaqueAttr(text)}
         src_t, res_t = read_type(items[-2]), read_type(items[-1])
-        return self._mx("memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props)  # type: ignore[arg-type,list-item]
+        return self._mx("memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props)  # type: ignore[arg-type]  # read_type of a value type: no function type here

@@ -204,7 +204,7 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
             props["case_values"] = OpaqueAttr(f"dense<{text}> : vector<{len(values)}x{t}>")
         props["case_operand_segments"] = DenseArrayAttr(Type("i32"), tuple(len(ops) for _, (_, ops) in cases))
         props["operandSegmentSizes"] = segment_sizes(1, len(d_ops), sum(len(ops) for _, (_, ops) in cases))
-        operands = [self.typed(flag, t), *d_ops, *(u for _, (_, ops) in cases for u in ops)]  # type: ignore[arg-type]
+        operands = [self.typed(flag, t), *d_ops, *(u for _, (_, ops) in cases for u in ops)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         labels = [d_label, *(label for _, (label, _) in cases)]
         return self._more("cf.switch", meta, operands, [], self._attrs(items), props, successors=labels)
 
@@ -227,8 +227,8 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
             elif isinstance(it, dict):
                 attrs = it
             elif t is None and not isinstance(it, Attr):
-                t = read_type(it)  # type: ignore[assignment]
-                props["type"] = TypeAttr(t)  # type: ignore[arg-type]
+                t = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
+                props["type"] = TypeAttr(t)  # type: ignore[arg-type]  # read_type of a value type: no function type here
             elif isinstance(it, Attr):
                 props["initial_value"] = self._global_value(it, t)
         return self._more("memref.global", meta, [], [], attrs, props)
@@ -254,13 +254,13 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
         lists = [i for i in items[3:] if isinstance(i, list)]
         src_t, res_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {"reassociation": reassoc}
-        operands = [self.typed(src, src_t)]  # type: ignore[arg-type]
+        operands = [self.typed(src, src_t)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         if name == "memref.expand_shape":
             operands += self.mixed_sizes(lists[0] if lists else [], "static_output_shape", props)
-        return self._more(name, meta, operands, [res_t], self._attrs(items), props)  # type: ignore[list-item]
+        return self._more(name, meta, operands, [res_t], self._attrs(items), props)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def more_reinterpret_op(self, meta: Any, items: list) -> PartialOp:
-        src = self.typed(items[1], read_type(items[-2]))  # type: ignore[arg-type]
+        src = self.typed(items[1], read_type(items[-2]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
         props: dict[str, Attr] = {}
         dyn = [
             self.mixed_sizes(lst, key, props)
@@ -268,13 +268,13 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
         ]
         props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn))
         operands = [src, *(u for d in dyn for u in d)]
-        return self._more("memref.reinterpret_cast", meta, operands, [read_type(items[-1])], self._attrs(items), props)  # type: ignore[list-item]
+        return self._more("memref.reinterpret_cast", meta, operands, [read_type(items[-1])], self._attrs(items), props)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def more_view_op(self, meta: Any, items: list) -> PartialOp:
-        src = self.typed(items[1], read_type(items[-2]))  # type: ignore[arg-type]
+        src = self.typed(items[1], read_type(items[-2]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
         shift = self.typed(items[2], INDEX)
         sizes = [self.typed(u, INDEX) for u in (items[3] or [])]
-        return self._more("memref.view", meta, [src, shift, *sizes], [read_type(items[-1])], self._attrs(items))  # type: ignore[list-item]
+        return self._more("memref.view", meta, [src, shift, *sizes], [read_type(items[-1])], self._attrs(items))  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     # -- gpu ------------------------------------------------------------------------
     def more_all_reduce_op(self, meta: Any, items: list) -> PartialOp:
@@ -315,15 +315,15 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
         props: dict[str, Attr] = {}
         dyn = self.mixed_sizes(items[2], "static_position", props)
         return self._more(
-            "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props
-        )  # type: ignore[arg-type,list-item]
+            "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props  # type: ignore[arg-type, list-item]  # read_type of vector types: no function type
+        )
 
     def more_vinsert_op(self, meta: Any, items: list) -> PartialOp:
         val_t, dst_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self.mixed_sizes(items[3], "static_position", props)
-        operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]  # type: ignore[arg-type]
-        return self._more("vector.insert", meta, operands, [dst_t], self._attrs(items), props)  # type: ignore[list-item]
+        operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self._more("vector.insert", meta, operands, [dst_t], self._attrs(items), props)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def _transfer(self, name: str, meta: Any, mem: UseRef, idx: list, vec_t: Type, mem_t: Type, lead: list[UseRef], mask: UseRef | None, attrs: dict | None) -> PartialOp:
         shape = shape_dims(vec_t.text)
@@ -344,20 +344,20 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
         mem_t, vec_t = read_type(items[-2]), read_type(items[-1])
         uses = [i for i in items[3:-2] if isinstance(i, UseRef)]
         mask = uses[1] if len(uses) > 1 else None
-        pad = self.typed(uses[0], Type(_element(vec_t.text)))  # type: ignore[union-attr]
-        return self._transfer("vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items))  # type: ignore[arg-type]
+        pad = self.typed(uses[0], Type(_element(vec_t.text)))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
+        return self._transfer("vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def more_twrite_op(self, meta: Any, items: list) -> PartialOp:
         vec_t, mem_t = read_type(items[-2]), read_type(items[-1])
         uses = [i for i in items[4:-2] if isinstance(i, UseRef)]
         mask = uses[0] if uses else None
-        val = self.typed(items[1], vec_t)  # type: ignore[arg-type]
-        return self._transfer("vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items))  # type: ignore[arg-type]
+        val = self.typed(items[1], vec_t)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self._transfer("vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     # -- llvm ----------------------------------------------------------------------------
     def more_addressof_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]
-        return self._more("llvm.mlir.addressof", meta, [], [read_type(items[-1])], self._attrs(items), {"global_name": sym})  # type: ignore[list-item]
+        return self._more("llvm.mlir.addressof", meta, [], [read_type(items[-1])], self._attrs(items), {"global_name": sym})  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def more_llvm_call_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]
@@ -418,7 +418,7 @@ class MoreRules(GpuExtraRules, ScalarRules, MemrefExtraRules, ScfExtraRules, Bui
             elif isinstance(it, Attr) and after_name and value is None and t is None:
                 value = it
             elif it is not None:
-                t = read_type(it)  # type: ignore[assignment]
+                t = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
         if value is not None:
             props["value"] = value
         if isinstance(value, StringAttr):

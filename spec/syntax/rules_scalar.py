@@ -46,8 +46,8 @@ class ScalarRules(BuilderBase):
 
     def sx_addx_op(self, meta: Any, items: list) -> PartialOp:
         t, flag = read_type(items[-2]), read_type(items[-1])
-        ops = [self.typed(items[1], t), self.typed(items[2], t)]  # type: ignore[arg-type]
-        return self.op_with_flags("arith.addui_extended", meta, ops, [t, flag], items[3:-2])  # type: ignore[list-item]
+        ops = [self.typed(items[1], t), self.typed(items[2], t)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self.op_with_flags("arith.addui_extended", meta, ops, [t, flag], items[3:-2])  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def sx_int2_op(self, meta: Any, items: list) -> PartialOp:
         """Two operands of the type written; the registry says how many results of it."""
@@ -56,19 +56,19 @@ class ScalarRules(BuilderBase):
         name = str(items[0])
         t = read_type(items[-1])
         n = registry.lookup(name).result_count or 1
-        return self.op_with_flags(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def sx_int1_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
-        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], t)], [t], items[2:-1])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], t)], [t], items[2:-1])  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def sx_fma_op(self, meta: Any, items: list) -> PartialOp:
         t = read_type(items[-1])
-        return self.op_with_flags("math.fma", meta, [self.typed(u, t) for u in items[1:4]], [t], items[4:-1])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags("math.fma", meta, [self.typed(u, t) for u in items[1:4]], [t], items[4:-1])  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def sx_fpowi_op(self, meta: Any, items: list) -> PartialOp:
         t, p = read_type(items[-2]), read_type(items[-1])
-        return self.op_with_flags("math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags("math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2])  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def sx_ibool_op(self, meta: Any, items: list) -> PartialOp:
         """`index.bool.constant [attr-dict] true|false`."""
@@ -80,7 +80,7 @@ class ScalarRules(BuilderBase):
         return self.op_with_flags("index.constant", meta, [], [INDEX], items[1:-1], {"value": IntegerAttr(int(str(items[-1]), 0), INDEX)})
 
     def sx_icast_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], items[2:-2])  # type: ignore[arg-type,list-item]
+        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], items[2:-2])  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def sx_icmp_op(self, meta: Any, items: list) -> PartialOp:
         pred = str(items[1])
@@ -97,7 +97,7 @@ class ScalarRules(BuilderBase):
         """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
         t = value_type(items[-1])
         value = SymbolRefAttr(symbol_name(str(items[-2])))
-        partial = self.op_with_flags(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})  # type: ignore[list-item]
+        partial = self.op_with_flags(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})
         return self.bare_name(partial, items[0])
 
     def sx_icall_op(self, meta: Any, items: list) -> PartialOp:

@@ -79,9 +79,9 @@ class WideRules(BuilderBase):
         attrs, (_, v, t) = self._rest(items)
         t = read_type(t)
         if name == "vector.splat":
-            elem = Type(memref_element(t.text.replace("vector<", "memref<", 1)))  # type: ignore[union-attr]
-            return self._wide(name, meta, [self.typed(v, elem)], [t], attrs)  # type: ignore[list-item]
-        return self._wide(name, meta, [self.typed(v, t)], [], attrs)  # type: ignore[arg-type]
+            elem = Type(memref_element(t.text.replace("vector<", "memref<", 1)))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
+            return self._wide(name, meta, [self.typed(v, elem)], [t], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        return self._wide(name, meta, [self.typed(v, t)], [], attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def wide_sized_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
@@ -89,7 +89,7 @@ class WideRules(BuilderBase):
         props: dict[str, Attr] = {}
         if len(rest) == 2:
             props["upper_bound"] = IntegerAttr(int(str(rest[0])), INDEX)
-        return self._wide(name, meta, [], [read_type(rest[-1])], attrs, props)  # type: ignore[list-item]
+        return self._wide(name, meta, [], [read_type(rest[-1])], attrs, props)  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def wide_lane_op(self, meta: Any, items: list) -> PartialOp:
         attrs, rest = self._rest(items[1:])
@@ -112,7 +112,7 @@ class WideRules(BuilderBase):
                 props[it[0]] = it[1]
             elif isinstance(it, dict):
                 attrs = it
-        return self._wide(name, meta, [self.typed(u, t) for u in items[1 : 1 + arity]], [t], attrs, props)  # type: ignore[arg-type,list-item]
+        return self._wide(name, meta, [self.typed(u, t) for u in items[1 : 1 + arity]], [t], attrs, props)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def wide_math1_op(self, meta: Any, items: list) -> PartialOp:
         return self._math(meta, items, 1)
@@ -124,13 +124,13 @@ class WideRules(BuilderBase):
         base, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
         mt, vt = read_type(items[-2]), read_type(items[-1])
-        return self._wide("vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs)  # type: ignore[arg-type,list-item]
+        return self._wide("vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def wide_vstore_op(self, meta: Any, items: list) -> PartialOp:
         val, base, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
         mt, vt = read_type(items[-2]), read_type(items[-1])
-        return self._wide("vector.store", meta, [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]
+        return self._wide("vector.store", meta, [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def wide_vprint_op(self, meta: Any, items: list) -> PartialOp:
         rest = items[1:]
@@ -143,7 +143,7 @@ class WideRules(BuilderBase):
             elif isinstance(item, tuple) and item[0] == "str":
                 props["stringLiteral"] = StringAttr(unescape(item[1]))
         if len(rest) >= 2 and not isinstance(rest[0], tuple):
-            operands = [self.typed(rest[0], read_type(rest[1]))]  # type: ignore[arg-type]
+            operands = [self.typed(rest[0], read_type(rest[1]))]  # type: ignore[arg-type]  # read_type of a value type: no function type here
         return self._wide("vector.print", meta, operands, [], attrs, props)
 
     def vprint_punct(self, meta: Any, items: list) -> tuple[str, str]:
@@ -154,7 +154,7 @@ class WideRules(BuilderBase):
 
     def wide_vbroadcast_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
-        return self._wide("vector.broadcast", meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], attrs)  # type: ignore[arg-type,list-item]
+        return self._wide("vector.broadcast", meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
     def wide_shuffle_op(self, meta: Any, items: list) -> PartialOp:
         mode = str(items[1])
@@ -163,8 +163,8 @@ class WideRules(BuilderBase):
         t = read_type(items[-1])
         attrs = items[5] if isinstance(items[5], dict) else None
         i32 = Type("i32")
-        ops = [self.typed(items[2], t), self.typed(items[3], i32), self.typed(items[4], i32)]  # type: ignore[arg-type]
-        return self._wide("gpu.shuffle", meta, ops, [t, I1], attrs, {"mode": OpaqueAttr(f"#gpu<shuffle_mode {mode}>")})  # type: ignore[list-item]
+        ops = [self.typed(items[2], t), self.typed(items[3], i32), self.typed(items[4], i32)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self._wide("gpu.shuffle", meta, ops, [t, I1], attrs, {"mode": OpaqueAttr(f"#gpu<shuffle_mode {mode}>")})  # type: ignore[list-item]  # read_type of a value type: no function type here
 
     def wide_reduce_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])
@@ -198,7 +198,7 @@ class WideRules(BuilderBase):
     def wide_get_global_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
         sym: SymbolRefAttr = items[1]
-        return self._wide("memref.get_global", meta, [], [read_type(items[-1])], attrs, {"name": sym})
+        return self._wide("memref.get_global", meta, [], [read_type(items[-1])], attrs, {"name": sym})  # type: ignore[list-item]  # read_type of a memref: no function type
 
     def wide_printf_op(self, meta: Any, items: list) -> PartialOp:
         fmt = StringAttr(unescape(str(items[1])))

@@ -3,6 +3,9 @@ how it would word it."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -56,7 +59,7 @@ def _last_shifted(exc: UnexpectedToken) -> Token | None:
     return last if isinstance(last, Token) else None
 
 
-def _expected_words(names: set[str], terminals: list) -> list[str]:
+def _expected_words(names: set[str], terminals: Collection[Any]) -> list[str]:
     """Expected terminals as a reader knows them: `':'` for literals, `type`,
     `SSA value`... for token classes."""
     literal = {t.name: t.pattern.value for t in terminals if t.pattern.type == "str"}
@@ -86,7 +89,7 @@ def _wrong_token_position(text: str, pos: int) -> tuple[int, int]:
     return line, len(head) - (head.rfind("\n") + 1) + 1
 
 
-def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: list | None = None) -> DiagnosticError:
+def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: Collection[Any] | None = None) -> DiagnosticError:
     line = (getattr(exc, "line", 0) or 0) + line_offset
     col = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedToken):
@@ -119,7 +122,7 @@ def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = 
     if isinstance(exc, UnexpectedCharacters):
         ch = exc.char if hasattr(exc, "char") else "?"
         if text:
-            line, col = _wrong_token_position(text, exc.pos_in_stream)
+            line, col = _wrong_token_position(text, exc.pos_in_stream)  # type: ignore[arg-type]  # lark types it Optional; a character error always has one
             line += line_offset
         return DiagnosticError(error(Location(file, line, col), f"unexpected character '{ch}'"))
     if isinstance(exc, UnexpectedEOF):

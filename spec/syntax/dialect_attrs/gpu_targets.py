@@ -254,7 +254,7 @@ def _object(text: str, parse_value: ValueParser) -> str:
     if body is None:
         return text
     inner, base = body
-    parts = []
+    parts: list[str] = []
     for start, end in split_top(inner):
         raw = inner[start:end]
         lead = len(raw) - len(raw.lstrip())
