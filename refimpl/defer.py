@@ -25,9 +25,9 @@ from __future__ import annotations
 from refimpl.uses import AWAIT, EXECUTE, UseLists, add_execute_results, executes_post_order
 from spec import effects, gpu_async
 from spec.attributes import GPU_TOKEN, DenseArrayAttr
+from spec.dominance import BlockDominance
 from spec.invariant import InternalError
 from spec.ir import Block, Operation, Region, Value
-from spec.syntax.structure import dominators
 
 
 def _side_effects(op: Operation) -> bool:
@@ -52,7 +52,7 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
     if not any(op.name == EXECUTE for op in func.walk()):
         return None
     uses = UseLists(func)
-    cfgs: dict[Region, tuple[set[Block], dict[Block, set[Block]]]] = {}
+    cfgs: dict[Region, BlockDominance] = {}
     """Dominators per multi-block region (the IR's blocks do not change here)."""
     worklist: list[Operation] = []
     execute: Operation | None  # the loop's below, and a wait's parent op after it
@@ -119,7 +119,7 @@ def _unsynchronised_value_users(
     values: list[Value],
     tokens: list[Value],
     token_users: list[Operation],
-    cfgs: dict[Region, tuple[set[Block], dict[Block, set[Block]]]],
+    cfgs: dict[Region, BlockDominance],
 ) -> list[Operation]:
     """The users of `values` (the execute's value results before the
     deferral) after which something could run before the GPU work behind
@@ -162,7 +162,7 @@ def _yield_implies(execute: Operation, tokens: list[Value]) -> dict[Value, set[V
     return out
 
 
-def _synchronised_before(user: Operation, tokens: list[Value], cfgs: dict[Region, tuple[set[Block], dict[Block, set[Block]]]]) -> bool:
+def _synchronised_before(user: Operation, tokens: list[Value], cfgs: dict[Region, BlockDominance]) -> bool:
     """Whether, in the block of `user` or of one of its enclosing ops (or in
     a block dominating that one), the host has waited for all of `tokens`
     before that op starts: each token is awaited (`%v = async.await %tok`)
@@ -175,10 +175,10 @@ def _synchronised_before(user: Operation, tokens: list[Value], cfgs: dict[Region
             return True
         region = block.parent
         if region is not None and len(region.blocks) > 1:
-            if region not in cfgs:
-                cfgs[region] = dominators(region)
-            reach, doms = cfgs[region]
-            if block in reach and any(d is not block and _waited(d.ops, tokens, {}, prefix=True) for d in doms[block]):
+            dom = cfgs.get(region)
+            if dom is None:
+                dom = cfgs[region] = BlockDominance(region)
+            if dom.reachable(block) and any(d is not block and _waited(d.ops, tokens, {}, prefix=True) for d in dom.dominators(block)):
                 return True
         op = block.parent_op
     return False

@@ -50,7 +50,15 @@ from dataclasses import dataclass, field
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import Symbols
 from spec.semantics.events import is_token_type
-from spec.semantics.union_graph import ALWAYS, MAX_NODES, RegionGraph, build_guarded, build_region, describe_choice
+from spec.semantics.union_graph import (
+    ALWAYS,
+    MAX_NODES,
+    RegionGraph,
+    build_block,
+    build_guarded,
+    build_region,
+    describe_choice,
+)
 from verifier.all_paths import AllPaths, Undecided, check_all_paths, ordered_on_every_path
 from verifier.encode_guarded import GuardedProver
 from verifier.lemma import LoopLemma, crosses_iterations
@@ -198,6 +206,8 @@ def prove_composed(run: FunctionRun) -> bool:
         if proved is not None:
             comp.summarised_in[op_in] = comp.summarised_out[op_out] = proved
     run.time("compose", time.perf_counter() - t0)
+    if len(run.fin.regions[0].blocks) > 1:
+        return _prove_blocks(run, comp, back)
     if not comp.summarised_out:
         return False
     return _prove_function(run, comp, back)
@@ -424,4 +434,99 @@ def _prove_function(run: FunctionRun, comp: Composition, back: dict[Operation, O
         run.lemma.holds, run.lemma.why = False, sub.lemma.why
     elif comp.bounded_why:
         run.lemma.holds, run.lemma.why = False, comp.bounded_why
+    return True
+
+
+def _prove_blocks(run: FunctionRun, comp: Composition, back: dict[Operation, Operation]) -> bool:
+    """A body of several blocks (`cf` branches) proved block by block: each
+    block's run apart, its closed ops summarised, as a closed region's run
+    is. It proves the function when no token crosses a block boundary
+    (`closed_blocks`) and the output's blocks branch as the input's do:
+
+    - two events in one run of a block: the run's proof;
+    - an event `x` of one block run and `y` of a later one (another block,
+      or the same block again, around a `cf` loop): the input orders them
+      only along the host thread, through the terminator of `x`'s run; in
+      the output `x` ends before that terminator (`_leaves_nothing_pending`),
+      the host thread goes on along the same branches, and `y` begins after
+      its block is entered;
+    - the function's end: after the return, which follows every block's
+      run on the host thread.
+
+    No `cf` loop is unrolled: the answer holds for every trip count. True
+    if proved (the report is written); False: the function is proved whole."""
+    fin, fout, unroll = run.fin, run.fout, run.options.unroll
+    bin_, bout = fin.regions[0].blocks, fout.regions[0].blocks
+    if len(bin_) != len(bout) or not same_branches(bin_, bout) or not (closed_blocks(fin) and closed_blocks(fout)):
+        return False
+    t0 = time.perf_counter()
+    runs = 0
+    for b_in, b_out in zip(bin_, bout, strict=True):
+        sym = Symbols()
+        rin = build_block(fin, b_in, sym, None, unroll, comp.summarised_in)
+        rout = build_block(fout, b_out, sym, back.get, unroll, comp.summarised_out)
+        graphs = _graphs(rin, rout, sym, run)
+        if isinstance(graphs, Undecided):
+            return False
+        key = shape(rin, rout, sym)
+        proof = comp.proofs.get(key)
+        if proof is None:
+            proof = _prove_run(run, comp, rout, graphs, None)
+            if proof is None:
+                return False
+            comp.proofs[key] = proof
+        runs += 1
+        comp.obligations += proof.obligations
+        comp.proved += proof.proved
+        comp.agreements += proof.agreements
+        comp.z3_checks += proof.z3_checks
+        comp.bounded_why = comp.bounded_why or proof.bounded_why
+    run.time("compose", time.perf_counter() - t0)
+    out = run.fr
+    out.obligations, out.proved, out.agreements = comp.obligations, comp.proved, comp.agreements
+    out.z3_checks += comp.z3_checks
+    out.regions = comp.runs + runs
+    out.bounded = bool(comp.bounded_why)
+    if comp.bounded_why:
+        run.lemma.holds, run.lemma.why = False, comp.bounded_why
+    return True
+
+
+def same_branches(bin_: list[Block], bout: list[Block]) -> bool:
+    """Block `i` of the output ends as block `i` of the input does: the same
+    terminator, branching to the blocks of the same positions."""
+    pos_in = {id(b): i for i, b in enumerate(bin_)}
+    pos_out = {id(b): i for i, b in enumerate(bout)}
+    for a, b in zip(bin_, bout, strict=True):
+        ta, tb = (a.ops[-1] if a.ops else None), (b.ops[-1] if b.ops else None)
+        if ta is None or tb is None or ta.name != tb.name:
+            return False
+        if [pos_in.get(id(x)) for x in ta.successors] != [pos_out.get(id(x)) for x in tb.successors]:
+            return False
+    return True
+
+
+def closed_blocks(func: Operation) -> bool:
+    """No token-like value crosses a block boundary of `func`'s body: none
+    among the function's arguments or any block's arguments, none passed by
+    a branch, none defined in one block and used in another (or inside a
+    region of an op of another)."""
+    blocks = func.regions[0].blocks
+    home: dict[int, int] = {}
+    for i, b in enumerate(blocks):
+        home[id(b)] = i
+        for op in b.ops:
+            for inner in op.walk():
+                home[id(inner)] = i
+                for region in inner.regions:
+                    for nested in region.blocks:
+                        home[id(nested)] = i
+    for i, b in enumerate(blocks):
+        if any(is_token_type(a.type) for a in b.args):
+            return False
+        for op in b.ops:
+            for inner in op.walk():
+                for v in inner.operands:
+                    if is_token_type(v.type) and home.get(id(v.owner)) != i:
+                        return False
     return True

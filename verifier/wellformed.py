@@ -11,6 +11,7 @@ and the types of tokens and `!async.value`s consistent. A problem is a
 from __future__ import annotations
 
 from spec import registry
+from spec.dominance import BlockDominance
 from spec.invariant import InternalError
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.events import GPU_TOKEN_TEXT, execute_segments, gpu_deps
@@ -36,48 +37,10 @@ def _ancestor_in_region(op: Operation, region: Region) -> Operation | None:
     return None
 
 
-def _reachable(region: Region) -> set[Block]:
-    """The blocks of `region` reachable from its entry block."""
-    entry = region.blocks[0]
-    seen, stack = {entry}, [entry]
-    while stack:
-        for s in stack.pop().successors():
-            if s not in seen and s.parent is region:
-                seen.add(s)
-                stack.append(s)
-    return seen
-
-
-def _dominators(region: Region) -> dict[Block, set[Block]]:
-    """Block dominators of the reachable blocks of a multi-block region
-    (iterative data flow). Unreachable blocks are left out: as in MLIR, they
-    dominate nothing, and a predecessor that is unreachable does not count
-    (an unreachable block branching into a reachable one must not make the
-    entry's values undominated there)."""
-    reach = _reachable(region)
-    blocks = [b for b in region.blocks if b in reach]
-    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
-    for b in blocks:
-        for s in b.successors():
-            if s in preds:
-                preds[s].append(b)
-    dom = {b: set(blocks) for b in blocks}
-    dom[blocks[0]] = {blocks[0]}
-    changed = True
-    while changed:
-        changed = False
-        for b in blocks[1:]:
-            new = set.intersection(*[dom[p] for p in preds[b]]) | {b}
-            if new != dom[b]:
-                dom[b] = new
-                changed = True
-    return dom
-
-
 class _Dominance:
     def __init__(self) -> None:
         self.index: dict[Operation, int] = {}
-        self.doms: dict[Region, dict[Block, set[Block]]] = {}
+        self.doms: dict[Region, BlockDominance] = {}
 
     def pos(self, op: Operation) -> int:
         i = self.index.get(op)
@@ -89,10 +52,10 @@ class _Dominance:
             i = self.index[op]
         return i
 
-    def _doms(self, region: Region) -> dict[Block, set[Block]]:
+    def _doms(self, region: Region) -> BlockDominance:
         d = self.doms.get(region)
         if d is None:
-            d = self.doms[region] = _dominators(region)
+            d = self.doms[region] = BlockDominance(region)
         return d
 
     def reachable(self, block: Block) -> bool:
@@ -100,7 +63,7 @@ class _Dominance:
         region = block.parent
         if region is None or len(region.blocks) == 1:
             return True
-        return block in self._doms(region)
+        return self._doms(region).reachable(block)
 
     def block_dominates(self, a: Block, b: Block) -> bool:
         """MLIR's (and LLVM's) definition: a block dominates itself; an
@@ -110,10 +73,7 @@ class _Dominance:
             return True
         if region is None or len(region.blocks) == 1:
             return False
-        d = self._doms(region)
-        if b not in d:
-            return True
-        return a in d[b]
+        return self._doms(region).dominates(a, b)
 
     def dominates(self, v: Value, user: Operation) -> bool:
         """Does the definition of `v` dominate `user`? (Any `v`; an op's

@@ -706,6 +706,31 @@ def build_region(
     return RegionGraph(g, end, b.completions)
 
 
+def build_block(
+    func: Operation,
+    block: Block,
+    sym: Symbols,
+    canon: Callable[[Operation], Operation | None] | None = None,
+    unroll: int = DEFAULT_UNROLL,
+    summarised: Mapping[Operation, bool] | None = None,
+) -> RegionGraph:
+    """The guarded graph of one run of `block`, a block of `func`'s body,
+    from its entry to the point after its terminator (where a branch goes
+    on to a successor: the branch itself decides nothing here). For a body
+    no token crosses the blocks of (`verifier/compose.py` checks that), what
+    a block does depends on nothing outside but the host thread reaching
+    it. Input first, as with `build_guarded`."""
+    b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None, summarised)
+    g = b.g
+    g.thread_ops.append(None)
+    start = g.node("point", func, 0)
+    last, _ = b.thread(block, start, 0, 0)
+    end = g.node("point", func, 0)
+    g.edge(last if last is not None else start, end)
+    g.path_count = b.mult
+    return RegionGraph(g, end, b.completions)
+
+
 def assignment(g: GuardedGraph, sym: Symbols, choices: list[int]) -> tuple[dict[int, int], list[int]]:
     """The decisions of the path `choices` names, as a path builder takes
     them: the decisions met on the path, in the order met, each taking the

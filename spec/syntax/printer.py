@@ -236,6 +236,8 @@ class Printer:
         self.generic = generic
         self.custom: Mapping[str, CustomPrinter] = {} if custom is None else custom
         self.names = _Names()
+        self._preds: dict[int, dict[int, list[Block]]] = {}
+        """Per region (by id): each block's predecessors, in block order (`pred_comment`)."""
         self.indent = 0
 
     # -- names ---------------------------------------------------------------
@@ -370,7 +372,15 @@ class Printer:
         region = block.parent
         if region is None:
             return "  // block is not in a region!"
-        preds = [b for b in region.blocks for s in b.successors() if s is block]
+        table = self._preds.get(id(region))
+        if table is None:
+            # Once per region: a block's predecessors by a scan of all the
+            # region's blocks would make a 10,000-block region quadratic.
+            table = self._preds[id(region)] = {}
+            for b in region.blocks:
+                for s in b.successors():
+                    table.setdefault(id(s), []).append(b)
+        preds = list(table.get(id(block), ()))
         if not preds:
             return "" if region.blocks and region.blocks[0] is block else "  // no predecessors"
         if len(preds) == 1:  # one use, as Block::getSinglePredecessor
