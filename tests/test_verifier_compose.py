@@ -282,3 +282,47 @@ def test_a_token_handed_across_a_cf_branch_is_proved_whole() -> None:
     assert handed != out
     r = verdict(text, handed)
     assert r.functions[0].regions == 0 and r.verdict in (VERIFIED, BOUNDED), r.text()
+
+
+def test_a_refuted_block_names_the_branches_that_reach_it() -> None:
+    out = RefimplImpl("reference")(CF_LOOP)
+    lines = out.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("gpu.wait ["))
+    r = verdict(CF_LOOP, "".join(lines[:first] + lines[first + 1 :]))
+    assert r.verdict == REFUTED
+    assert _refutation(r) == ["cf.cond_br at in.mlir:9:5 goes to its true successor"]
+
+
+def test_a_race_behind_a_branch_on_the_same_value_is_left_to_the_whole_proof() -> None:
+    # `^a` is entered only when %c holds; the race sits in the `else` of an
+    # `scf.if %c` there. The run of that `else` alone refutes it; it is not
+    # trusted (the branch on the way decides on %c), so the whole proof
+    # decides, and the verdict is its verdict. (Its model takes a decision
+    # in another block on a value of the entry block as a fresh one, so it
+    # refutes here too, on a path the program cannot take; that false alarm
+    # is the model's, not composition's.)
+    text = """module {
+  func.func private @use(memref<16xf32>)
+  func.func @f(%a: memref<16xf32>, %v: f32, %c: i1) {
+    cf.cond_br %c, ^a, ^x
+  ^a:
+    scf.if %c {
+      func.call @use(%a) : (memref<16xf32>) -> ()
+    } else {
+      gpu.memset %a, %v : memref<16xf32>, f32
+      func.call @use(%a) : (memref<16xf32>) -> ()
+    }
+    cf.br ^x
+  ^x:
+    return
+  }
+}
+"""
+    out = RefimplImpl("reference")(text)
+    wrong = _lines_without(out, "gpu.wait [%")
+    assert wrong != out
+    r = verdict(text, wrong)
+    whole = verdict(text, wrong, compose=False)
+    assert r.verdict == whole.verdict, r.text()
+    assert _refutation(r) == _refutation(whole)
+    assert r.functions[0].regions == 0

@@ -35,7 +35,7 @@ Summarising can only add obligations (the input's `P` stands for every
 effect, whether or not a path inside has one), so a `verified` or `bounded`
 answer is sound. A run refuted on its own is the function's refutation
 when no decision in it can contradict the way to it (`independent`) and
-that way runs through structured ops alone (`entry_path`): its paths,
+that way can be told from the structure (`way_in`): its paths,
 prefixed by the way in, are paths of the function. Anything else is not trusted: the
 function is proved whole, unrolled, as without composition, and that proof
 gives the verdict and the counterexample. The loop lemma and the bound apply per run, where a
@@ -45,6 +45,7 @@ loop inside carries tokens and is therefore not closed.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from spec.ir import Block, Operation, Region, Value
@@ -234,7 +235,7 @@ def _prove_op(run: FunctionRun, comp: Composition, op_in: Operation, op_out: Ope
         key = shape(rin, rout, sym)
         proof = comp.proofs.get(key)
         if proof is None:
-            proof = _prove_run(run, comp, rout, graphs, entry_path(op_in, r_in) if independent(op_in) else None)
+            proof = _prove_run(run, comp, rout, graphs, _trusted_way(op_in, r_in))
             if proof is None:
                 return None
             comp.proofs[key] = proof
@@ -278,54 +279,31 @@ def _prove_run(run: FunctionRun, comp: Composition, rout: RegionGraph, graphs: A
 DECIDING_OPS = frozenset({"scf.if", "affine.if", "cf.cond_br", "arith.select", "scf.index_switch", "cf.switch"})
 
 
-def independent(op: Operation) -> bool:
-    """No decision inside `op` can contradict the way to it, nor two on the
-    way contradict each other: no branch or select in its regions decides
-    on a value that `op` or an op around it (up to the function) takes as
-    an operand, such as the condition of an enclosing `scf.if`, and no two
-    of `op` and the ops around it decide on one value. Then a path of one run of a region is a path of the
-    function wherever the run is reached: the decisions inside on values
-    from outside are free in the function's graph as in the run's (one
-    decision per condition value, `union_graph.condition_key`), and none of
-    them gates the way in. So what is refuted on the run is refuted on the
-    function: the whole proof finds the same pair on the same path, at the
-    cost of unrolling everything."""
-    inside: set[int] = set()
-    for inner in op.walk():
-        inside.add(id(inner))
-        for region in inner.regions:
-            inside.update(id(b) for b in region.blocks)
-    gates: set[int] = set()
-    around: Operation | None = op
-    while around is not None and around.name != "func.func":
-        if around.name in DECIDING_OPS and any(id(v) in gates for v in around.operands):
-            return False  # two ops on the way in decide on one value
-        gates.update(id(v) for v in around.operands)
-        around = around.parent_op
-    for inner in op.nested_ops():
-        if inner.name in DECIDING_OPS and any(id(v) in gates for v in inner.operands if not _defined_in(v, inside)):
-            return False
-    return True
+@dataclass(frozen=True)
+class Way:
+    """A way into a region run from the function's entry (`way_in`)."""
+
+    path: list[str]
+    """Its decisions, outermost first, in the report's words."""
+    gates: frozenset[int]
+    """The values (by id) the ops on the way take as operands: a decision
+    inside the run on one of them could contradict the way."""
 
 
-ENTERED = {"scf.for": 1, "affine.for": 1, "scf.parallel": 1}
-"""Loops whose body is run by entering the op with one iteration."""
-
-
-def entry_path(op: Operation, region: Region) -> list[str] | None:
-    """The decisions, outermost first and in the report's words, of a path
-    of the function that runs `region` of `op` once; None where that cannot
-    be told from the structure alone: a block other than a region's entry
-    on the way (reached through branches), an op on the way that is not a
-    structured region op. Decisions are free here as in the whole proof's
-    graph (`spec.semantics.union_graph`: a trip count is 0..unroll, a
-    condition either way, constants or not), so this is a path the whole
-    proof would take."""
+def way_in(op: Operation, region: Region) -> Way | None:
+    """A path of the function that runs `region` of `op` once; None where
+    that cannot be told from the structure alone: an op on the way that is
+    not a structured region op, a block on the way entered by a branch that
+    the function's body cannot reach (`cfg_way`), or two decisions on the
+    way on one value (they might contradict each other). Decisions are free
+    here as in the whole proof's graph (`spec.semantics.union_graph`: a trip
+    count is 0..unroll, a condition either way, constants or not, one
+    decision per condition value), so this is a path the whole proof takes."""
     path: list[str] = []
+    gates: set[int] = set()
     cur, reg = op, region
     while True:
-        block = reg.blocks[0] if reg.blocks else None
-        if block is None or reg.parent is not cur:
+        if not reg.blocks or reg.parent is not cur:
             return None
         index = cur.regions.index(reg)
         if cur.name in ("scf.if", "affine.if"):
@@ -340,18 +318,100 @@ def entry_path(op: Operation, region: Region) -> list[str] | None:
             return None
         if choice >= 0 and (cur.name != "scf.while" or index == 1):
             path.append(describe_choice(cur, choice))
-        parent = cur.parent
-        if parent is None or parent.parent is None:
+        ids = {id(v) for v in cur.operands}
+        if cur.name in DECIDING_OPS and ids & gates:
             return None
-        owner = parent.parent.parent
-        if owner is None:
+        gates |= ids
+        block = cur.parent
+        if block is None or block.parent is None or block.parent.parent is None:
             return None
-        if parent is not parent.parent.blocks[0]:
-            return None
+        owner = block.parent.parent
         if owner.name == "func.func":
             path.reverse()
-            return path
-        cur, reg = owner, parent.parent
+            if block is block.parent.blocks[0]:
+                return Way(path, frozenset(gates))
+            cfg = cfg_way(block)
+            if cfg is None or cfg.gates & gates:
+                return None
+            return Way(cfg.path + path, cfg.gates | gates)
+        if block is not block.parent.blocks[0]:
+            return None
+        cur, reg = owner, block.parent
+
+
+def cfg_way(block: Block) -> Way | None:
+    """A shortest branch path from the entry of `block`'s region to it: the
+    successors taken, in the report's words; None if `block` cannot be
+    reached, a terminator on the way branches in a way not modelled, or two
+    branches on the way decide on one value."""
+    region = block.parent
+    if region is None:
+        return None
+    entry = region.blocks[0]
+    came: dict[int, tuple[Block, int] | None] = {id(entry): None}
+    queue = [entry]
+    for b in queue:
+        if b is block:
+            break
+        for k, s in enumerate(b.successors()):
+            if id(s) not in came and s.parent is region:
+                came[id(s)] = (b, k)
+                queue.append(s)
+    if id(block) not in came:
+        return None
+    path: list[str] = []
+    gates: set[int] = set()
+    step = came[id(block)]
+    while step is not None:
+        b, k = step
+        term = b.ops[-1]
+        if term.name in ("cf.cond_br", "cf.switch"):
+            flag = id(term.operands[0])
+            if flag in gates:
+                return None
+            gates.add(flag)
+            path.append(describe_choice(term, k))
+        elif term.name != "cf.br":
+            return None
+        step = came[id(b)]
+    path.reverse()
+    return Way(path, frozenset(gates))
+
+
+def independent(ops: Iterable[Operation], way: Way) -> bool:
+    """No decision in `ops` (and the ops nested in them) can contradict the
+    way in: none decides on a value of `way.gates` defined outside `ops`.
+    Then a path of one run is a path of the function wherever the run is
+    reached: the decisions inside on values from outside are free in the
+    function's graph as in the run's, and none of them gates the way in.
+    So what is refuted on the run is refuted on the function: the whole
+    proof finds the same pair on the same path, at the cost of unrolling
+    everything."""
+    ops = list(ops)
+    inside: set[int] = set()
+    for op in ops:
+        for inner in op.walk():
+            inside.add(id(inner))
+            for region in inner.regions:
+                inside.update(id(b) for b in region.blocks)
+    for op in ops:
+        for inner in op.walk():
+            if inner.name in DECIDING_OPS and any(id(v) in way.gates for v in inner.operands if not _defined_in(v, inside)):
+                return False
+    return True
+
+
+ENTERED = {"scf.for": 1, "affine.for": 1, "scf.parallel": 1}
+"""Loops whose body is run by entering the op with one iteration."""
+
+
+def _trusted_way(op: Operation, region: Region) -> list[str] | None:
+    """The way into `region` of `op` (`way_in`), if a refutation of its run
+    is the function's (`independent`); None otherwise."""
+    way = way_in(op, region)
+    if way is None or not independent([inner for r in op.regions for b in r.blocks for inner in b.ops], way):
+        return None
+    return way.path
 
 
 def _report_refutation(run: FunctionRun, fr: FunctionReport) -> None:
@@ -471,8 +531,13 @@ def _prove_blocks(run: FunctionRun, comp: Composition, back: dict[Operation, Ope
         key = shape(rin, rout, sym)
         proof = comp.proofs.get(key)
         if proof is None:
-            proof = _prove_run(run, comp, rout, graphs, None)
+            way = cfg_way(b_in) if b_in is not bin_[0] else Way([], frozenset())
+            trusted = way.path if way is not None and independent(b_in.ops, way) else None
+            proof = _prove_run(run, comp, rout, graphs, trusted)
             if proof is None:
+                if comp.refutation is not None:
+                    _report_refutation(run, comp.refutation)
+                    return True
                 return False
             comp.proofs[key] = proof
         runs += 1
