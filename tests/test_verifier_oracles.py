@@ -27,10 +27,11 @@ def parsed() -> tuple:
 
 
 def test_resource_limit_gives_unknown() -> None:
-    # Queries that need a search: a function whose reduced slices keep
-    # nodes between the endpoints (a series-parallel slice reduces to one
-    # edge, which Z3's simplifier decides unsat before it spends a unit).
-    src = (ROOT / "tests" / "corpus" / "mixed_ops.mlir").read_text()
+    # Queries that need a search: loops that carry tokens, proved whole by
+    # the guarded encoding (a series-parallel slice of the straight-line
+    # encoding reduces to one edge, which Z3's simplifier decides unsat
+    # before it spends a unit).
+    src = (ROOT / "tests" / "corpus" / "scf_for_forms.mlir").read_text()
     out = parse_module(src, "out.mlir")
     rewrite(out)
     r = verifier.check(parse_module(src, "in.mlir"), out, rlimit=1)
@@ -66,7 +67,7 @@ def test_oracles_agree_on_the_right_rewrite() -> None:
 
 def test_cli_unknown_exit_3(tmp_path: Path) -> None:
     # As above: slices that need a search, and the rewrite from the refimpl's CLI.
-    (tmp_path / "in.mlir").write_text((ROOT / "tests" / "corpus" / "mixed_ops.mlir").read_text())
+    (tmp_path / "in.mlir").write_text((ROOT / "tests" / "corpus" / "scf_for_forms.mlir").read_text())
     subprocess.run([sys.executable, "-m", "refimpl", str(tmp_path / "in.mlir"), "-o", str(tmp_path / "out.mlir")], check=True, cwd=ROOT)
     r = subprocess.run(
         [sys.executable, "-m", "verifier", "check", str(tmp_path / "in.mlir"), "--after", str(tmp_path / "out.mlir"), "--rlimit", "1"],
