@@ -17,7 +17,8 @@ nested up to depth 6), in turn so that every tool meets the same machine:
 Every figure is a median over `--runs`; CPU is user + system of the process
 and its waited-for children (`os.wait4`). Printed: a table stamped with the
 command, the date and the machine; the CPU ratio of the check to mlir-opt-19
-of the same run; and per family the exponent `k` of `cpu ~ ops^k`, a
+of the same run (none where mlir-opt-19 failed: its exit status is
+shown); and per family the exponent `k` of `cpu ~ ops^k`, a
 least-squares fit on log-log scale over the family's sizes (1 is linear).
 
     python bench/bench_compose.py [--runs 3] [--quick] [--json FILE]
@@ -74,8 +75,14 @@ print(json.dumps({"cpu": statistics.median(cpu), "verdict": str(r.verdict), "ops
 """
 
 
+CF_EVERY = 10
+"""`mixed`: one top-level piece in this many is a `cf` loop."""
+
+
 def program(family: str, n: int) -> str:
-    return {"sequence": sequence, "nested": nested, "mixed": mixed}[family](n)
+    if family == "mixed":
+        return mixed(n, cf_every=CF_EVERY)
+    return {"sequence": sequence, "nested": nested}[family](n)
 
 
 def drop_a_wait(out: str) -> str:
@@ -103,8 +110,11 @@ def row(family: str, n: int, runs: int, py: str, tmp: str) -> dict:
     Path(wrong).write_text(drop_a_wait(Path(out).read_text(encoding="utf-8")), encoding="utf-8")
     check = [py, "-m", "verifier", "check", "--require-unbounded", "--budget-s", "0", inp, "--after"]
     opt, right = [], []
+    opt_exit = 0
     for _ in range(runs):
-        opt.append(measure([MLIR_OPT, "-gpu-async-region", inp])["cpu"])
+        m = measure([MLIR_OPT, "-gpu-async-region", inp])
+        opt.append(m["cpu"])
+        opt_exit = opt_exit or int(m["exit"])
         m = measure([*check, out], report)
         if m["exit"] != 0:
             raise SystemExit(f"{family} {n}: the reference rewrite is not verified: {last_line(report)}")
@@ -119,6 +129,7 @@ def row(family: str, n: int, runs: int, py: str, tmp: str) -> dict:
         "lines": Path(inp).read_text(encoding="utf-8").count("\n"),
         "ops": child["ops"],
         "mlir_opt": statistics.median(opt),
+        "mlir_opt_exit": opt_exit,
         "check": statistics.median(right),
         "wrong": w["cpu"],
         "in_process": child["cpu"],
@@ -147,9 +158,12 @@ def render(rows: list[dict], command: str, load: float, runs: int) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
+        crashed = r["mlir_opt_exit"] != 0
+        opt = f"{r['mlir_opt']:.3f}" + (f" (exit {r['mlir_opt_exit']})" if crashed else "")
+        ratio = "-" if crashed else f"{r['check'] / max(r['mlir_opt'], 1e-3):.0f}x"
         out.append(
-            f"| {r['family']} {r['n']} | {r['lines']:,} | {r['ops']:,} | {r['mlir_opt']:.3f} | {r['check']:.2f} | "
-            f"{r['check'] / max(r['mlir_opt'], 1e-3):.0f}x | {r['wrong']:.2f} | {r['in_process']:.3f} |"
+            f"| {r['family']} {r['n']} | {r['lines']:,} | {r['ops']:,} | {opt} | {r['check']:.2f} | "
+            f"{ratio} | {r['wrong']:.2f} | {r['in_process']:.3f} |"
         )
     out.append("")
     for family in dict.fromkeys(r["family"] for r in rows):
