@@ -5,12 +5,10 @@ Every program of `verifier.enumeration` up to `--max-size` (over one
 `verifier.check`, all in-process and in batches, so a small program costs
 milliseconds, not a process:
 
-- the refimpl (`--mode M`, no `--impl`): parsed, `refimpl.rewrite` and the
-  rewritten IR handed to `check` as it is (no printing, no second parse).
-  `refimpl` is imported lazily, in `RefimplRunner`, never at module level:
-  the verifier treats the refimpl as one implementation among others and
-  keeps importing nothing of it (`check` runs it as a subprocess); this
-  runner is the one place where calling its Python API is worth it;
+- the refimpl (`--mode M`, no `--impl`): parsed, rewritten in-process
+  (`verifier.reference_impl`, the one module of the verifier that imports
+  the refimpl) and the rewritten IR handed to `check` as it is (no
+  printing, no second parse);
 - an external command (`--impl CMD`): `--impl-batch` programs (default 100)
   are joined with `// -----` lines into one file and run as
   `CMD --split-input-file FILE`, the way mlir-opt takes many modules; the
@@ -60,6 +58,7 @@ from typing import TYPE_CHECKING
 from spec.diagnostics import DiagnosticError, render
 from spec.invariant import InternalError
 from spec.syntax.parser import parse_module
+from verifier import reference_impl
 from verifier.budget import default_seconds
 from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
 from verifier.external import IMPL_TIMEOUT_S, run_impl
@@ -128,19 +127,17 @@ def _failed(p: Program, verdict: str, detail: str, t0: float) -> Result:
 
 @dataclass(frozen=True)
 class RefimplRunner:
-    """The refimpl in `mode`, called in-process (lazy import, see the module docstring)."""
+    """The refimpl in `mode`, called in-process (`verifier.reference_impl`)."""
 
     mode: str
     timeout_ms: int
 
     def run(self, batch: list[Program]) -> list[Result]:
-        import refimpl  # noqa: PLC0415 - lazily: the verifier does not depend on the refimpl
-
         out = []
         for p in batch:
             t0 = time.perf_counter()
             module_in = parse_module(p.text, "<input>")
-            result = refimpl.rewrite(parse_module(p.text, "<input>"), self.mode)
+            result = reference_impl.rewrite(parse_module(p.text, "<input>"), self.mode)
             if not result.ok:
                 out.append(_failed(p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0))
                 continue

