@@ -58,7 +58,8 @@ def _source_line(loc: Location, sources: dict[str, str] | None) -> str | None:
 
 def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
     """MLIR's rendering: `loc: severity: message`, the source line and a
-    caret under the column when the source is known, then each note (a
+    caret under the column when the source is known (no caret under a line
+    that is not all ASCII), then each note (a
     note at the error's own location without its source line)."""
     out: list[str] = []
     if diag.loc is UNKNOWN_LOC or diag.loc.line <= 0:
@@ -75,7 +76,10 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
                 line = line[start : start + MAX_SHOWN_LINE]
                 col -= start
             out.append(line)
-            out.append(" " * col + "^")
+            if line.isascii():
+                # LLVM's SourceMgr draws no caret under a line holding any
+                # byte past ASCII (UTF-8 or not: checked against mlir-opt-19).
+                out.append(" " * col + "^")
     text = "\n".join(out) + "\n"
     # mlir-opt shows no source line for a note at its error's own location.
     for n in diag.notes:

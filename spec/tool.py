@@ -33,6 +33,7 @@ from spec.invariant import InternalError
 from spec.ir import Location, Operation
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import join_outputs, print_op
+from spec.syntax.string_literals import BYTES
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Inputs larger than this are refused (docs/subset.md, Limits)."""
@@ -65,7 +66,7 @@ class Source:
 
 
 def read_source(path: str | None) -> Source:
-    """Read a path or stdin as UTF-8; raises `DiagnosticError` on failure."""
+    """Read a path or stdin (`decode_source`); raises `DiagnosticError` on failure."""
     name = "<stdin>" if path in (None, "-") else path
     if name is None:
         raise InternalError("spec.tool: expected name is not None")
@@ -83,15 +84,13 @@ def read_source(path: str | None) -> Source:
 
 
 def decode_source(data: bytes, name: str) -> Source:
-    """Check size and encoding of raw input; raises `DiagnosticError`."""
+    """Check the size of raw input and decode it; raises `DiagnosticError`."""
     if len(data) > MAX_INPUT_BYTES:
         raise DiagnosticError(error(Location(name, 1, 1), f"input is larger than {MAX_INPUT_BYTES} bytes"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise DiagnosticError(error(Location(name, line, col), "input is not valid UTF-8")) from None
+    # MLIR reads bytes: a byte that is not UTF-8 is kept as a lone surrogate
+    # (`spec.syntax.string_literals.BYTES`), inside a string literal a byte
+    # of its value, elsewhere an unexpected character, as in mlir-opt-19.
+    text = data.decode(*BYTES)
     if "\x00" in text:
         pos = text.index("\x00")
         line = text.count("\n", 0, pos) + 1
@@ -163,7 +162,7 @@ def write_file(path: str, text: str) -> None:
             mode = 0o666 & ~umask
         os.fchmod(fd, mode)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
             os.replace(tmp, target)
         except OSError as exc:
@@ -176,7 +175,7 @@ def write_file(path: str, text: str) -> None:
 
 def _write_through(path: str, target: str, text: str) -> None:
     try:
-        f = open(target, "w", encoding="utf-8")  # noqa: SIM115 - two failures, two messages
+        f = open(target, "w", encoding="utf-8", errors="surrogateescape")  # noqa: SIM115 - two failures, two messages
     except OSError as exc:
         raise _cannot_open(path, exc) from None
     try:
@@ -329,9 +328,12 @@ def _guard_standard_streams() -> None:
                 os.dup2(new, fd)
                 os.close(new)
     encoding = getattr(sys.__stdout__, "encoding", None) or "utf-8"
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StdoutRaw()), encoding=encoding, errors="strict")
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StdoutRaw()), encoding=encoding, errors="surrogateescape")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    elif isinstance(sys.stderr, io.TextIOWrapper):
+        # A source line shown under a diagnostic keeps its bytes, as mlir-opt's.
+        sys.stderr.reconfigure(errors="surrogateescape")
 
 
 def _one_line(text: str) -> str:

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import array
 import os
-from collections import OrderedDict
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple
 

@@ -32,6 +32,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import EMPTY_DICT, EMPTY_LIST, Block, Location, Operation, Region, Value
 from spec.syntax import affine
+from spec.syntax.string_literals import unescape  # noqa: F401 - re-exported to the rule mixins
 
 if TYPE_CHECKING:
     from spec.syntax.resolve import VerifyLater
@@ -61,26 +62,6 @@ class PartialOp:
     result_types: list[Type]
     async_kw: Token | None = None
     """The `async` keyword of a GPU op in custom form (its result must be named)."""
-
-
-def unescape(tok: str) -> str:
-    body = tok[1:-1]
-    out = bytearray()
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            if re.fullmatch(r"[0-9a-fA-F]{2}", body[i + 1 : i + 3] or ""):
-                out.append(int(body[i + 1 : i + 3], 16))
-                i += 3
-                continue
-            out.extend({"n": b"\n", "t": b"\t"}.get(nxt, nxt.encode()))
-            i += 2
-            continue
-        out.extend(ch.encode())
-        i += 1
-    return out.decode("utf-8", errors="replace")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -8,6 +8,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location
+from spec.syntax.string_literals import line_col
 
 MLIR_OPT_DIALECTS = frozenset(
     "acc affine amdgpu amx arith arm_neon arm_sme arm_sve async bufferization builtin cf complex dlti emitc func gpu "
@@ -86,6 +87,17 @@ def _wrong_token_position(text: str, pos: int) -> tuple[int, int]:
     return line, len(head) - (head.rfind("\n") + 1) + 1
 
 
+_NO_TOKEN = frozenset("\\$'`~&;")
+"""ASCII characters that start no MLIR token (as `dialect_attrs.text.STRAY`)."""
+
+
+def _starts_no_token(ch: str) -> bool:
+    """A character mlir-opt-19's lexer calls `unexpected character`: one of
+    `_NO_TOKEN`, a control character, or anything not ASCII (a byte that is
+    not UTF-8 too, read as a surrogate)."""
+    return ch in _NO_TOKEN or not ch.isascii() or (not ch.isprintable() and ch not in " \t\n\r")
+
+
 def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: list | None = None) -> DiagnosticError:
     line = (getattr(exc, "line", 0) or 0) + line_offset
     col = getattr(exc, "column", 0) or 0
@@ -118,6 +130,13 @@ def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = 
         return DiagnosticError(error(Location(file, line, col), msg))
     if isinstance(exc, UnexpectedCharacters):
         ch = exc.char if hasattr(exc, "char") else "?"
+        if _starts_no_token(ch):
+            # mlir-opt-19's lexer: at the character itself, not named.
+            where = Location(file, line, col)
+            if text:
+                at_line, at_col = line_col(text, exc.pos_in_stream)
+                where = Location(file, at_line + line_offset, at_col)
+            return DiagnosticError(error(where, "unexpected character"))
         if text:
             line, col = _wrong_token_position(text, exc.pos_in_stream)
             line += line_offset
