@@ -34,7 +34,7 @@ def canonical_type_text(text: str) -> str:
     out = _TIGHT.sub(r"\1", text).replace("->", " -> ")
     out = re.sub(r"\s*,\s*", ", ", out)
     out = re.sub(r"\s*:\s*", ": ", out)
-    out = re.sub(r"(\d|\?)\s*x\s*", r"\1x", out)
+    out = re.sub(r"(\d|\?|\])\s*x\s*", r"\1x", out)
     return re.sub(r" +", " ", out)
 
 

@@ -135,7 +135,13 @@ def _wrap(fn: Any, rule: str) -> Any:
         if isinstance(exc, DiagnosticError):
             return exc
         if isinstance(exc, TokenError) and exc.tok.line is not None:
-            loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
+            # The token may span lines (`#spirv.target_env<` then a newline).
+            text = str(exc.tok)
+            newline = text.rfind("\n", 0, exc.offset)
+            if newline < 0:
+                loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
+            else:
+                loc = Location(self.file, exc.tok.line + self.line_offset + text.count("\n", 0, exc.offset), exc.offset - newline)
             return DiagnosticError(error(loc, exc.message))
         loc = _first_location(items, self.file, self.line_offset)
         return DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}"))
@@ -202,8 +208,9 @@ def parse_attr_value(value: str, offset: int) -> Attr:
     attribute's token), as the attribute grammar reads it; an error is an
     `AttrTextError` `offset` characters further into the enclosing token.
     The `ValueParser` the builder hands to `spec.syntax.dialect_attrs`."""
-    if "\n" in value:
-        raise AttrTextError(offset, "expected attribute value")
+    # A newline is a blank here as anywhere: read as one, so that offsets
+    # into the one-line wrapper stay offsets into the value.
+    value = value.replace("\n", " ").replace("\r", " ")
     parser = _value_parser()
     source = f"{_VALUE_HEAD}{value}}} : () -> ()"
     try:

@@ -63,7 +63,7 @@ KEYWORD = re.compile(r"[A-Za-z_][\w$.]*")
 _QUOTED = r'"(?:[^"\\\n]|\\.)*"'
 HASH = re.compile(
     r"#[A-Za-z_][\w$.]*(?:<"
-    + functools.reduce(lambda inner, _: rf'(?:->|{_QUOTED}|[^<>\n"]|<{inner}>)*', range(3), rf'(?:->|{_QUOTED}|[^<>\n"])*')
+    + functools.reduce(lambda inner, _: rf'(?:->|{_QUOTED}|[^<>"]|<{inner}>)*', range(3), rf'(?:->|{_QUOTED}|[^<>"])*')
     + r">)?"
 )
 """The grammar's `HASH_ATTR`: where a nested dialect attribute ends."""
@@ -114,7 +114,8 @@ def param_list(name: str, text: str) -> tuple[str, int] | None:
 
 
 def skip_blanks(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t":
+    """Past the blanks at `i`: newlines too (a body may span lines)."""
+    while i < len(text) and text[i] in " \t\n\r":
         i += 1
     return i
 
