@@ -192,6 +192,18 @@ class OpInfo:
     generic form is checked against (`op_checks.check_result_count`; the
     earlier ops are listed there); `None`: not checked."""
 
+    verifier: str = ""
+    """The name of the op's own verifier (MLIR's `verify()`) among
+    `spec.syntax.op_verifiers.RULES`, run on the op's entrance after the
+    checks above: `gpu.launch_func` needs a container module, `gpu.alloc`
+    as many size operands as its type has dynamic dims."""
+    operand_types: tuple[tuple[int, str], ...] = ()
+    """(operand position, ODS type constraint) the op declares beyond any
+    type: the custom form refuses another type as it reads it (`invalid
+    kind of type specified`), the verifier a generic op's (`operand #N must
+    be ...`). What each constraint accepts is
+    `spec.syntax.op_verifiers.TYPE_CONSTRAINTS`."""
+
     speculatable: bool = True
     """For a pure op: it may run where the program would not have reached it
     (MLIR's `Pure` = no effect and `AlwaysSpeculatable`). False for the
@@ -263,10 +275,10 @@ _pure("gpu.cluster_id gpu.cluster_dim", inherent=_GPU_DIM_ATTRS, operand_count=(
 _op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize"), deps_segment=0)
 
 # gpu: the async ops the pass threads tokens through
-_op("gpu.launch_func", effects=None, gpu_async=True, inherent={"kernel": _req("symbol_ref")}, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
+_op("gpu.launch_func", effects=None, gpu_async=True, inherent={"kernel": _req("symbol_ref")}, verifier="gpu.launch_func", segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
 _op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2)
 _op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
-_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
+_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, verifier="gpu.alloc", segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
 _op("gpu.wait", effects=None, gpu_async=True, wait_only=True, sync="wait", fixed_trailing=0)
 
@@ -328,8 +340,8 @@ _library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memr
 # before which it waits is not effect free (host_register, host_unregister,
 # subgroup_reduce: no effects interface, so None; printf and vector.print
 # write, atomic_rmw reads and writes); the others keep the chain (pure).
-_op("gpu.host_register", effects=None, operand_count=(1, 1))
-_op("gpu.host_unregister", effects=None, operand_count=(1, 1))
+_op("gpu.host_register", effects=None, operand_count=(1, 1), operand_types=((0, "unranked_memref"),))
+_op("gpu.host_unregister", effects=None, operand_count=(1, 1), operand_types=((0, "unranked_memref"),))
 _pure("gpu.global_id", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
 _pure("gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size", inherent={"upper_bound": _opt("index")}, operand_count=(0, 0))
 _op("gpu.shuffle", inherent={"mode": _req("shuffle_mode")}, operand_count=(3, 3))
@@ -587,6 +599,14 @@ for custom op"). An op, type or attribute of any other dialect is rejected
 unless `-allow-unregistered-dialect` is given; an unknown op of one of these
 that is not in `COMPLETE_DIALECTS` (`vector.print`, `memref.atomic_rmw` in
 the generic form, `test.*`) parses as an opaque op with unknown effects."""
+
+
+DIALECT_ATTRIBUTE_VERIFIERS: dict[str, str] = {"gpu.container_module": "gpu.container_module"}
+"""Discardable attributes whose dialect verifies the op that carries them
+(MLIR's `Dialect::verifyOperationAttribute`, run on the op's entrance before
+its own checks): the attribute's name to its rule among
+`spec.syntax.op_verifiers.RULES`. A `gpu.container_module` module checks the
+kernels its launches name."""
 
 
 def registered_dialect(name: str) -> bool:

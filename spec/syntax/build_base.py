@@ -234,12 +234,32 @@ def _type_of_text(text: str) -> Type | tuple[int, str]:
         # A type of a dialect mlir-opt-19 does not know is kept as written
         # (`!bb9.memref<4 x f32>` prints so); only its outer blanks go.
         return Type(text.strip())
+    if "!llvm." in text and "ptr" in text:
+        typed = _typed_llvm_pointer(text)
+        if typed is not None:
+            return typed, "expected integer value"
     if "strided<" in text:
         for m in re.finditer(r"strided<", text):
             bad = _strided_error(text, m.end())
             if bad is not None:
                 return bad, "expected '>'"
     return shared_type(Type(canonical_type_text(text)))
+
+
+_LLVM_PTR = re.compile(r"(?<![\w$.])(?:!llvm\.)?ptr\s*<\s*")
+_ADDRESS_SPACE = re.compile(r"[0-9]+\s*>")
+
+
+def _typed_llvm_pointer(text: str) -> int | None:
+    """Where a typed LLVM pointer (`!llvm.ptr<f32>`, or `ptr<i8>` inside an
+    LLVM type) puts its pointee, or None: mlir-opt-19's pointers are opaque,
+    `<...>` holds only an address space (`expected integer value` there)."""
+    for m in _LLVM_PTR.finditer(text):
+        if m.group().startswith("ptr") and "!llvm." not in text[: m.start()]:
+            continue
+        if not _ADDRESS_SPACE.match(text, m.end()):
+            return m.end()
+    return None
 
 
 _SHARED_TYPES: dict[Type, Type] = {t: t for t in (INDEX, I1, I32, I64, GPU_TOKEN)}
