@@ -6,6 +6,7 @@ from __future__ import annotations
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from spec import registry
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location
 from spec.syntax.string_literals import line_col
@@ -43,7 +44,25 @@ def unknown_op_message(name: str) -> str:
     dialect = name.split(".", 1)[0]
     if dialect not in MLIR_OPT_DIALECTS:
         return f"Dialect `{dialect}' not found for custom op '{name}' "
+    if name in registry.COMPLETE_DIALECTS.get(dialect, ()) and not registry.lookup(name).known:
+        # mlir-opt-19 has the op; this tool's subset does not read it.
+        return f"custom op '{name}' is unsupported: mlir-opt-19's {dialect} dialect has it, this tool's subset does not (docs/subset.md)"
     return f"custom op '{name}' is unknown"
+
+
+def _subset_form_message(exc: UnexpectedToken, text: str) -> str | None:
+    """For a syntax error inside an op this tool reads in one form only
+    (`OpInfo.subset_form`: `llvm.func` with a body), a message naming the
+    op and the form it takes, or None."""
+    stack = getattr(getattr(exc, "state", None), "value_stack", None) or []
+    for item in reversed(stack):
+        if isinstance(item, Token) and "." in item.value:
+            info = registry.lookup(item.value)
+            if info.known:
+                if not info.subset_form:
+                    return None
+                return f"custom op '{item.value}' is supported only as {info.subset_form}: unexpected '{text}'"
+    return None
 
 
 _NAME_TERMINALS = frozenset({"BARE_ID", "CUSTOM_OP_NAME"})
@@ -117,8 +136,11 @@ def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = 
         if tok.type == "$END":
             return DiagnosticError(error(Location(file, max(line, 1), max(col, 1)), "unexpected end of file"))
         text = str(tok)
+        form = None if unknown_op else _subset_form_message(exc, text)
         if unknown_op:
             msg = unknown_op_message(text)
+        elif form is not None:
+            msg = form
         else:
             words = _expected_words({e for e in exc.expected if not e.startswith("__") and e != "CUSTOM_OP_NAME"}, terminals or [])
             if len(words) == 1:
