@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
-from spec.diagnostics import Diagnostic, DiagnosticError, error, render
+from spec.diagnostics import Diagnostic, DiagnosticError, Split, error, render
 from spec.invariant import InternalError
 from spec.ir import Location, Operation
 from spec.syntax.parser import parse_module, split_input
@@ -189,10 +189,16 @@ def _cannot_open(path: str, exc: OSError) -> ToolError:
     return ToolError(f"cannot open output file '{path}': {exc.strerror or exc}")
 
 
-def report(diags: list[Diagnostic], src: Source | None) -> None:
+def report(diags: list[Diagnostic], src: Source | None, split: Split | None = None) -> None:
     sources = {src.name: src.text} if src else None
     for d in diags:
-        sys.stderr.write(render(d, sources))
+        sys.stderr.write(render(d, sources, split))
+
+
+def chunk_split(src: Source, split: bool, offset: int) -> Split | None:
+    """The chunk starting at 0-based line `offset` of a `--split-input-file`
+    run, as its diagnostics name it (`within split at FILE:LINE`)."""
+    return Split(src.name, offset + 1) if split else None
 
 
 def run_per_module(
@@ -200,21 +206,23 @@ def run_per_module(
     split: bool,
     transform: Callable[[Operation], Operation],
     generic: bool,
-) -> tuple[str | None, list[Diagnostic]]:
-    """Parse each chunk, transform it, print it. Returns the output text (or
-    None if any chunk failed) and every diagnostic, chunk by chunk as
-    mlir-opt reports them."""
+) -> tuple[str, str]:
+    """Parse each chunk, transform it, print it, as mlir-opt-19 does: the
+    output of every chunk (a failed one prints nothing), joined by `// -----`
+    lines, and the rendered diagnostics, chunk by chunk (empty: no chunk
+    failed). Diagnostics of a split run are `within split at ...`."""
     texts: list[str] = []
-    diags: list[Diagnostic] = []
+    errors: list[str] = []
+    sources = {src.name: src.text}
     for chunk, offset in parse_chunks(src, split):
         try:
             module = parse_module(chunk, src.name, offset)
             texts.append(print_op(transform(module), generic))
         except DiagnosticError as exc:
-            diags.extend(exc.diagnostics)
-    if diags:
-        return None, diags
-    return join_outputs(texts), []
+            texts.append("")
+            where = chunk_split(src, split, offset)
+            errors.extend(render(d, sources, where) for d in exc.diagnostics)
+    return join_outputs(texts), "".join(errors)
 
 
 # -- the process: children, temporary files, signals ------------------------------

@@ -83,9 +83,11 @@ class TokenError(Exception):
     wrapper turns it into a diagnostic there (the token knows its line and
     column, not its file)."""
 
-    def __init__(self, tok: Any, offset: int, message: str) -> None:
+    def __init__(self, tok: Any, offset: int, message: str, *also: str) -> None:
         super().__init__(message)
         self.tok, self.offset, self.message = tok, offset, message
+        self.also = also
+        """Further errors mlir-opt-19 reports at the same place."""
 
 
 DIALECT_TYPES = {
@@ -219,7 +221,7 @@ def read_type(tok: Any) -> Type | FunctionType:
 
 
 @functools.lru_cache(maxsize=4096)
-def _type_of_text(text: str) -> Type | tuple[int, str]:
+def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
     """The type `text` spells, canonical; or, for an unknown `gpu` or
     `async` type in it, (offset of its name, mlir-opt-19's message).
     Programs repeat a handful of types many times: each is read once."""
@@ -237,7 +239,7 @@ def _type_of_text(text: str) -> Type | tuple[int, str]:
     if "!llvm." in text and "ptr" in text:
         typed = _typed_llvm_pointer(text)
         if typed is not None:
-            return typed, "expected integer value"
+            return typed, "expected integer value", "failed to parse LLVMPointerType parameter 'addressSpace' which is to be a `unsigned`"
     if "strided<" in text:
         for m in re.finditer(r"strided<", text):
             bad = _strided_error(text, m.end())

@@ -142,7 +142,7 @@ def _wrap(fn: Any, rule: str) -> Any:
                 loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
             else:
                 loc = Location(self.file, exc.tok.line + self.line_offset + text.count("\n", 0, exc.offset), exc.offset - newline)
-            return DiagnosticError(error(loc, exc.message))
+            return DiagnosticError([error(loc, exc.message), *(error(loc, m) for m in exc.also)])
         loc = _first_location(items, self.file, self.line_offset)
         return DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}"))
 
