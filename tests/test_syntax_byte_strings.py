@@ -7,6 +7,9 @@ installed: same exit code, stdout and stderr, byte for byte."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +20,8 @@ from spec.attributes import StringAttr
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from spec.syntax.string_literals import BYTES, first_bad_literal, quote, unescape
-from tests.mlir_tools import needs_mlir19
-from tests.support.against_mlir19 import ours, theirs, write_input
+from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+from tests.support.against_mlir19 import REPO, ours, theirs, write_input
 
 ALL_BYTES = bytes(range(256))
 ESCAPED_ALL = "".join(f"\\{b:02X}" for b in ALL_BYTES).encode()
@@ -167,3 +170,23 @@ def test_the_printed_blob_parses_back_to_the_same_bytes(tmp_path: Path) -> None:
     again = ours("print", write_input(tmp_path, first.stdout, "again.mlir"))
     assert again.returncode == 0 and again.stdout == first.stdout
     assert b'raw = "\\FF\\80 \\E2\\82\\AC \\7F\\01\\09"' in first.stdout
+
+
+@needs_mlir19
+def test_the_verifier_refutes_a_rewrite_that_changes_a_blob(tmp_path: Path) -> None:
+    """The issue's failure: a blob printed with U+FFFD in place of a byte is
+    another program; the verifier must say so, not `verified`."""
+    source = (
+        b'module attributes {gpu.container_module} {\n  gpu.binary @b [#gpu.object<#nvvm.target, "\\03\\02\\23\\07\\FF">]\n'
+        b"  func.func @f(%m: memref<4xf32>, %c: f32) {\n    gpu.memset %m, %c : memref<4xf32>, f32\n    return\n  }\n}\n"
+    )
+    path = write_input(tmp_path, source)
+    impl = tmp_path / "replacing.sh"
+    impl.write_text(f'#!/bin/sh\n{MLIR_OPT_19} -gpu-async-region "$1" | sed "s/\\\\\\\\FF/\\\\\\\\EF\\\\\\\\BF\\\\\\\\BD/"\n')
+    impl.chmod(0o755)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    honest = subprocess.run([sys.executable, "-m", "verifier", "check", str(path)], capture_output=True, text=True, timeout=300, env=env)
+    assert honest.returncode == 0, honest.stdout + honest.stderr
+    bad = subprocess.run([sys.executable, "-m", "verifier", "check", str(path), "--impl", str(impl)], capture_output=True, text=True, timeout=300, env=env)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "'gpu.binary' op @b has attributes different from the input's" in bad.stdout + bad.stderr
