@@ -68,6 +68,18 @@ func.func @g() attributes {a = #gpu.object<#nvvm.target, properties = {
   return
 }
 """,
+    "comments-inside-bodies": b"""module attributes {gpu.container_module, spirv.target_env = #spirv.target_env<
+    // the version and capabilities
+    #spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<>>} {
+  func.func @f(%m: memref<4x // rows
+      4xf32>) attributes {d = dense<[1.0, // one
+    2.0]> : tensor<2xf32>, t = tuple<i32, // x
+   f32>, s = "// not a comment", x = array<i32: 1, // y
+     2>} {
+    return
+  }
+}
+""",
 }
 
 REFUSED = {
