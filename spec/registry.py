@@ -202,7 +202,7 @@ class OpInfo:
     checks above: `gpu.launch_func` needs a container module, `gpu.alloc`
     as many size operands as its type has dynamic dims."""
     operand_types: tuple[tuple[int, str], ...] = ()
-    """(operand position, ODS type constraint) the op declares beyond any
+    """(operand position, counted from the end if negative, ODS type constraint) the op declares beyond any
     type: the custom form refuses another type as it reads it (`invalid
     kind of type specified`), the verifier a generic op's (`operand #N must
     be ...`). What each constraint accepts is
@@ -280,8 +280,8 @@ _op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gri
 
 # gpu: the async ops the pass threads tokens through
 _op("gpu.launch_func", effects=None, gpu_async=True, inherent={"kernel": _req("symbol_ref")}, verifier="gpu.launch_func", segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
-_op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2)
-_op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
+_op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2, verifier="gpu.memcpy", operand_types=((-2, "ranked_memref"), (-1, "ranked_memref")))
+_op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2, verifier="gpu.memset", operand_types=((-2, "ranked_memref"),))
 _op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, verifier="gpu.alloc", segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
 _op("gpu.wait", effects=None, gpu_async=True, wait_only=True, sync="wait", fixed_trailing=0)

@@ -55,6 +55,16 @@ REFUSED = {
     "host-register-ranked": "func.func @f(%m: memref<4xf32>) {\n  gpu.host_register %m : memref<4xf32>\n  return\n}\n",
     "host-unregister-ranked": "func.func @f(%m: memref<?xf32>) {\n  gpu.host_unregister %m : memref<?xf32>\n  return\n}\n",
     "host-register-ranked-generic": 'func.func @f(%m: memref<4xf32>) {\n  "gpu.host_register"(%m) : (memref<4xf32>) -> ()\n  return\n}\n',
+    "memcpy-element-types": "func.func @f(%a: memref<4xf32>, %b: memref<4xi32>) {\n  gpu.memcpy %a, %b : memref<4xf32>, memref<4xi32>\n  return\n}\n",
+    "memcpy-sizes": "func.func @f(%a: memref<4xf32>, %b: memref<8xf32>) {\n  gpu.memcpy %a, %b : memref<4xf32>, memref<8xf32>\n  return\n}\n",
+    "memcpy-ranks": "func.func @f(%a: memref<4xf32>, %b: memref<2x2xf32>) {\n  gpu.memcpy %a, %b : memref<4xf32>, memref<2x2xf32>\n  return\n}\n",
+    "memset-value-type": "func.func @f(%a: memref<4xf32>, %c: i32) {\n  gpu.memset %a, %c : memref<4xf32>, i32\n  return\n}\n",
+    "async-memcpy-element-types": (
+        "func.func @f(%a: memref<4xf32>, %b: memref<4xf16>) {\n  %t = gpu.wait async\n"
+        "  %t2 = gpu.memcpy async [%t] %a, %b : memref<4xf32>, memref<4xf16>\n  gpu.wait [%t2]\n  return\n}\n"
+    ),
+    "memcpy-unranked": "func.func @f(%a: memref<4xf32>, %u: memref<*xf32>) {\n  gpu.memcpy %a, %u : memref<4xf32>, memref<*xf32>\n  return\n}\n",
+    "memset-unranked-generic": 'func.func @f(%u: memref<*xf32>, %c: f32) {\n  "gpu.memset"(%u, %c) : (memref<*xf32>, f32) -> ()\n  return\n}\n',
     "typed-llvm-pointer": "func.func @f(%p: !llvm.ptr<1>, %q: !llvm.ptr<f32>) {\n  return\n}\n",
     "typed-llvm-pointer-in-a-struct": "func.func @f(%q: !llvm.struct<(i32, ptr<i8>)>) {\n  return\n}\n",
     "container-checks-come-first": _launch("@m::@zz", extra="  func.func @g(%a: i32) {\n    %0 = \"arith.addi\"(%a) : (i32) -> i32\n    return\n  }\n"),
@@ -78,6 +88,11 @@ ACCEPTED = {
         "  %c = gpu.alloc () : memref<4xf32, strided<[1], offset: 2>>\n  return\n}\n"
     ),
     "host-register-unranked": "func.func @f(%m: memref<*xf32>) {\n  gpu.host_register %m : memref<*xf32>\n  gpu.host_unregister %m : memref<*xf32>\n  return\n}\n",
+    "memcpy-and-memset-that-fit": (
+        "func.func @f(%a: memref<4xf32>, %b: memref<?xf32>, %v: memref<2x2xvector<2xf32>, 1>, %w: memref<2x?xvector<2xf32>>, %c: f32) {\n"
+        "  gpu.memcpy %a, %b : memref<4xf32>, memref<?xf32>\n"
+        "  gpu.memcpy %v, %w : memref<2x2xvector<2xf32>, 1>, memref<2x?xvector<2xf32>>\n  gpu.memset %b, %c : memref<?xf32>, f32\n  return\n}\n"
+    ),
     "opaque-llvm-pointers": "func.func @f(%p: !llvm.ptr, %q: !llvm.ptr<3>, %s: !llvm.struct<(ptr, array<2 x ptr<1>>)>) {\n  return\n}\n",
 }
 

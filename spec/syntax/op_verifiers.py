@@ -25,7 +25,12 @@ then the op's own rule.
 - `gpu.alloc`: as many dynamic size operands as the memref type has `?`
   dims, as many symbol operands as its layout has symbols (a `strided`
   layout one per `?`, an `affine_map` its `[s0, ...]`).
-- `unranked_memref` operands (`gpu.host_register`, `gpu.host_unregister`).
+- `gpu.memcpy`: one element type (`arguments have incompatible element
+  type`), compatible shapes (`arguments have incompatible shape`; `?`
+  matches any size); `gpu.memset`: the value of the memref's element type
+  (`failed to verify that all of {dst, value} have same element type`).
+- `unranked_memref` operands (`gpu.host_register`, `gpu.host_unregister`),
+  `ranked_memref` ones (`gpu.memcpy`, `gpu.memset`).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from spec.syntax.structure import current_op_note, op_error, symbol_lookup, symb
 
 TYPE_CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
     "unranked_memref": (lambda t: t.text.startswith("memref<*"), "unranked.memref of any type values"),
+    "ranked_memref": (lambda t: t.text.startswith("memref<") and not t.text.startswith("memref<*"), "memref of any type values"),
 }
 """ODS type constraints: what each accepts and the summary 19 prints."""
 
@@ -128,6 +134,52 @@ def _alloc(op: Operation) -> None:
         raise op_error(op, "symbol operand count does not equal memref symbol count")
 
 
+def _memcpy(op: Operation) -> None:
+    """`MemcpyOp::verify`: the last two operands (dst, src) have one
+    element type and compatible shapes (a `?` matches any size)."""
+    if len(op.operands) < 2:
+        return
+    dst, src = op.operands[-2].type, op.operands[-1].type
+    if not (isinstance(dst, Type) and isinstance(src, Type) and dst.is_memref and src.is_memref):
+        return
+    if memref_element(dst) != memref_element(src):
+        raise op_error(op, "arguments have incompatible element type")
+    if "memref<*" in (dst.text[:8], src.text[:8]):
+        return
+    a, b = dst.memref_shape(), src.memref_shape()
+    if len(a) != len(b) or any(x is not None and y is not None and x != y for x, y in zip(a, b, strict=True)):
+        raise op_error(op, "arguments have incompatible shape")
+
+
+def _memset(op: Operation) -> None:
+    """`AllElementTypesMatch<["dst", "value"]>`: the value's type is the
+    memref's element type."""
+    if len(op.operands) < 2:
+        return
+    dst, value = op.operands[-2].type, op.operands[-1].type
+    if isinstance(dst, Type) and isinstance(value, Type) and dst.is_memref and memref_element(dst) != value.text:
+        raise op_error(op, "failed to verify that all of {dst, value} have same element type")
+
+
+_SHAPE = re.compile(r"(?:\*x|(?:(?:[0-9]+|\?)x)*)")
+
+
+def memref_element(t: Type) -> str:
+    """The element type of memref type `t` (`memref<4x?xvector<2xf32>, 3>`:
+    `vector<2xf32>`)."""
+    body = t.text[len("memref<") : -1]
+    body = body[_SHAPE.match(body).end() :]  # type: ignore[union-attr]
+    depth = 0
+    for i, ch in enumerate(body):
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return body[:i].strip()
+    return body.strip()
+
+
 _STRIDED = re.compile(r"strided<\[([^\]]*)\](?:,\s*offset:\s*([^>]*))?>")
 _MAP_SYMBOLS = re.compile(r"affine_map<\([^)]*\)\s*(?:\[([^\]]*)\])?")
 
@@ -157,6 +209,8 @@ def layout_symbols(memref: str) -> int | None:
 RULES: dict[str, Callable[[Operation], None]] = {
     "gpu.launch_func": _launch_func,
     "gpu.alloc": _alloc,
+    "gpu.memcpy": _memcpy,
+    "gpu.memset": _memset,
     "gpu.container_module": _container_module,
 }
 """Each rule the registry names (`OpInfo.verifier`, `DIALECT_ATTRIBUTE_VERIFIERS`)."""
@@ -172,8 +226,9 @@ def check_dialect_attributes(op: Operation) -> None:
 
 def check_op(op: Operation, info: registry.OpInfo) -> None:
     """`op`'s operand type constraints, then its own verifier."""
-    for at, constraint in info.operand_types:
-        if at < len(op.operands):
+    for pos, constraint in info.operand_types:
+        at = pos if pos >= 0 else len(op.operands) + pos
+        if 0 <= at < len(op.operands):
             accepts, summary = TYPE_CONSTRAINTS[constraint]
             t = op.operands[at].type
             if isinstance(t, Type) and not accepts(t):
