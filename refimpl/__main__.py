@@ -11,8 +11,11 @@ function pass); any other pipeline is a usage error, since this tool has no
 other pass.
 
 Options take one or two dashes, as mlir-opt's do. On failure the diagnostics
-go to stderr in MLIR's format, the exit code is 1, nothing is written to
-stdout and an existing `-o` file is left untouched. With
+go to stderr in MLIR's format, the exit code is 1 and an existing `-o` file
+is left untouched (mlir-opt-19 removes it); stdout gets nothing, but with
+`--split-input-file` every chunk that succeeded, as mlir-opt-19 prints them
+(a failed chunk leaves only its `// -----` separator), and the diagnostics
+of a chunk say `within split at FILE:LINE offset :L:C` as 19's do. With
 `--verify-diagnostics` the exit code is 0 iff the produced diagnostics are
 exactly the expected ones; outputs of chunks without errors are printed
 either way (as mlir-opt does).
@@ -26,26 +29,27 @@ import sys
 
 from refimpl import MODES, rewrite
 from refimpl.verify_diagnostics import parse_expectations, verify
-from spec.diagnostics import Diagnostic, DiagnosticError, render
+from spec.diagnostics import Diagnostic, DiagnosticError, Split, render
 from spec.ir import Location
 from spec.syntax.parser import allow_unregistered_dialects, parse_module, split_input
-from spec.syntax.printing import print_op
-from spec.tool import Source, cli_parser, read_source, run_tool, write_output
+from spec.syntax.printing import join_outputs, print_op
+from spec.tool import Source, chunk_split, cli_parser, read_source, run_tool, write_output
 
 
-def render_all(diags: list[Diagnostic], sources: dict[str, str]) -> str:
+def render_all(diags: list[Diagnostic], sources: dict[str, str], split: Split | None = None) -> str:
     """MLIR's rendering; a note at its error's own location shows no source
-    line (mlir-opt shows the line only where the note points elsewhere)."""
+    line (mlir-opt shows the line only where the note points elsewhere).
+    `split`: the `--split-input-file` chunk they are in."""
     text = ""
     for d in diags:
-        text += render(Diagnostic(d.severity, d.loc, d.message), sources)
+        text += render(Diagnostic(d.severity, d.loc, d.message), sources, split)
         for n in d.notes:
-            text += render(n, None if n.loc == d.loc else sources)
+            text += render(n, None if n.loc == d.loc else sources, split)
     return text
 
 
-def _caret_render(file_text: dict[str, str], loc: Location, message: str, length: int) -> str:
-    head = render(Diagnostic("error", loc, message), file_text)
+def _caret_render(file_text: dict[str, str], loc: Location, message: str, length: int, split: Split | None = None) -> str:
+    head = render(Diagnostic("error", loc, message), file_text, split)
     if length > 1 and head.endswith("^\n"):
         head = head[:-1] + "~" * (length - 1) + "\n"
     return head
@@ -109,6 +113,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
     failed = False
     errors = ""
     for chunk, offset in chunks:
+        where = chunk_split(src, args.split_input_file, offset)
         diags: list[Diagnostic] = []
         try:
             module = parse_module(chunk, src.name, offset)
@@ -120,19 +125,24 @@ def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
         if args.verify_diagnostics:
             for m in verify(parse_expectations(chunk, src.name, offset), diags):
                 failed = True
-                errors += _caret_render(sources, m.loc, m.message, m.caret_len)
+                errors += _caret_render(sources, m.loc, m.message, m.caret_len, where)
             texts.append("" if diags else print_op(module, args.mlir_print_op_generic))
         elif diags:
             failed = True
-            errors += render_all(diags, sources)
+            errors += render_all(diags, sources, where)
+            texts.append("")
         else:
             texts.append(print_op(module, args.mlir_print_op_generic))
+    # A chunk that failed, or whose (expected) errors were verified, prints
+    # nothing, not even the blank line that follows each printed module.
+    output = join_outputs(texts)
     if failed and not args.verify_diagnostics:
+        # As mlir-opt-19: every chunk that succeeded is still printed on
+        # stdout; an `-o` file is written only on success.
         sys.stderr.write(errors)
+        if args.o in (None, "-"):
+            write_output(output, None)
         return 1
-    # A chunk whose (expected) errors were verified prints nothing, not even
-    # the blank line that follows each printed module.
-    output = "// -----\n".join(t + "\n" if t else "" for t in texts)
     write_output(output, args.o)
     # Verification problems are reported after the output, as mlir-opt does.
     sys.stderr.write(errors)

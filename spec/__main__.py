@@ -4,13 +4,18 @@
                          [--allow-unregistered-dialect]
 
 parses and prints like `mlir-opt FILE` with no pass. Exit 0 on success, 1 with
-MLIR diagnostics on stderr (and nothing on stdout) on failure or when the
-output cannot be written, 2 on usage and internal errors.
+MLIR diagnostics on stderr on failure or when the output cannot be written,
+2 on usage and internal errors. With `--split-input-file` a failed chunk
+does not stop the others: as mlir-opt-19, stdout has every chunk that parsed
+(a failed one leaves only its `// -----` separator), its diagnostics say
+`within split at FILE:LINE offset :L:C`, and the exit code is 1; `-o OUT` is
+written only when every chunk succeeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import allow_unregistered_dialects
@@ -23,9 +28,13 @@ def _print_cmd(args: argparse.Namespace) -> int:
     except DiagnosticError as exc:
         report(exc.diagnostics, None)
         return 1
-    text, diags = run_per_module(src, args.split_input_file, lambda m: m, args.mlir_print_op_generic)
-    if text is None:
-        report(diags, src)
+    text, errors = run_per_module(src, args.split_input_file, lambda m: m, args.mlir_print_op_generic)
+    if errors:
+        # As mlir-opt-19: the diagnostics, then on stdout every chunk that
+        # parsed; an `-o` file is written only on success (19 removes it).
+        sys.stderr.write(errors)
+        if args.o in (None, "-"):
+            write_output(text, None)
         return 1
     write_output(text, args.o)
     return 0

@@ -17,6 +17,8 @@ import struct
 from dataclasses import dataclass
 from typing import cast
 
+from spec.syntax.string_literals import quote
+
 _WS = re.compile(r"\s+")
 _TIGHT = re.compile(r"\s*([<>\[\]()])\s*")
 
@@ -33,7 +35,7 @@ def canonical_type_text(text: str) -> str:
     out = _TIGHT.sub(r"\1", text).replace("->", " -> ")
     out = re.sub(r"\s*,\s*", ", ", out)
     out = re.sub(r"\s*:\s*", ": ", out)
-    out = re.sub(r"(\d|\?)\s*x\s*", r"\1x", out)
+    out = re.sub(r"(\d|\?|\])\s*x\s*", r"\1x", out)
     return re.sub(r" +", " ", out)
 
 
@@ -281,17 +283,9 @@ def format_attr_entries(entries: dict[str, Attr]) -> str:
 
 
 def quote_string(s: str) -> str:
-    out = []
-    # llvm::printEscapedString: backslash doubled, other printable ASCII but
-    # `"` as is, everything else (quote, controls, UTF-8 bytes) as `\XX`.
-    for ch in s:
-        if ch == "\\":
-            out.append("\\\\")
-        elif 32 <= ord(ch) < 127 and ch != '"':
-            out.append(ch)
-        else:
-            out.extend(f"\\{b:02X}" for b in ch.encode())
-    return '"' + "".join(out) + '"'
+    """`s` as an MLIR string literal (`spec.syntax.string_literals.quote`:
+    its bytes, non-UTF-8 ones included, as mlir-opt-19 prints them)."""
+    return quote(s)
 
 
 def quote_symbol(name: str) -> str:

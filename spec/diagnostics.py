@@ -56,16 +56,35 @@ def _source_line(loc: Location, sources: dict[str, str] | None) -> str | None:
     return lines[loc.line - 1].rstrip("\r")
 
 
-def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
+@dataclass(frozen=True)
+class Split:
+    """The `--split-input-file` chunk a diagnostic was found in: its file and
+    the 1-based line it starts on (the line of the `// -----` before it)."""
+
+    file: str
+    line: int
+
+
+def _where(loc: Location, split: Split | None) -> str:
+    """`FILE:LINE:COL`; in a split chunk of that file mlir-opt-19's `within
+    split at FILE:START offset :LINE:COL`, LINE counted from the chunk's."""
+    if split is not None and loc.file == split.file:
+        return f"within split at {split.file}:{split.line} offset :{loc.line - split.line + 1}:{loc.col}"
+    return str(loc)
+
+
+def render(diag: Diagnostic, sources: dict[str, str] | None = None, split: Split | None = None) -> str:
     """MLIR's rendering: `loc: severity: message`, the source line and a
-    caret under the column when the source is known, then each note (a
-    note at the error's own location without its source line)."""
+    caret under the column when the source is known (no caret under a line
+    that is not all ASCII), then each note (a
+    note at the error's own location without its source line). `split`:
+    the chunk of a `--split-input-file` run the diagnostic is in."""
     out: list[str] = []
     if diag.loc is UNKNOWN_LOC or diag.loc.line <= 0:
         head = f"{diag.loc.file if diag.loc.file != '<unknown>' else 'loc(unknown)'}"
         out.append(f"{head}: {diag.severity}: {diag.message}")
     else:
-        out.append(f"{diag.loc}: {diag.severity}: {diag.message}")
+        out.append(f"{_where(diag.loc, split)}: {diag.severity}: {diag.message}")
         line = _source_line(diag.loc, sources)
         if line is not None:
             col = max(diag.loc.col - 1, 0)
@@ -75,9 +94,12 @@ def render(diag: Diagnostic, sources: dict[str, str] | None = None) -> str:
                 line = line[start : start + MAX_SHOWN_LINE]
                 col -= start
             out.append(line)
-            out.append(" " * col + "^")
+            if line.isascii():
+                # LLVM's SourceMgr draws no caret under a line holding any
+                # byte past ASCII (UTF-8 or not: checked against mlir-opt-19).
+                out.append(" " * col + "^")
     text = "\n".join(out) + "\n"
     # mlir-opt shows no source line for a note at its error's own location.
     for n in diag.notes:
-        text += render(n, None if n.loc == diag.loc else sources)
+        text += render(n, None if n.loc == diag.loc else sources, split)
     return text

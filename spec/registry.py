@@ -192,6 +192,22 @@ class OpInfo:
     generic form is checked against (`op_checks.check_result_count`; the
     earlier ops are listed there); `None`: not checked."""
 
+    subset_form: str = ""
+    """For an op this tool reads in one of its forms only: which (a syntax
+    error inside another form names the op and says so, rather than only
+    the token it stopped at)."""
+    verifier: str = ""
+    """The name of the op's own verifier (MLIR's `verify()`) among
+    `spec.syntax.op_verifiers.RULES`, run on the op's entrance after the
+    checks above: `gpu.launch_func` needs a container module, `gpu.alloc`
+    as many size operands as its type has dynamic dims."""
+    operand_types: tuple[tuple[int, str], ...] = ()
+    """(operand position, counted from the end if negative, ODS type constraint) the op declares beyond any
+    type: the custom form refuses another type as it reads it (`invalid
+    kind of type specified`), the verifier a generic op's (`operand #N must
+    be ...`). What each constraint accepts is
+    `spec.syntax.op_verifiers.TYPE_CONSTRAINTS`."""
+
     speculatable: bool = True
     """For a pure op: it may run where the program would not have reached it
     (MLIR's `Pure` = no effect and `AlwaysSpeculatable`). False for the
@@ -263,10 +279,10 @@ _pure("gpu.cluster_id gpu.cluster_dim", inherent=_GPU_DIM_ATTRS, operand_count=(
 _op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize"), deps_segment=0)
 
 # gpu: the async ops the pass threads tokens through
-_op("gpu.launch_func", effects=None, gpu_async=True, inherent={"kernel": _req("symbol_ref")}, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
-_op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2)
-_op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2)
-_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
+_op("gpu.launch_func", effects=None, gpu_async=True, inherent={"kernel": _req("symbol_ref")}, verifier="gpu.launch_func", segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
+_op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2, verifier="gpu.memcpy", operand_types=((-2, "ranked_memref"), (-1, "ranked_memref")))
+_op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2, verifier="gpu.memset", operand_types=((-2, "ranked_memref"),))
+_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, verifier="gpu.alloc", segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
 _op("gpu.wait", effects=None, gpu_async=True, wait_only=True, sync="wait", fixed_trailing=0)
 
@@ -328,8 +344,8 @@ _library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memr
 # before which it waits is not effect free (host_register, host_unregister,
 # subgroup_reduce: no effects interface, so None; printf and vector.print
 # write, atomic_rmw reads and writes); the others keep the chain (pure).
-_op("gpu.host_register", effects=None, operand_count=(1, 1))
-_op("gpu.host_unregister", effects=None, operand_count=(1, 1))
+_op("gpu.host_register", effects=None, operand_count=(1, 1), operand_types=((0, "unranked_memref"),))
+_op("gpu.host_unregister", effects=None, operand_count=(1, 1), operand_types=((0, "unranked_memref"),))
 _pure("gpu.global_id", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
 _pure("gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size", inherent={"upper_bound": _opt("index")}, operand_count=(0, 0))
 _op("gpu.shuffle", inherent={"mode": _req("shuffle_mode")}, operand_count=(3, 3))
@@ -370,7 +386,7 @@ _op("vector.transfer_read", effects=frozenset({READ}), inherent={"permutation_ma
 _op("vector.transfer_write", effects=frozenset({WRITE}), inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")}, segments=("vector", "source", "indices", "mask"))
 _pure("llvm.mlir.addressof", inherent={"global_name": _req("flat_symbol_ref")}, operand_count=(0, 0))
 _op("llvm.call", effects=None, inherent={"callee": _opt("any"), "var_callee_type": _opt("any"), "CConv": _opt("any"), "TailCallKind": _opt("any"), "fastmathFlags": _opt("any"), "branch_weights": _opt("any"), "access_groups": _opt("any"), "alias_scopes": _opt("any"), "noalias_scopes": _opt("any"), "tbaa": _opt("any"), "memory_effects": _opt("any"), "convergent": _opt("any"), "no_unwind": _opt("any"), "will_return": _opt("any"), "op_bundle_sizes": _opt("any")}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"), "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>")})
-_op("llvm.func", effects=None, isolated=True, operand_count=(0, 0), inherent={"sym_name": _opt("any"), "sym_visibility": _opt("any"), "function_type": _opt("any"), "linkage": _opt("any"), "dso_local": _opt("any"), "CConv": _opt("any"), "comdat": _opt("any"), "convergent": _opt("any"), "personality": _opt("any"), "garbageCollector": _opt("any"), "passthrough": _opt("any"), "arg_attrs": _opt("any"), "res_attrs": _opt("any"), "function_entry_count": _opt("any"), "memory_effects": _opt("any"), "visibility_": _opt("any"), "arm_streaming": _opt("any"), "arm_locally_streaming": _opt("any"), "arm_streaming_compatible": _opt("any"), "arm_new_za": _opt("any"), "arm_in_za": _opt("any"), "arm_out_za": _opt("any"), "arm_inout_za": _opt("any"), "arm_preserves_za": _opt("any"), "section": _opt("any"), "unnamed_addr": _opt("any"), "alignment": _opt("any"), "vscale_range": _opt("any"), "frame_pointer": _opt("any"), "target_cpu": _opt("any"), "tune_cpu": _opt("any"), "target_features": _opt("any"), "unsafe_fp_math": _opt("any"), "no_infs_fp_math": _opt("any"), "no_nans_fp_math": _opt("any"), "approx_func_fp_math": _opt("any"), "no_signed_zeros_fp_math": _opt("any"), "denormal_fp_math": _opt("any"), "denormal_fp_math_f32": _opt("any"), "fp_contract": _opt("any"), "no_inline": _opt("any"), "always_inline": _opt("any"), "no_unwind": _opt("any"), "will_return": _opt("any"), "optimize_none": _opt("any")}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "linkage": OpaqueAttr("#llvm.linkage<external>"), "unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
+_op("llvm.func", effects=None, isolated=True, operand_count=(0, 0), subset_form="a declaration (argument types, no names, no body)", inherent={"sym_name": _opt("any"), "sym_visibility": _opt("any"), "function_type": _opt("any"), "linkage": _opt("any"), "dso_local": _opt("any"), "CConv": _opt("any"), "comdat": _opt("any"), "convergent": _opt("any"), "personality": _opt("any"), "garbageCollector": _opt("any"), "passthrough": _opt("any"), "arg_attrs": _opt("any"), "res_attrs": _opt("any"), "function_entry_count": _opt("any"), "memory_effects": _opt("any"), "visibility_": _opt("any"), "arm_streaming": _opt("any"), "arm_locally_streaming": _opt("any"), "arm_streaming_compatible": _opt("any"), "arm_new_za": _opt("any"), "arm_in_za": _opt("any"), "arm_out_za": _opt("any"), "arm_inout_za": _opt("any"), "arm_preserves_za": _opt("any"), "section": _opt("any"), "unnamed_addr": _opt("any"), "alignment": _opt("any"), "vscale_range": _opt("any"), "frame_pointer": _opt("any"), "target_cpu": _opt("any"), "tune_cpu": _opt("any"), "target_features": _opt("any"), "unsafe_fp_math": _opt("any"), "no_infs_fp_math": _opt("any"), "no_nans_fp_math": _opt("any"), "approx_func_fp_math": _opt("any"), "no_signed_zeros_fp_math": _opt("any"), "denormal_fp_math": _opt("any"), "denormal_fp_math_f32": _opt("any"), "fp_contract": _opt("any"), "no_inline": _opt("any"), "always_inline": _opt("any"), "no_unwind": _opt("any"), "will_return": _opt("any"), "optimize_none": _opt("any")}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "linkage": OpaqueAttr("#llvm.linkage<external>"), "unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
 _op("llvm.mlir.global", effects=None, isolated=True, operand_count=(0, 0), inherent={"global_type": _opt("any"), "constant": _opt("any"), "sym_name": _opt("any"), "linkage": _opt("any"), "dso_local": _opt("any"), "thread_local_": _opt("any"), "externally_initialized": _opt("any"), "value": _opt("any"), "alignment": _opt("any"), "addr_space": _opt("any"), "unnamed_addr": _opt("any"), "section": _opt("any"), "comdat": _opt("any"), "dbg_expr": _opt("any"), "visibility_": _opt("any")}, default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
 
 # affine (issue 16): apply pure, load reads, store writes, for and if have
@@ -544,6 +560,20 @@ COMPLETE_DIALECTS: dict[str, frozenset[str]] = {
         "subgroup_mma_load_matrix subgroup_mma_store_matrix subgroup_reduce subgroup_size "
         "terminator thread_id wait yield",
     ),
+    "vector": _names(
+        "vector",
+        "bitcast broadcast compressstore constant_mask contract create_mask deinterleave expandload "
+        "extract extractelement extract_strided_slice fma flat_transpose from_elements gather insert "
+        "insertelement insert_strided_slice interleave load mask maskedload maskedstore matrix_multiply "
+        "multi_reduction outerproduct print reduction scalable.extract scalable.insert scan scatter "
+        "shape_cast shuffle splat step store transfer_read transfer_write transpose type_cast vscale "
+        "warp_execute_on_lane_0 yield",
+    ),
+    "affine": _names(
+        "affine",
+        "apply delinearize_index dma_start dma_wait for if load max min parallel prefetch store "
+        "vector_load vector_store yield",
+    ),
     "async": _names(
         "async",
         "add_to_group await await_all call coro.begin coro.end coro.free coro.id coro.save "
@@ -554,7 +584,8 @@ COMPLETE_DIALECTS: dict[str, frozenset[str]] = {
     ),
 }
 """Every op mlir-opt-19 (LLVM 19.1) registers in these dialects, and no
-other: scf 12, cf 4, func 5, arith 49, memref 31, gpu 62, async 29. Any other
+other: scf 12, cf 4, func 5, arith 49, memref 31, gpu 62, async 29, vector
+45, affine 15 (the last two probed for issue 29). Any other
 name there, even in the generic form, is an unregistered op of a dialect that
 allows none, and mlir-opt-19 rejects it; we must too, or a misspelled op
 would pass as opaque and print as something mlir-opt-19 cannot read back.
@@ -587,6 +618,14 @@ for custom op"). An op, type or attribute of any other dialect is rejected
 unless `-allow-unregistered-dialect` is given; an unknown op of one of these
 that is not in `COMPLETE_DIALECTS` (`vector.print`, `memref.atomic_rmw` in
 the generic form, `test.*`) parses as an opaque op with unknown effects."""
+
+
+DIALECT_ATTRIBUTE_VERIFIERS: dict[str, str] = {"gpu.container_module": "gpu.container_module"}
+"""Discardable attributes whose dialect verifies the op that carries them
+(MLIR's `Dialect::verifyOperationAttribute`, run on the op's entrance before
+its own checks): the attribute's name to its rule among
+`spec.syntax.op_verifiers.RULES`. A `gpu.container_module` module checks the
+kernels its launches name."""
 
 
 def registered_dialect(name: str) -> bool:

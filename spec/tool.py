@@ -28,11 +28,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
-from spec.diagnostics import Diagnostic, DiagnosticError, error, render
+from spec.diagnostics import Diagnostic, DiagnosticError, Split, error, render
 from spec.invariant import InternalError
 from spec.ir import Location, Operation
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import join_outputs, print_op
+from spec.syntax.string_literals import BYTES
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """Inputs larger than this are refused (docs/subset.md, Limits)."""
@@ -65,7 +66,7 @@ class Source:
 
 
 def read_source(path: str | None) -> Source:
-    """Read a path or stdin as UTF-8; raises `DiagnosticError` on failure."""
+    """Read a path or stdin (`decode_source`); raises `DiagnosticError` on failure."""
     name = "<stdin>" if path in (None, "-") else path
     if name is None:
         raise InternalError("spec.tool: expected name is not None")
@@ -83,15 +84,13 @@ def read_source(path: str | None) -> Source:
 
 
 def decode_source(data: bytes, name: str) -> Source:
-    """Check size and encoding of raw input; raises `DiagnosticError`."""
+    """Check the size of raw input and decode it; raises `DiagnosticError`."""
     if len(data) > MAX_INPUT_BYTES:
         raise DiagnosticError(error(Location(name, 1, 1), f"input is larger than {MAX_INPUT_BYTES} bytes"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise DiagnosticError(error(Location(name, line, col), "input is not valid UTF-8")) from None
+    # MLIR reads bytes: a byte that is not UTF-8 is kept as a lone surrogate
+    # (`spec.syntax.string_literals.BYTES`), inside a string literal a byte
+    # of its value, elsewhere an unexpected character, as in mlir-opt-19.
+    text = data.decode(*BYTES)
     if "\x00" in text:
         pos = text.index("\x00")
         line = text.count("\n", 0, pos) + 1
@@ -163,7 +162,7 @@ def write_file(path: str, text: str) -> None:
             mode = 0o666 & ~umask
         os.fchmod(fd, mode)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
             os.replace(tmp, target)
         except OSError as exc:
@@ -176,7 +175,7 @@ def write_file(path: str, text: str) -> None:
 
 def _write_through(path: str, target: str, text: str) -> None:
     try:
-        f = open(target, "w", encoding="utf-8")  # noqa: SIM115 - two failures, two messages
+        f = open(target, "w", encoding="utf-8", errors="surrogateescape")  # noqa: SIM115 - two failures, two messages
     except OSError as exc:
         raise _cannot_open(path, exc) from None
     try:
@@ -190,10 +189,16 @@ def _cannot_open(path: str, exc: OSError) -> ToolError:
     return ToolError(f"cannot open output file '{path}': {exc.strerror or exc}")
 
 
-def report(diags: list[Diagnostic], src: Source | None) -> None:
+def report(diags: list[Diagnostic], src: Source | None, split: Split | None = None) -> None:
     sources = {src.name: src.text} if src else None
     for d in diags:
-        sys.stderr.write(render(d, sources))
+        sys.stderr.write(render(d, sources, split))
+
+
+def chunk_split(src: Source, split: bool, offset: int) -> Split | None:
+    """The chunk starting at 0-based line `offset` of a `--split-input-file`
+    run, as its diagnostics name it (`within split at FILE:LINE`)."""
+    return Split(src.name, offset + 1) if split else None
 
 
 def run_per_module(
@@ -201,21 +206,23 @@ def run_per_module(
     split: bool,
     transform: Callable[[Operation], Operation],
     generic: bool,
-) -> tuple[str | None, list[Diagnostic]]:
-    """Parse each chunk, transform it, print it. Returns the output text (or
-    None if any chunk failed) and every diagnostic, chunk by chunk as
-    mlir-opt reports them."""
+) -> tuple[str, str]:
+    """Parse each chunk, transform it, print it, as mlir-opt-19 does: the
+    output of every chunk (a failed one prints nothing), joined by `// -----`
+    lines, and the rendered diagnostics, chunk by chunk (empty: no chunk
+    failed). Diagnostics of a split run are `within split at ...`."""
     texts: list[str] = []
-    diags: list[Diagnostic] = []
+    errors: list[str] = []
+    sources = {src.name: src.text}
     for chunk, offset in parse_chunks(src, split):
         try:
             module = parse_module(chunk, src.name, offset)
             texts.append(print_op(transform(module), generic))
         except DiagnosticError as exc:
-            diags.extend(exc.diagnostics)
-    if diags:
-        return None, diags
-    return join_outputs(texts), []
+            texts.append("")
+            where = chunk_split(src, split, offset)
+            errors.extend(render(d, sources, where) for d in exc.diagnostics)
+    return join_outputs(texts), "".join(errors)
 
 
 # -- the process: children, temporary files, signals ------------------------------
@@ -329,9 +336,12 @@ def _guard_standard_streams() -> None:
                 os.dup2(new, fd)
                 os.close(new)
     encoding = getattr(sys.__stdout__, "encoding", None) or "utf-8"
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StdoutRaw()), encoding=encoding, errors="strict")
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StdoutRaw()), encoding=encoding, errors="surrogateescape")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    elif isinstance(sys.stderr, io.TextIOWrapper):
+        # A source line shown under a diagnostic keeps its bytes, as mlir-opt's.
+        sys.stderr.reconfigure(errors="surrogateescape")
 
 
 def _one_line(text: str) -> str:

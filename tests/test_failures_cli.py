@@ -105,12 +105,14 @@ def test_dot_into_a_missing_directory(tmp_path: Path) -> None:
 
 
 def test_implementation_printing_invalid_utf8(tmp_path: Path) -> None:
+    # MLIR text is bytes: a byte that is not UTF-8 outside a string literal
+    # is mlir-opt-19's `unexpected character`, at that byte.
     impl = tmp_path / "impl.sh"
     impl.write_text("#!/bin/sh\nprintf 'module {\\377}\\n'\n")
     impl.chmod(0o755)
     r = run("verifier", "check", str(DEMO), "--impl", str(impl))
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "<impl output>:1:9: error: input is not valid UTF-8" in r.stderr
+    assert "<impl output>:1:9: error: unexpected character\n" in r.stderr
     no_traceback(r)
 
 

@@ -54,6 +54,8 @@ def _run_cli(data: bytes, *extra: str, tmp_path: Path) -> subprocess.CompletedPr
         [sys.executable, "-m", "spec", "print", str(path), *extra],
         capture_output=True,
         text=True,
+        # A diagnostic shows its source line's bytes, as mlir-opt-19's do.
+        errors="surrogateescape",
         timeout=120,
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},

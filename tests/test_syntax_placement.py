@@ -351,7 +351,7 @@ def test_listed_dialects_cover_the_registry() -> None:
     """The closed dialects are the ones the pass's inputs use, and every op
     the registry describes in one of them is listed (else it would be
     rejected as unregistered)."""
-    assert set(registry.COMPLETE_DIALECTS) == {"scf", "cf", "func", "arith", "memref", "gpu", "async", "math", "index"}
+    assert set(registry.COMPLETE_DIALECTS) == {"scf", "cf", "func", "arith", "memref", "gpu", "async", "math", "index", "vector", "affine"}
     for name in registry.known_ops():
         dialect = name.split(".", 1)[0]
         if dialect in registry.COMPLETE_DIALECTS:
@@ -371,6 +371,10 @@ def test_listed_dialects_are_complete_and_exact(dialect: str, tmp_path: Path) ->
         path.write_text(_fn(f'  "{name}"() : () -> ()\n  return\n'))
         proc = subprocess.run([str(MLIR_OPT_19), str(path)], capture_output=True, text=True, timeout=60)
         assert "unregistered operation" not in proc.stderr, name
+        if "PLEASE submit a bug report" in proc.stderr:
+            # 19's verifier of a registered op that reads operands it was
+            # not given crashes (`affine.dma_start`): registered all the same.
+            continue
         if proc.returncode != 0:
             assert f"error: '{name}' op " in proc.stderr.splitlines()[0], (name, proc.stderr)
 

@@ -28,6 +28,7 @@ from spec.ir import Location, Operation
 from spec.semantics.events import DEFAULT_UNROLL
 from spec.syntax.parse_in_child import Parsed, parse_modules
 from spec.syntax.parser import allow_unregistered_dialects
+from spec.syntax.string_literals import BYTES
 from spec.tool import (
     Source,
     add_subcommand,
@@ -257,7 +258,7 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
     # The implementation gets INPUT read from stdin as a private file, and
     # a user's `--impl` a private copy of INPUT: one that rewrites its input
     # in place must not change the user's file. The refimpl never does.
-    data = src_in.text.encode("utf-8") if args.input == "-" else None
+    data = src_in.text.encode(*BYTES) if args.input == "-" else None
     path = "stdin.mlir" if args.input == "-" else args.input
     impl = _Impl(cmd, path, label, args.impl_timeout, private=args.impl is not None, data=data)
     try:

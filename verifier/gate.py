@@ -67,7 +67,7 @@ class CommandImpl:
         # One private file per call, so parallel workers (xdist) never share one.
         fd, path = tempfile.mkstemp(suffix=".mlir", prefix="gate-")
         try:
-            with os.fdopen(fd, "w") as f:
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
             run = run_impl(self.argv, path)
         finally:

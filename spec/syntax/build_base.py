@@ -32,6 +32,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import EMPTY_DICT, EMPTY_LIST, Block, Location, Operation, Region, Value
 from spec.syntax import affine
+from spec.syntax.string_literals import unescape
 
 if TYPE_CHECKING:
     from spec.syntax.resolve import VerifyLater
@@ -63,26 +64,6 @@ class PartialOp:
     """The `async` keyword of a GPU op in custom form (its result must be named)."""
 
 
-def unescape(tok: str) -> str:
-    body = tok[1:-1]
-    out = bytearray()
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            if re.fullmatch(r"[0-9a-fA-F]{2}", body[i + 1 : i + 3] or ""):
-                out.append(int(body[i + 1 : i + 3], 16))
-                i += 3
-                continue
-            out.extend({"n": b"\n", "t": b"\t"}.get(nxt, nxt.encode()))
-            i += 2
-            continue
-        out.extend(ch.encode())
-        i += 1
-    return out.decode("utf-8", errors="replace")
-
-
 @functools.lru_cache(maxsize=1024)
 def segment_sizes(*sizes: int) -> DenseArrayAttr:
     # Attributes are immutable: ops with the same segment sizes share one
@@ -102,9 +83,11 @@ class TokenError(Exception):
     wrapper turns it into a diagnostic there (the token knows its line and
     column, not its file)."""
 
-    def __init__(self, tok: Any, offset: int, message: str) -> None:
+    def __init__(self, tok: Any, offset: int, message: str, *also: str) -> None:
         super().__init__(message)
         self.tok, self.offset, self.message = tok, offset, message
+        self.also = also
+        """Further errors mlir-opt-19 reports at the same place."""
 
 
 DIALECT_TYPES = {
@@ -221,9 +204,29 @@ def type_with_affine(tok: Any, text: str, of_text: Any) -> Type | FunctionType:
     return Type(result)
 
 
+_LITERAL_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+
+
+def _blank_comment(m: re.Match[str]) -> str:
+    text = m.group()
+    return " " * len(text) if text.startswith("//") else text
+
+
+def without_comments(tok: Any) -> Any:
+    """A bracketed token (`dense<`, `#spirv.target_env<`, `tuple<` ...) that
+    spans lines with its `//` comments blanked, as mlir-opt-19 skips them
+    there: blanks of the same length, so offsets into it stay right."""
+    text = str(tok)
+    if "//" not in text or "\n" not in text:
+        return tok
+    blanked = _LITERAL_OR_COMMENT.sub(_blank_comment, text)
+    return Token.new_borrow_pos(tok.type, blanked, tok) if isinstance(tok, Token) else blanked
+
+
 def read_type(tok: Any) -> Type | FunctionType:
     if isinstance(tok, (Type, FunctionType)):
         return tok
+    tok = without_comments(tok)
     text = str(tok)
     if "#" in text or "affine_" in text:
         # Alias uses and affine map layouts (`spec.syntax.affine`).
@@ -238,7 +241,7 @@ def read_type(tok: Any) -> Type | FunctionType:
 
 
 @functools.lru_cache(maxsize=4096)
-def _type_of_text(text: str) -> Type | tuple[int, str]:
+def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
     """The type `text` spells, canonical; or, for an unknown `gpu` or
     `async` type in it, (offset of its name, mlir-opt-19's message).
     Programs repeat a handful of types many times: each is read once."""
@@ -253,12 +256,32 @@ def _type_of_text(text: str) -> Type | tuple[int, str]:
         # A type of a dialect mlir-opt-19 does not know is kept as written
         # (`!bb9.memref<4 x f32>` prints so); only its outer blanks go.
         return Type(text.strip())
+    if "!llvm." in text and "ptr" in text:
+        typed = _typed_llvm_pointer(text)
+        if typed is not None:
+            return typed, "expected integer value", "failed to parse LLVMPointerType parameter 'addressSpace' which is to be a `unsigned`"
     if "strided<" in text:
         for m in re.finditer(r"strided<", text):
             bad = _strided_error(text, m.end())
             if bad is not None:
                 return bad, "expected '>'"
     return shared_type(Type(canonical_type_text(text)))
+
+
+_LLVM_PTR = re.compile(r"(?<![\w$.])(?:!llvm\.)?ptr\s*<\s*")
+_ADDRESS_SPACE = re.compile(r"[0-9]+\s*>")
+
+
+def _typed_llvm_pointer(text: str) -> int | None:
+    """Where a typed LLVM pointer (`!llvm.ptr<f32>`, or `ptr<i8>` inside an
+    LLVM type) puts its pointee, or None: mlir-opt-19's pointers are opaque,
+    `<...>` holds only an address space (`expected integer value` there)."""
+    for m in _LLVM_PTR.finditer(text):
+        if m.group().startswith("ptr") and "!llvm." not in text[: m.start()]:
+            continue
+        if not _ADDRESS_SPACE.match(text, m.end()):
+            return m.end()
+    return None
 
 
 _SHARED_TYPES: dict[Type, Type] = {t: t for t in (INDEX, I1, I32, I64, GPU_TOKEN)}

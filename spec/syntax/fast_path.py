@@ -450,6 +450,8 @@ class FastPath:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
         t1, t2 = self._type(m.group(6)), self._type(m.group(7))
+        if t1.text.startswith("memref<*") or t2.text.startswith("memref<*"):
+            return None  # refused by the grammar's rule, with its message
         operands.append(self._use(m, 4, loc, ls, t1))
         operands.append(self._use(m, 5, loc, ls, t2))
         defaults = self.defaults[name]

@@ -41,7 +41,8 @@ error there and an invalid property here (same verdict, other message); the
 ODS constraints of GPU target and offloading attributes are approximated by
 the attribute's name (`spec/syntax/dialect_attrs/gpu_targets.py`); a dict value that fails conversion next to
 `<{...}>` leaves a default-valued property at its default (mlir-opt-19
-nulls it). Not modelled: symbol uses (does the callee exist?), the address
+nulls it). Not modelled here: symbol uses (calls: `structure`; kernels:
+`op_verifiers`), the address
 spaces of `gpu.func` attributions, `memref.subview`'s inferred result type.
 """
 

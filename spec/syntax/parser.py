@@ -48,6 +48,7 @@ from spec.syntax.rules_func_gpu import FuncGpuRules
 from spec.syntax.rules_host import HostRules
 from spec.syntax.rules_more import MORE_KEYWORDS, MORE_RULES, MoreRules
 from spec.syntax.rules_wide import WIDE_KEYWORDS, WIDE_RULES, WideRules
+from spec.syntax.string_literals import first_bad_literal, line_col
 from spec.syntax.syntax_errors import syntax_error
 
 
@@ -134,8 +135,14 @@ def _wrap(fn: Any, rule: str) -> Any:
         if isinstance(exc, DiagnosticError):
             return exc
         if isinstance(exc, TokenError) and exc.tok.line is not None:
-            loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
-            return DiagnosticError(error(loc, exc.message))
+            # The token may span lines (`#spirv.target_env<` then a newline).
+            text = str(exc.tok)
+            newline = text.rfind("\n", 0, exc.offset)
+            if newline < 0:
+                loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
+            else:
+                loc = Location(self.file, exc.tok.line + self.line_offset + text.count("\n", 0, exc.offset), exc.offset - newline)
+            return DiagnosticError([error(loc, exc.message), *(error(loc, m) for m in exc.also)])
         loc = _first_location(items, self.file, self.line_offset)
         return DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}"))
 
@@ -201,8 +208,9 @@ def parse_attr_value(value: str, offset: int) -> Attr:
     attribute's token), as the attribute grammar reads it; an error is an
     `AttrTextError` `offset` characters further into the enclosing token.
     The `ValueParser` the builder hands to `spec.syntax.dialect_attrs`."""
-    if "\n" in value:
-        raise AttrTextError(offset, "expected attribute value")
+    # A newline is a blank here as anywhere: read as one, so that offsets
+    # into the one-line wrapper stay offsets into the value.
+    value = value.replace("\n", " ").replace("\r", " ")
     parser = _value_parser()
     source = f"{_VALUE_HEAD}{value}}} : () -> ()"
     try:
@@ -303,9 +311,20 @@ def parse_ops(
         try:
             ops: list[Operation] = parser.parse(text)  # type: ignore[assignment]  # lark says a Tree; the builder's transformer makes the op list
         except UnexpectedInput as exc:
+            _bad_literal_first(text, file, line_offset, getattr(exc, "pos_in_stream", None) or _token_pos(exc))
             raise syntax_error(exc, file, line_offset, text, parser.terminals) from None
+        except DiagnosticError as exc:
+            where = exc.diagnostics[0].loc if exc.diagnostics else None
+            if where is not None and where.file == file:
+                _bad_literal_first(text, file, line_offset, _offset_of(text, where.line - line_offset, where.col))
+            raise
         # What mlir-opt-19 finds while parsing, then what its verifier finds
         # (`verify`: in the verifier's order, after the whole parse).
+        if "\\" in text:
+            # The grammar takes any escape; mlir-opt-19's lexer does not, and
+            # its error comes before those of names (an undeclared value, as
+            # checked against it) and of the verifier.
+            _bad_literal_first(text, file, line_offset, None)
         check_default_dialects(ops, builder.bare_names, builder.generic_ops)
         # Dominance is walked only where scoping alone does not show it
         # (`resolve_ops`: forward references, regions of several blocks).
@@ -317,6 +336,35 @@ def parse_ops(
         if collecting:
             gc.enable()
     return ops
+
+
+def _bad_literal_first(text: str, file: str, line_offset: int, pos: int | None) -> None:
+    """Raise the diagnostic of the first string literal of `text` that
+    mlir-opt-19's lexer refuses, if it starts before offset `pos` (where the
+    parse failed otherwise): mlir-opt-19 lexes as it parses, so the first of
+    the two is its error."""
+    bad = first_bad_literal(text)
+    if bad is None or (pos is not None and bad.start > pos):
+        return
+    line, col = line_col(text, bad.pos)
+    raise DiagnosticError(error(Location(file, line + line_offset, col), bad.message)) from None
+
+
+def _token_pos(exc: UnexpectedInput) -> int | None:
+    tok = getattr(exc, "token", None)
+    return getattr(tok, "start_pos", None)
+
+
+def _offset_of(text: str, line: int, col: int) -> int | None:
+    """The offset of 1-based `line`, `col` in `text`, or None if there is none."""
+    if line < 1:
+        return None
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    return start + max(col - 1, 0)
 
 
 def parse_module(

@@ -48,7 +48,7 @@ def _sanitize(name: str) -> str:
             out.append("_")
         else:
             # MLIR hex-encodes each byte of the UTF-8 spelling.
-            out.extend(f"{b:X}" for b in ch.encode())
+            out.extend(f"{b:X}" for b in ch.encode("utf-8", "surrogateescape"))
     text = "".join(out)
     return "_" + text if text[:1].isdigit() else text
 

@@ -46,5 +46,6 @@ def print_op(top: Operation, generic: bool = False) -> str:
 
 def join_outputs(texts: list[str]) -> str:
     """mlir-opt's output for several modules (`--split-input-file`): each
-    module followed by a blank line, separated by `// -----` lines."""
-    return "// -----\n".join(t + "\n" for t in texts)
+    module followed by a blank line, separated by `// -----` lines; a chunk
+    that failed (`""`) prints nothing, its separators stay."""
+    return "// -----\n".join(t + "\n" if t else "" for t in texts)

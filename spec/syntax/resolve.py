@@ -21,6 +21,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Block, Location, Operation, Value
 from spec.syntax.build_base import UseRef
+from spec.syntax.op_verifiers import check_dialect_attributes, check_op
 from spec.syntax.structure import Dominance, check_on_entrance, check_symbol_table
 
 MAX_NESTING = 1000
@@ -126,7 +127,7 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
                         work.append((run, at + 1, parent, depth, iso))
                     work.append((op, op_info, parent, depth, iso))
                     break
-                if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref:
+                if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref or op_info.verifier or op_info.operand_types or op.attributes:
                     _on_entrance(op, op_info, parent, depth, later)
                 if iso is not None and op.operands and id(iso) not in escapes:
                     # `_escapes`' first test, inlined: every operand defined
@@ -143,7 +144,7 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
             raise DiagnosticError(
                 error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
             )
-        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or info.symbol or info.indexed_memref:
+        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or info.symbol or info.indexed_memref or info.verifier or info.operand_types or op.attributes:
             _on_entrance(op, info, parent, depth, later)
         if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
             escapes.add(id(iso))
@@ -180,6 +181,9 @@ def _push_block(work: list[_Visit], ops: list[Operation], parent: str, depth: in
 
 
 def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, later: dict[int, VerifyLater]) -> None:
+    if op.attributes:
+        # MLIR verifies an op's dialect attributes before the op itself.
+        check_dialect_attributes(op)
     failed = later.get(id(op)) if later else None
     if failed is not None and failed.counts is not None:
         raise failed.counts
@@ -194,6 +198,8 @@ def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, 
     if op.name in _SIGNED:
         _check_signature(op)
     check_on_entrance(op, info)
+    if info.verifier or info.operand_types:
+        check_op(op, info)
 
 
 _SIGNED = frozenset({"func.func", "gpu.func"})

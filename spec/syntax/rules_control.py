@@ -26,9 +26,9 @@ from spec.syntax.build_base import (
     UseRef,
     read_type,
     segment_sizes,
-    unescape,
 )
 from spec.syntax.op_checks import check_region_blocks
+from spec.syntax.string_literals import unescape
 
 
 class ControlRules(BuilderBase):

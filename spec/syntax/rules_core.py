@@ -45,7 +45,7 @@ from spec.syntax.build_base import (
     read_type,
     symbol_name,
     symbol_ref_attr,
-    unescape,
+    without_comments,
 )
 from spec.syntax.dialect_attrs import ValueParser, gpu_attr_token_text
 from spec.syntax.op_checks import (
@@ -55,6 +55,7 @@ from spec.syntax.op_checks import (
     operand_count_message,
 )
 from spec.syntax.resolve import NOTHING_LATER
+from spec.syntax.string_literals import unescape
 from spec.syntax.syntax_errors import unknown_op_message
 
 
@@ -330,6 +331,7 @@ class CoreRules(BuilderBase):
         return DictAttr(tuple(sorted(items[0].items())))
 
     def dense_array_attr(self, meta: Any, items: list) -> Attr:
+        items[0] = without_comments(items[0])
         text = str(items[0])[len("array<") : -1]
         elem, _, rest = text.partition(":")
         t = Type(elem.strip())
@@ -344,6 +346,7 @@ class CoreRules(BuilderBase):
         return DenseArrayAttr(t, values)
 
     def opaque_attr(self, meta: Any, items: list) -> OpaqueAttr:
+        items[0] = without_comments(items[0])
         check_dialects(items[0])
         raw = str(items[0])
         if raw.startswith("affine_") or (raw.startswith("#") and "." not in raw and "<" not in raw):

@@ -30,6 +30,7 @@ from spec.registry import HANDLE_TYPES
 from spec.syntax.build_base import (
     BuilderBase,
     PartialOp,
+    TokenError,
     UseRef,
     raw_rule,
     read_type,
@@ -38,6 +39,7 @@ from spec.syntax.build_base import (
     symbol_ref_attr,
 )
 from spec.syntax.op_checks import declared
+from spec.syntax.op_verifiers import custom_type_refused
 from spec.syntax.rules_core import value_type
 
 
@@ -270,6 +272,10 @@ class FuncGpuRules(BuilderBase):
         a, b = items[1], items[2]
         attrs = items[3] if len(items) > 5 else None
         t1, t2 = read_type(items[-2]), read_type(items[-1])
+        for at, t in ((-2, t1), (-1, t2)):
+            refused = custom_type_refused(name, at, t)  # type: ignore[arg-type]
+            if refused is not None:
+                raise TokenError(items[at], 0, refused)
         props, attrs = self.split_attrs(name, attrs, {})
         return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]  # read_type of a value type: no function type here
 

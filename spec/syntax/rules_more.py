@@ -36,13 +36,14 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Region
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_type, segment_sizes, unescape
+from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_type, segment_sizes
 from spec.syntax.op_checks import check_reduction_kind
 from spec.syntax.rules_gpu_extra import GX_RULES, GpuExtraRules
 from spec.syntax.rules_memref_extra import MX_RULES, MemrefExtraRules
 from spec.syntax.rules_scalar import SX_RULES, ScalarRules
 from spec.syntax.rules_scf_extra import FX_RULES, ScfExtraRules
 from spec.syntax.rules_wide import REDUCE_OPS, enum_error
+from spec.syntax.string_literals import unescape
 
 MORE_RULES = (
     frozenset(

@@ -30,8 +30,10 @@ from spec.attributes import (
     UnitAttr,
 )
 from spec.diagnostics import DiagnosticError, error
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, memref_element, read_type, unescape
+from spec.syntax.build_base import BuilderBase, PartialOp, TokenError, UseRef, memref_element, read_type
 from spec.syntax.op_checks import check_reduction_kind
+from spec.syntax.op_verifiers import custom_type_refused
+from spec.syntax.string_literals import unescape
 
 WIDE_RULES = frozenset(
     "wide_value_op wide_sized_op wide_lane_op wide_index_op wide_math1_op wide_math2_op wide_vload_op "
@@ -81,6 +83,9 @@ class WideRules(BuilderBase):
         if name == "vector.splat":
             elem = Type(memref_element(t.text.replace("vector<", "memref<", 1)))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
             return self._wide(name, meta, [self.typed(v, elem)], [t], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        refused = custom_type_refused(name, 0, t)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        if refused is not None:
+            raise TokenError(items[-1], 0, refused)
         return self._wide(name, meta, [self.typed(v, t)], [], attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
 
     def wide_sized_op(self, meta: Any, items: list) -> PartialOp:

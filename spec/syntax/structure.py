@@ -173,6 +173,13 @@ def _lookup(ref: SymbolRefAttr, table: dict[str, Operation]) -> Operation | None
     return found
 
 
+symbol_name_of = _sym_name
+"""The `sym_name` of a symbol op, or None (for `spec.syntax.op_verifiers`)."""
+symbol_lookup = _lookup
+"""A symbol reference resolved in a symbol table's block (`table`: its
+symbols by name), nested references through nested tables; or None."""
+
+
 def _check_call(call: Operation, table: dict[str, Operation]) -> None:
     ref = call.properties.get("callee")
     if not isinstance(ref, SymbolRefAttr):

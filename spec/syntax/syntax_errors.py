@@ -9,8 +9,10 @@ from typing import Any
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from spec import registry
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location
+from spec.syntax.string_literals import line_col
 
 MLIR_OPT_DIALECTS = frozenset(
     "acc affine amdgpu amx arith arm_neon arm_sme arm_sve async bufferization builtin cf complex dlti emitc func gpu "
@@ -45,7 +47,25 @@ def unknown_op_message(name: str) -> str:
     dialect = name.split(".", 1)[0]
     if dialect not in MLIR_OPT_DIALECTS:
         return f"Dialect `{dialect}' not found for custom op '{name}' "
+    if name in registry.COMPLETE_DIALECTS.get(dialect, ()) and not registry.lookup(name).known:
+        # mlir-opt-19 has the op; this tool's subset does not read it.
+        return f"custom op '{name}' is unsupported: mlir-opt-19's {dialect} dialect has it, this tool's subset does not (docs/subset.md)"
     return f"custom op '{name}' is unknown"
+
+
+def _subset_form_message(exc: UnexpectedToken, text: str) -> str | None:
+    """For a syntax error inside an op this tool reads in one form only
+    (`OpInfo.subset_form`: `llvm.func` with a body), a message naming the
+    op and the form it takes, or None."""
+    stack = getattr(getattr(exc, "state", None), "value_stack", None) or []
+    for item in reversed(stack):
+        if isinstance(item, Token) and "." in item.value:
+            info = registry.lookup(item.value)
+            if info.known:
+                if not info.subset_form:
+                    return None
+                return f"custom op '{item.value}' is supported only as {info.subset_form}: unexpected '{text}'"
+    return None
 
 
 _NAME_TERMINALS = frozenset({"BARE_ID", "CUSTOM_OP_NAME"})
@@ -89,6 +109,17 @@ def _wrong_token_position(text: str, pos: int) -> tuple[int, int]:
     return line, len(head) - (head.rfind("\n") + 1) + 1
 
 
+_NO_TOKEN = frozenset("\\$'`~&;")
+"""ASCII characters that start no MLIR token (as `dialect_attrs.text.STRAY`)."""
+
+
+def _starts_no_token(ch: str) -> bool:
+    """A character mlir-opt-19's lexer calls `unexpected character`: one of
+    `_NO_TOKEN`, a control character, or anything not ASCII (a byte that is
+    not UTF-8 too, read as a surrogate)."""
+    return ch in _NO_TOKEN or not ch.isascii() or (not ch.isprintable() and ch not in " \t\n\r")
+
+
 def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: Collection[Any] | None = None) -> DiagnosticError:
     line = (getattr(exc, "line", 0) or 0) + line_offset
     col = getattr(exc, "column", 0) or 0
@@ -108,8 +139,11 @@ def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = 
         if tok.type == "$END":
             return DiagnosticError(error(Location(file, max(line, 1), max(col, 1)), "unexpected end of file"))
         text = str(tok)
+        form = None if unknown_op else _subset_form_message(exc, text)
         if unknown_op:
             msg = unknown_op_message(text)
+        elif form is not None:
+            msg = form
         else:
             words = _expected_words({e for e in exc.expected if not e.startswith("__") and e != "CUSTOM_OP_NAME"}, terminals or [])
             if len(words) == 1:
@@ -121,6 +155,13 @@ def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = 
         return DiagnosticError(error(Location(file, line, col), msg))
     if isinstance(exc, UnexpectedCharacters):
         ch = exc.char if hasattr(exc, "char") else "?"
+        if _starts_no_token(ch):
+            # mlir-opt-19's lexer: at the character itself, not named.
+            where = Location(file, line, col)
+            if text and exc.pos_in_stream is not None:
+                at_line, at_col = line_col(text, exc.pos_in_stream)
+                where = Location(file, at_line + line_offset, at_col)
+            return DiagnosticError(error(where, "unexpected character"))
         if text:
             line, col = _wrong_token_position(text, exc.pos_in_stream)  # type: ignore[arg-type]  # lark types it Optional; a character error always has one
             line += line_offset

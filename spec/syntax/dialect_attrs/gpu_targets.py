@@ -58,7 +58,16 @@ from typing import Any
 
 from spec.attributes import Attr, IntegerAttr, OpaqueAttr
 from spec.syntax.build_base import TokenError
-from spec.syntax.dialect_attrs.spirv import SPIRV_LIMITS, SPIRV_LIMITS_NAME, SPIRV_TARGET, SPIRV_VCE, target_env, vce
+from spec.syntax.dialect_attrs.spirv import (
+    SPIRV_ENTRY_POINT_ABI,
+    SPIRV_ENTRY_POINT_ABI_NAME,
+    SPIRV_LIMITS,
+    SPIRV_LIMITS_NAME,
+    SPIRV_TARGET,
+    SPIRV_VCE,
+    target_env,
+    vce,
+)
 from spec.syntax.dialect_attrs.text import (
     INT,
     KEYWORD,
@@ -73,6 +82,7 @@ from spec.syntax.dialect_attrs.text import (
     to_int,
     unbalanced,
 )
+from spec.syntax.string_literals import quote, unescape
 
 TARGET_PARAMS: dict[str, tuple[Param, ...]] = {
     "#nvvm.target": (
@@ -184,6 +194,8 @@ def canonical_gpu_attr(text: str, parse_value: ValueParser) -> str | None:
         return read_struct(name, text, TARGET_PARAMS[name], bare=True, parse_value=parse_value)
     if name == SPIRV_LIMITS_NAME:
         return read_struct(name, text, SPIRV_LIMITS, bare=False, parse_value=parse_value)
+    if name == SPIRV_ENTRY_POINT_ABI_NAME:
+        return read_struct(name, text, SPIRV_ENTRY_POINT_ABI, bare=False, parse_value=parse_value)
     if name == HANDLER:
         return _handler(text, parse_value)
     if name == OBJECT:
@@ -266,10 +278,19 @@ def _object(text: str, parse_value: ValueParser) -> str:
             parts.append(f"properties = {parse_value(value.strip(), at)}")
         elif eq and not key.strip().startswith('"'):
             fmt = key.strip()
-            parts.append(value.strip() if fmt == "fatbin" else f"{fmt} = {value.strip()}")
+            blob = _literal(value.strip())
+            parts.append(blob if fmt == "fatbin" else f"{fmt} = {blob}")
         else:
-            parts.append(raw.strip())
+            parts.append(_literal(raw.strip()))
     return f"{OBJECT}<{', '.join(parts)}>"
+
+
+def _literal(text: str) -> str:
+    """An object's bytes as mlir-opt-19 prints them (`\\XX` for every byte
+    that is not printable ASCII); any other text as written."""
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return quote(unescape(text))
+    return text
 
 
 def _signed(attr: IntegerAttr) -> int:

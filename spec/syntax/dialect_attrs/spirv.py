@@ -47,6 +47,14 @@ SPIRV_LIMITS: tuple[Param, ...] = (
 the defaults it leaves out (its integers are i32 as a target's `O`)."""
 
 
+SPIRV_ENTRY_POINT_ABI: tuple[Param, ...] = (
+    Param("workgroup_size", "i32_array", None),
+    Param("subgroup_size", "int", None),
+    Param("target_width", "int", None),
+)
+"""`#spirv.entry_point_abi<...>`'s optional parameters in mlir-opt-19's
+printing order (`[4, 2, 1]` keeps its blank after `=`)."""
+SPIRV_ENTRY_POINT_ABI_NAME = "#spirv.entry_point_abi"
 SPIRV_TARGET = "#spirv.target_env"
 SPIRV_VCE = "#spirv.vce"
 SPIRV_LIMITS_NAME = "#spirv.resource_limits"

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from spec.attributes import ArrayAttr, Attr, DictAttr, quote_string
-from spec.syntax.build_base import unescape
+from spec.syntax.string_literals import unescape
 
 ValueParser = Callable[[str, int], Attr]
 """Reads the text of one attribute nested in a dialect attribute's token,
@@ -63,7 +63,7 @@ KEYWORD = re.compile(r"[A-Za-z_][\w$.]*")
 _QUOTED = r'"(?:[^"\\\n]|\\.)*"'
 HASH = re.compile(
     r"#[A-Za-z_][\w$.]*(?:<"
-    + functools.reduce(lambda inner, _: rf'(?:->|{_QUOTED}|[^<>\n"]|<{inner}>)*', range(3), rf'(?:->|{_QUOTED}|[^<>\n"])*')
+    + functools.reduce(lambda inner, _: rf'(?:->|{_QUOTED}|[^<>"]|<{inner}>)*', range(3), rf'(?:->|{_QUOTED}|[^<>"])*')
     + r">)?"
 )
 """The grammar's `HASH_ATTR`: where a nested dialect attribute ends."""
@@ -114,7 +114,8 @@ def param_list(name: str, text: str) -> tuple[str, int] | None:
 
 
 def skip_blanks(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t":
+    """Past the blanks at `i`: newlines too (a body may span lines)."""
+    while i < len(text) and text[i] in " \t\n\r":
         i += 1
     return i
 
@@ -174,6 +175,10 @@ def read_struct(name: str, text: str, declared: tuple[Param, ...], bare: bool, p
             param = params.get(key.group())
             if param is None or param.name in values:
                 raise AttrTextError(base + v, f"duplicate or unknown struct parameter name: {key.group()}")
+            if param.kind == "i32_array":
+                # Its `expected '['` is just past the `=`: given the blanks.
+                values[param.name] = _i32_array(inner[j + 1 : end], base + j + 1)
+                continue
             values[param.name] = _param_value(param, inner[v:end], base + v, parse_value)
     shown = [f"{p.name} = {values[p.name]}" for p in declared if p.name in values and values[p.name] != p.default]
     return f"{name}<{', '.join(shown)}>" if shown or not bare else name
@@ -189,18 +194,9 @@ def _after(value: str, used: int, offset: int) -> None:
 def _param_value(param: Param, value: str, offset: int, parse_value: ValueParser) -> str:
     """One parameter's value, canonical; `offset` is where it starts."""
     if param.kind == "int":
-        word = value.strip()
-        if word in ("true", "false"):
-            # An i1 sign-extended, as mlir-opt-19 reads it.
-            return "-1" if word == "true" else "0"
-        m = INT.match(value)
-        if m is None:
-            raise AttrTextError(offset, "expected integer value")
-        _after(value, m.end(), offset)
-        number = to_int(m.group())
-        if not -(2**31) <= number < 2**31:
-            raise AttrTextError(offset, "integer value too large")
-        return str(number)
+        number, used = _i32(value, 0, offset)
+        _after(value, used, offset)
+        return number
     if param.kind == "str":
         m = _STRING.match(value)
         if m is None:
@@ -211,6 +207,51 @@ def _param_value(param: Param, value: str, offset: int, parse_value: ValueParser
     if not isinstance(attr, DictAttr if param.kind == "dict" else ArrayAttr):
         raise AttrTextError(offset, "invalid kind of attribute specified")
     return str(attr)
+
+
+_WORD = re.compile(r"\s*(true|false)(?![\w$.])")
+
+
+def _i32(value: str, at: int, offset: int) -> tuple[str, int]:
+    """The i32 that starts at `at` (after blanks) of `value`, as printed,
+    and where it ends; `offset` is where `value` starts in the token."""
+    word = _WORD.match(value, at)
+    if word is not None:
+        # An i1 sign-extended, as mlir-opt-19 reads it.
+        return ("-1" if word.group(1) == "true" else "0"), word.end()
+    start = skip_blanks(value, at)
+    m = INT.match(value, start)
+    if m is None:
+        raise AttrTextError(offset + start, "expected integer value")
+    number = to_int(m.group())
+    if not -(2**31) <= number < 2**31:
+        raise AttrTextError(offset + start, "integer value too large")
+    return str(number), m.end()
+
+
+def _i32_array(value: str, offset: int) -> str:
+    """A `DenseI32ArrayAttr` parameter, `[1, 2, 3]` (`#spirv.entry_point_abi`'s
+    `workgroup_size`): printed `[1, 2, 3]`, one blank after each comma. A
+    missing bracket is reported just past the token before it, as
+    mlir-opt-19 does; `value` starts with the blanks after the `=`."""
+    at = skip_blanks(value, 0)
+    if value[at : at + 1] != "[":
+        raise AttrTextError(offset, "expected '['")
+    items: list[str] = []
+    at = skip_blanks(value, at + 1)
+    if value[at : at + 1] != "]":
+        while True:
+            number, at = _i32(value, at, offset)
+            items.append(number)
+            at = skip_blanks(value, at)
+            if value[at : at + 1] == ",":
+                at += 1
+                continue
+            if value[at : at + 1] != "]":
+                raise AttrTextError(offset + len(value[:at].rstrip()), "expected ']'")
+            break
+    _after(value, at + 1, offset)
+    return "[" + ", ".join(items) + "]"
 
 
 def to_int(text: str) -> int:
