@@ -18,7 +18,9 @@ unparsable, an output file that cannot be written, and any internal error),
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+import stat
 import sys
 import threading
 
@@ -255,10 +257,11 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         if args.allow_unregistered_dialect:
             cmd.append("--allow-unregistered-dialect")
         label = f"<refimpl --mode {args.mode} output>"
-    # The implementation gets INPUT read from stdin as a private file, and
-    # a user's `--impl` a private copy of INPUT: one that rewrites its input
-    # in place must not change the user's file. The refimpl never does.
-    data = src_in.text.encode(*BYTES) if args.input == "-" else None
+    # The implementation gets INPUT read from stdin (or from a pipe or a
+    # FIFO: read once, it is gone) as a private file, and a user's `--impl`
+    # a private copy of INPUT: one that rewrites its input in place must not
+    # change the user's file. The refimpl never does.
+    data = src_in.text.encode(*BYTES) if args.input == "-" or not _regular_file(args.input) else None
     path = "stdin.mlir" if args.input == "-" else args.input
     impl = _Impl(cmd, path, label, args.impl_timeout, private=args.impl is not None, data=data)
     try:
@@ -396,6 +399,14 @@ def _print_diags(diags: list[Diagnostic], sources: dict[str, str]) -> None:
     progress.current().finish()  # the status line cleared before any diagnostic
     for d in diags:
         sys.stderr.write(render(d, sources))
+
+
+def _regular_file(path: str) -> bool:
+    """`path` names a regular file (not a FIFO, a pipe or a device)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def console_main() -> None:

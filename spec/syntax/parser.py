@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -258,7 +259,9 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
         transformer=builder,
         # The LALR tables are cached in the temp dir, keyed by a hash of the
         # grammar and options: building them costs seconds per process.
-        cache=True,
+        # Where no temporary directory is usable (lark would fail asking
+        # for one), they are built each time instead.
+        cache=_temp_dir_usable(),
         # lark's tables and callbacks, driven by one fused loop (lark_fast.py).
         _plugins=plugins,
     )
@@ -266,6 +269,17 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
         # The common op shapes read whole, by this builder's callbacks.
         parser.parser.parser.fast_path = FastPath(builder)
     return parser, builder
+
+
+def _temp_dir_usable() -> bool:
+    """Whether `tempfile.gettempdir()` finds a writable directory (it raises
+    `FileNotFoundError` when `TMPDIR`, /tmp, /var/tmp, /usr/tmp and the
+    working directory all refuse a file)."""
+    try:
+        tempfile.gettempdir()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def load_parser() -> None:

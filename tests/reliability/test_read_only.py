@@ -39,11 +39,6 @@ def _sandboxed(tmp_path: Path, inner: str) -> subprocess.CompletedProcess:
     return p
 
 
-@pytest.mark.xfail(
-    reason="lark's grammar cache (Lark(cache=True)) asks tempfile.gettempdir() at start-up: internal error "
-    "'No usable temporary directory' when none is writable (to fix in spec/syntax, outside this change)",
-    strict=True,
-)
 @pytest.mark.parametrize("impl", [None, "cat"])
 def test_read_only_cwd_and_no_temporary_directory(tmp_path: Path, impl: str | None) -> None:
     (tmp_path / "in.mlir").write_text(SMALL)
