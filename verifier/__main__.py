@@ -49,7 +49,10 @@ from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Status
 EXIT_BAD_INPUT = 2
 
 
-def _parser(prog: str = "python -m verifier") -> argparse.ArgumentParser:
+def _parser(prog: str = "python -m verifier", exhaustive_args: bool = True) -> argparse.ArgumentParser:
+    """The command line; `exhaustive_args` False leaves the `exhaustive`
+    subcommand's own arguments out (a `check` need not import the
+    exhaustive runner and its enumerator only to parse its options)."""
     p = cli_parser(
         prog,
         "Translation validation of -gpu-async-region rewrites.",
@@ -159,9 +162,12 @@ def _parser(prog: str = "python -m verifier") -> argparse.ArgumentParser:
         metavar="FILE",
         help="keep the rewrite the verifier ran (--impl or the refimpl) in FILE; the report's locations then name FILE",
     )
-    from verifier import exhaustive
+    if exhaustive_args:
+        from verifier import exhaustive
 
-    exhaustive.add_parser(sub)
+        exhaustive.add_parser(sub)
+    else:
+        sub.add_parser("exhaustive", help="rewrite and check every program up to a size")
     return p
 
 
@@ -283,7 +289,8 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m verifier") -> int:
-    args = _parser(prog).parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = _parser(prog, exhaustive_args=not words or words[0] not in ("check",)).parse_args(argv)
     allow_unregistered_dialects(getattr(args, "allow_unregistered_dialect", False))
     if args.command == "exhaustive":
         from verifier import exhaustive
