@@ -5,7 +5,9 @@ check of every program of 1..K ops (the refimpl in-process, `--mode`),
 each run in a fresh subprocess so that its peak RSS (`ru_maxrss`) is its
 own and not the maximum of the runs before it. Per run it reports the CPU
 time of the run alone (`time.process_time` around
-`verifier.exhaustive.main`, imports excluded) divided by the number of
+the command's `main`, imports excluded; the command runs under
+`spec.tool.run_tool` as `python -m verifier` does, so with its settings,
+such as the cyclic collector turned off) divided by the number of
 programs, the median over `--repeat` runs, and the peak RSS of the run and
 of the process just before the run started (imports, so that what the run
 itself keeps is the difference). The table is stamped with the command,
@@ -35,24 +37,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
-import io, json, resource, sys, time
+import json, resource, sys, time
 sys.path.insert(0, {root!r})
-import verifier.__main__  # noqa: F401 - imports made before the clock starts
-from verifier import exhaustive
-import argparse
-ap = argparse.ArgumentParser()
-sub = ap.add_subparsers(dest="command")
-exhaustive.add_parser(sub)
-args = ap.parse_args(["exhaustive", *json.loads(sys.argv[1])])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-out, sys.stdout = sys.stdout, io.StringIO()
-c0, w0 = time.process_time(), time.perf_counter()
-code = exhaustive.main(args)
-cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-text, sys.stdout = sys.stdout.getvalue(), out
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"code": code, "cpu_s": cpu, "wall_s": wall, "rss_before_kib": before, "rss_peak_kib": peak,
-                   "summary": json.loads(text)}}))
+from spec.tool import run_tool
+import verifier.__main__ as cli
+from verifier import exhaustive  # noqa: F401 - imported before the clock starts
+
+
+def measured() -> int:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    c0, w0 = time.process_time(), time.perf_counter()
+    code = cli.main(["exhaustive", *json.loads(sys.argv[1])])
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with open(sys.argv[2], "w") as f:
+        json.dump({{"code": code, "cpu_s": cpu, "wall_s": wall, "rss_before_kib": before, "rss_peak_kib": peak}}, f)
+    return code
+
+
+run_tool(measured, io_failure=2)
 """
 
 
@@ -62,13 +65,14 @@ def run_once(size: int, mode: str, results: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         if results:
             flags += ["--results", str(Path(tmp) / "r.jsonl")]
+        stats = Path(tmp) / "stats.json"
         proc = subprocess.run(
-            [sys.executable, "-c", CHILD.format(root=str(ROOT)), json.dumps(flags)],
+            [sys.executable, "-c", CHILD.format(root=str(ROOT)), json.dumps(flags), str(stats)],
             capture_output=True, text=True, cwd=ROOT, check=False,
         )  # fmt: skip
-    if proc.returncode != 0:
-        raise SystemExit(f"size {size}: child failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.splitlines()[-1])
+        if not stats.exists() or proc.returncode not in (0, 1, 3, 4):
+            raise SystemExit(f"size {size}: child failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        return {**json.loads(stats.read_text()), "summary": json.loads(proc.stdout)}
 
 
 def machine() -> str:
