@@ -1,0 +1,61 @@
+"""The exhaustive run's shortcuts change no verdict.
+
+For the reference and the seed (which has bugs): a program parsed once and copied by pickling for the refimpl, and Z3
+answers shared across queries and programs (`encode.PROVED`,
+`encode_guarded.PROVED_GUARDED`), against the plain path (`--plain`:
+parsed twice, every query asked afresh): the same verdict, signature,
+message and text for every program of `whole` up to size 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from verifier import encode, encode_guarded
+from verifier.enumeration import WHOLE, programs_up_to
+from verifier.exhaustive import RefimplRunner, Result, _batches, set_plain
+
+
+@pytest.fixture
+def fresh_caches() -> Iterator[None]:
+    encode.PROVED.clear()
+    encode_guarded.PROVED_GUARDED.clear()
+    encode_guarded.PROVED_GUARDED.hits = 0
+    yield
+    set_plain(False)
+
+
+def _run(mode: str, plain: bool) -> dict[str, tuple[str, str, str, str]]:
+    runner = RefimplRunner(mode, 10_000, plain)
+    out: dict[str, tuple[str, str, str, str]] = {}
+    for batch in _batches(programs_up_to(WHOLE, 2), 64):
+        r: Result
+        for r in runner.run(batch):
+            out[r.id] = (r.verdict, r.signature, r.detail, r.text)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["reference", "seed"])
+def test_shortcuts_agree_with_the_plain_path(fresh_caches: None, mode: str) -> None:
+    plain = _run(mode, True)
+    assert encode_guarded.PROVED_GUARDED.hits == 0 and len(encode_guarded.PROVED_GUARDED) == 0
+    assert len(encode.PROVED._seen) == 0  # noqa: SLF001 - nothing kept on the plain path
+    hits = encode_guarded.PROVED_GUARDED.hits
+    fast = _run(mode, False)
+    # The shortcut is taken, not just allowed.
+    assert encode_guarded.PROVED_GUARDED.hits > hits + 20
+    assert len(plain) == 411
+    assert fast == plain
+    # The seed's bugs: the comparison covers refuted programs and their messages too.
+    verdicts = {v for v, *_ in plain.values()}
+    assert verdicts >= ({"verified", "bounded", "refuted"} if mode == "seed" else {"verified", "bounded"})
+
+
+def test_plain_gives_back_the_capacity(fresh_caches: None) -> None:
+    cap = encode.PROVED.capacity
+    set_plain(True)
+    assert encode.PROVED.capacity == 0 and not encode_guarded.PROVED_GUARDED.enabled
+    set_plain(False)
+    assert encode.PROVED.capacity == cap and encode_guarded.PROVED_GUARDED.enabled
