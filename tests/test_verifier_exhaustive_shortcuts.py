@@ -59,3 +59,30 @@ def test_plain_gives_back_the_capacity(fresh_caches: None) -> None:
     assert encode.PROVED.capacity == 0 and not encode_guarded.PROVED_GUARDED.enabled
     set_plain(False)
     assert encode.PROVED.capacity == cap and encode_guarded.PROVED_GUARDED.enabled
+
+
+def test_path_choices_is_on_path_choices() -> None:
+    # cross_check_samples skips a sampled choice list by `path_choices`
+    # before building its path: it must name the path `on_path` builds.
+    import random
+
+    from spec.semantics.conditions import Symbols
+    from spec.semantics.union_graph import build_guarded, on_path, path_choices
+    from spec.syntax.parser import parse_module
+    from verifier.pipeline import functions_of
+
+    rng = random.Random(7)
+    checked = 0
+    for p in programs_up_to(WHOLE, 3):
+        if p.size == 3 and rng.random() > 0.1:
+            continue
+        (func,) = functions_of(parse_module(p.text, "<input>"))
+        sym = Symbols()
+        g = build_guarded(func, sym)
+        if not g.met:
+            continue
+        n = len(g.met)
+        for choices in [[], [1] * n, [2] * n, *([rng.randint(0, 3) for _ in range(n)] for _ in range(6))]:
+            assert path_choices(g, sym, choices) == tuple(on_path(g, sym, choices).choices), (p.id, choices)
+            checked += 1
+    assert checked > 1000
