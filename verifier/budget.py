@@ -71,6 +71,9 @@ class Watchdog:
         self._calls: dict[int, Callable[[], None]] = {}
         self._ids = itertools.count()
         self._thread: threading.Thread | None = None
+        self._wake_at: float | None = None
+        """The deadline the thread sleeps until (None: until told): a call
+        due later needs no wake-up, and a program's budget always is."""
 
     def call_at(self, delay: float, fn: Callable[[], None]) -> int:
         """Call `fn` (in the watchdog's thread) `delay` seconds from now; returns its id for `cancel`."""
@@ -80,11 +83,13 @@ class Watchdog:
                 self._thread.start()
             key = next(self._ids)
             self._calls[key] = fn
-            heapq.heappush(self._heap, (time.monotonic() + delay, key))
+            deadline = time.monotonic() + delay
+            heapq.heappush(self._heap, (deadline, key))
             if len(self._heap) > 64 and len(self._heap) > 2 * len(self._calls):
                 self._heap = [e for e in self._heap if e[1] in self._calls]
                 heapq.heapify(self._heap)
-            self._cond.notify()
+            if self._wake_at is None or deadline < self._wake_at:
+                self._cond.notify()
             return key
 
     def cancel(self, key: int) -> None:
@@ -97,13 +102,16 @@ class Watchdog:
                 while self._heap and self._heap[0][1] not in self._calls:
                     heapq.heappop(self._heap)
                 if not self._heap:
+                    self._wake_at = None
                     self._cond.wait()
                     continue
                 deadline, key = self._heap[0]
                 wait = deadline - time.monotonic()
                 if wait > 0:
+                    self._wake_at = deadline
                     self._cond.wait(wait)
                     continue
+                self._wake_at = None
                 heapq.heappop(self._heap)
                 fn = self._calls.pop(key)
                 self._cond.release()

@@ -102,7 +102,8 @@ class GuardedProver:
         self, sym: Symbols, gin: GuardedGraph, gout: GuardedGraph, unroll: int, settings: SolverSettings, budget: Budget = UNLIMITED
     ) -> None:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
-        self.solver = new_solver(settings, Logic.GUARDED)
+        self.settings = settings
+        self._solver: z3.Solver | None = None
         self.timeout_ms = int(settings.timeout_ms)
         self.budget = budget
         """The run's budget: each query's timeout is cut to what is left."""
@@ -111,17 +112,26 @@ class GuardedProver:
         self._z: dict[int, z3.BoolRef] = {}
         self._preds: dict[int, list[list[tuple[int, int]]]] = {}
         self._blocked: dict[int, frozenset[int]] = {}
-        base: list[z3.BoolRef] = []
-        for d, dec in enumerate(sym.decisions):
-            if dec.on_trip_count:
-                base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
-        base.extend(z3.Not(self.z(c)) for c in gin.excluded)
-        self.solver.add(*base)
         self._ck: dict[int, tuple] = {}
         self._base_key = (
             tuple((d, dec.options) for d, dec in enumerate(sym.decisions) if dec.on_trip_count),
             tuple(self.cond_key(c) for c in gin.excluded),
         )
+
+    @property
+    def solver(self) -> z3.Solver:
+        """The solver with the path constraints, made at the first query
+        that is asked (a function whose every query was proved before asks
+        none)."""
+        if self._solver is None:
+            self._solver = new_solver(self.settings, Logic.GUARDED)
+            base: list[z3.BoolRef] = []
+            for d, dec in enumerate(self.sym.decisions):
+                if dec.on_trip_count:
+                    base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
+            base.extend(z3.Not(self.z(c)) for c in self.gin.excluded)
+            self._solver.add(*base)
+        return self._solver
 
     # -- conditions as Z3 terms --------------------------------------------------
 
@@ -276,12 +286,12 @@ class GuardedProver:
     def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> Outcome:
         """Is `end a` (node `a_out`) before `start b` (node `b_out`) in the
         output on every path where the input orders `a_in` before `b_in`?"""
-        s = self.solver
         nodes_in = self.ordered_slice(self.gin, a_in, b_in)
         nodes_out = self.slice_between(self.gout, a_out, b_out)
         key = self.query_key(a_in, b_in, nodes_in, a_out, b_out, nodes_out)
         if key in PROVED_GUARDED:
             return Outcome(Status.VERIFIED)
+        s = self.solver
         s.push()
         try:
             s.add(*self.ordered_constraints(self.gin, a_in, b_in, "r", nodes_in))
