@@ -90,8 +90,10 @@ class ProvedGuarded:
         self._seen.clear()
 
 
-PROVED_GUARDED = ProvedGuarded(50_000)
-"""The process's proved guarded queries (`GuardedProver.prove` reads and adds)."""
+PROVED_GUARDED = ProvedGuarded(20_000)
+"""The process's proved guarded queries (`GuardedProver.prove` reads and
+adds): about 1.7 KB a key, so at most some 35 MB; an exhaustive run's
+programs come in an order where equal queries are near each other."""
 
 
 
