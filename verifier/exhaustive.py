@@ -5,8 +5,10 @@ Every program of `verifier.enumeration` up to `--max-size` (over one
 `verifier.check`, all in-process and in batches, so a small program costs
 milliseconds, not a process:
 
-- the refimpl (`--mode M`, no `--impl`): parsed, `refimpl.rewrite` and the
-  rewritten IR handed to `check` as it is (no printing, no second parse).
+- the refimpl (`--mode M`, no `--impl`): parsed once, `refimpl.rewrite` on
+  a pickled copy and the rewritten IR handed to `check` as it is (no
+  printing, no second parse; `--plain` parses twice and shares no Z3
+  answer across queries: the path these shortcuts are checked against).
   `refimpl` is imported lazily, in `RefimplRunner`, never at module level:
   the verifier treats the refimpl as one implementation among others and
   keeps importing nothing of it (`check` runs it as a subprocess); this
