@@ -598,6 +598,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--results", metavar="FILE", help="JSON lines, one per program; an existing FILE is resumed")
     e.add_argument("--timeout-ms", type=int, default=10_000, help="Z3 timeout per query (default 10000)")
     e.add_argument(
+        "--cluster", nargs="?", const="", metavar="ADDRESS",
+        help="run the chunks on a Dask cluster (a scheduler's address; none: a local one, a worker per core or --jobs); "
+        "needs the `cluster` extra (distributed)",
+    )  # fmt: skip
+    e.add_argument(
         "--plain", action="store_true",
         help="refimpl: parse each program twice and share no Z3 answer across queries (what the shortcuts are checked against)",
     )  # fmt: skip
@@ -624,6 +629,16 @@ def main(args: argparse.Namespace) -> int:
         sys.stderr.write("error: --max-size, --jobs and --impl-batch must be >= 1, --timeout-ms > 0\n")
         return 2
     alphabet = ALPHABETS[args.alphabet]
+    cluster = getattr(args, "cluster", None)
+    if cluster is not None:
+        from verifier.cluster import available
+
+        if not available():
+            sys.stderr.write("error: --cluster needs the `distributed` package (the `cluster` extra)\n")
+            return 2
+        if shard != (1, 1):
+            sys.stderr.write("error: --cluster splits the run itself: no --shard with it\n")
+            return 2
     if args.count_only:
         for n, c in counts(alphabet, args.max_size).items():
             if n >= args.min_size:
@@ -676,8 +691,15 @@ def main(args: argparse.Namespace) -> int:
     bad = resumed - int(summary.totals().get("verified", 0))
     with _collecting():
         try:
-            work = select(alphabet, args.max_size, shard, done, args.min_size)
-            for r in run(runner, work, args.jobs, chunk):
+            results: Iterable[Result]
+            if cluster is not None:
+                from verifier.cluster import run_on_cluster
+
+                workers = args.jobs if args.jobs > 1 else None
+                results = run_on_cluster(runner, alphabet, args.min_size, args.max_size, done, cluster or None, workers)
+            else:
+                results = run(runner, select(alphabet, args.max_size, shard, done, args.min_size), args.jobs, chunk)
+            for r in results:
                 summary.add(r)
                 if out is not None:
                     out.write(asdict(r))
