@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from verifier.enumeration import WHOLE, programs_up_to
-from verifier.exhaustive import Done, RefimplRunner, Summary, _batches
+from verifier.exhaustive import RefimplRunner, Summary, _batches
 
 distributed = pytest.importorskip("distributed")
 
@@ -40,7 +40,7 @@ def test_local_cluster_with_a_worker_killed(mode: str) -> None:
         distributed.Client(cluster) as client,
     ):
         got, ids = Summary(), []
-        results = run_on_cluster(runner, WHOLE, 1, 2, Done(), chunk=5, client=client)
+        results = run_on_cluster(runner, programs_up_to(WHOLE, 2), chunk=5, client=client)
         first = next(results)
         got.add(first)
         ids.append(first.id)

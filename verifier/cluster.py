@@ -1,9 +1,10 @@
 """`exhaustive --cluster [ADDRESS]`: the run's programs checked on a Dask cluster.
 
-The enumeration is split into chunks, each a range of the indices of one
-size's programs (`Chunk`: size, start, stop), which a worker enumerates
-itself: nothing but the chunk's three numbers (and the ids to skip when
-resuming) goes to it, and its results come back. Each worker runs its
+The driver enumerates the programs (as the in-process run does, skipping
+those a resumed `--results` file holds) and hands them out in chunks of
+`CHUNK` (id, size and text each: enumerating costs some 20 microseconds a
+program, checking a hundred times more), never more than `WINDOW` chunks
+per worker ahead, so that its memory stays flat. Each worker runs its
 chunks in-process with the same runner as `--jobs` (`RefimplRunner`, or
 `CommandRunner` for `--impl`), so its verdicts are the in-process run's;
 the driver merges the results into one summary and one `--results`
@@ -20,46 +21,28 @@ cluster is started with one single-threaded worker process per core (or
 
 from __future__ import annotations
 
-import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
 from typing import Any
 
-from verifier.enumeration import ALPHABETS, Alphabet, counts, programs
+from verifier.enumeration import Program
 
 CHUNK = 2000
 """Programs per chunk: a few seconds of a worker's time, many chunks per worker."""
+WINDOW = 4
+"""Chunks in flight per worker: the driver enumerates ahead only this far,
+so its memory does not grow with the run."""
 RETRIES = 2
 """Extra runs of a chunk that raised (a lost worker's chunks are rerun by the scheduler anyway)."""
 
 
-@dataclass(frozen=True)
-class Chunk:
-    """The programs of size `size` with index `start <= i < stop` (ids `SIZE-i`)."""
-
-    size: int
-    start: int
-    stop: int
-
-
-def chunks(alphabet: Alphabet, min_size: int, max_size: int, chunk: int = CHUNK) -> list[Chunk]:
-    """Every program of `min_size..max_size`, in chunks of at most `chunk`, in enumeration order."""
-    out = []
-    for size, n in counts(alphabet, max_size).items():
-        if size >= min_size:
-            out.extend(Chunk(size, k, min(k + chunk, n)) for k in range(0, n, chunk))
-    return out
-
-
-def run_chunk(runner: Any, alphabet: str, chunk: Chunk, skip: frozenset[int] = frozenset()) -> list:
-    """On a worker: the results of the chunk's programs, but those whose index is in `skip`."""
+def run_chunk(runner: Any, chunk: list[tuple[str, int, str]]) -> list:
+    """On a worker: the results of a chunk's programs, given as (id, size, text)."""
     from verifier.exhaustive import _batches  # noqa: PLC0415 - the worker imports what it runs
 
-    wanted = (p for i, p in enumerate(itertools.islice(programs(ALPHABETS[alphabet], chunk.size), chunk.start, chunk.stop), chunk.start) if i not in skip)
     results = []
-    for batch in _batches(wanted, 64):
+    for batch in _batches((Program(pid, size, (), text) for pid, size, text in chunk), 64):
         results.extend(runner.run(batch))
     return results
 
@@ -73,14 +56,26 @@ def available() -> bool:
     return True
 
 
+def _chunks(work: Iterable[Program], chunk: int) -> Iterator[list[tuple[str, int, str]]]:
+    out: list[tuple[str, int, str]] = []
+    for p in work:
+        out.append((p.id, p.size, p.text))
+        if len(out) == chunk:
+            yield out
+            out = []
+    if out:
+        yield out
+
+
 def run_on_cluster(
-    runner: Any, alphabet: Alphabet, min_size: int, max_size: int, done: Any, address: str | None = None,
-    workers: int | None = None, chunk: int = CHUNK, client: Any = None,
+    runner: Any, work: Iterable[Program], address: str | None = None, workers: int | None = None,
+    chunk: int = CHUNK, client: Any = None,
 ) -> Iterator:  # fmt: skip
-    """Each program's result, chunk by chunk as the workers finish them.
-    `done` holds the ids already run (skipped); `client`, a connected
-    `distributed.Client`, is used as it is (tests); else one to `address`,
-    or to a local cluster of `workers` processes (default: the cores)."""
+    """Each result of the programs of `work` (enumerated here, in chunks of
+    `chunk`, at most `WINDOW` per worker in flight), chunk by chunk as the
+    workers finish them. `client`, a connected `distributed.Client`, is
+    used as it is (tests); else one to `address`, or to a local cluster of
+    `workers` processes (default: the cores)."""
     from distributed import Client, LocalCluster, as_completed  # noqa: PLC0415 - optional dependency
 
     with ExitStack() as stack:
@@ -92,12 +87,22 @@ def run_on_cluster(
                     LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None)
                 )
                 client = stack.enter_context(Client(cluster))
-        futures = []
-        for c in chunks(alphabet, min_size, max_size, chunk):
-            skip = frozenset(i for i in range(c.start, c.stop) if f"{c.size}-{i}" in done)
-            if len(skip) < c.stop - c.start:
-                futures.append(client.submit(run_chunk, runner, alphabet.name, c, skip, pure=False, retries=RETRIES))
-        for fut in as_completed(futures):
+        pending = _chunks(work, chunk)
+        running = as_completed()
+
+        def fill() -> None:
+            # The window follows the workers the scheduler has now (a
+            # cluster may grow or lose some while the run goes on).
+            target = WINDOW * max(1, len(client.scheduler_info().get("workers", {})), workers or 1)
+            while running.count() < target:
+                nxt = next(pending, None)
+                if nxt is None:
+                    return
+                running.add(client.submit(run_chunk, runner, nxt, pure=False, retries=RETRIES))
+
+        fill()
+        for fut in running:
             results = fut.result()
             fut.release()
+            fill()
             yield from results

@@ -636,9 +636,6 @@ def main(args: argparse.Namespace) -> int:
         if not available():
             sys.stderr.write("error: --cluster needs the `distributed` package (the `cluster` extra)\n")
             return 2
-        if shard != (1, 1):
-            sys.stderr.write("error: --cluster splits the run itself: no --shard with it\n")
-            return 2
     if args.count_only:
         for n, c in counts(alphabet, args.max_size).items():
             if n >= args.min_size:
@@ -692,13 +689,13 @@ def main(args: argparse.Namespace) -> int:
     with _collecting():
         try:
             results: Iterable[Result]
+            work = select(alphabet, args.max_size, shard, done, args.min_size)
             if cluster is not None:
                 from verifier.cluster import run_on_cluster
 
-                workers = args.jobs if args.jobs > 1 else None
-                results = run_on_cluster(runner, alphabet, args.min_size, args.max_size, done, cluster or None, workers)
+                results = run_on_cluster(runner, work, cluster or None, args.jobs if args.jobs > 1 else None)
             else:
-                results = run(runner, select(alphabet, args.max_size, shard, done, args.min_size), args.jobs, chunk)
+                results = run(runner, work, args.jobs, chunk)
             for r in results:
                 summary.add(r)
                 if out is not None:
