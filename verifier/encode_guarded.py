@@ -92,8 +92,9 @@ class ProvedGuarded:
 
 PROVED_GUARDED = ProvedGuarded(20_000)
 """The process's proved guarded queries (`GuardedProver.prove` reads and
-adds): about 1.7 KB a key, so at most some 35 MB; an exhaustive run's
-programs come in an order where equal queries are near each other."""
+adds): 2-3 KB a key over `whole` to size 4, so at most some 60 MB; an
+exhaustive run's programs come in an order where equal queries are near
+each other."""
 
 
 
