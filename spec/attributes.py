@@ -49,6 +49,13 @@ def _llvm_type_text(text: str) -> str:
     return re.sub(r"func<([^()]*?)\s*\(", r"func<\1 (", out)
 
 
+def _shared_type(text: str) -> Type:
+    """The shared `Type` of `text` (what unpickling a `Type` makes)."""
+    from spec.syntax.build_base import shared_type  # noqa: PLC0415 - build_base imports this module
+
+    return shared_type(Type(text))
+
+
 @dataclass(frozen=True, slots=True)
 class Type:
     """A type, by its canonical text."""
@@ -57,6 +64,12 @@ class Type:
 
     def __str__(self) -> str:
         return self.text
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Unpickled as parsed: the one shared object of its text
+        # (`build_base.shared_type`), which name resolution and the passes
+        # compare by identity, and without dataclass's generic __setstate__.
+        return (_shared_type, (self.text,))
 
     @property
     def is_gpu_token(self) -> bool:

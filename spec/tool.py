@@ -293,6 +293,10 @@ def exit_now(code: int) -> NoReturn:
     os._exit(code)
 
 
+JOIN_POLL_S = 0.05
+"""How often the waiting main thread wakes to run a pending signal's handler."""
+
+
 class _Signalled(BaseException):
     """SIGINT or SIGTERM arrived (raised in the main thread, which only waits)."""
 
@@ -424,7 +428,11 @@ def run_tool(main: Callable[[], int], io_failure: int = 1) -> NoReturn:
     fork.WAITING_THREADS = 1  # this thread only waits: forking beside it is safe
     try:
         worker = _start_worker(work)
-        worker.join()
+        # Joined in short waits, not one: the kernel may deliver SIGINT to the
+        # busy worker thread, and Python runs its handler only when the main
+        # thread wakes; a single join would wake at the end of the run.
+        while worker.is_alive():
+            worker.join(JOIN_POLL_S)
     except _Signalled as sig:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

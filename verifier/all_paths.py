@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from spec.invariant import InternalError
 from spec.semantics.conditions import Symbols
 from spec.semantics.event_graph import Event
-from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, on_path
+from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, on_path, path_choices
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedProver
 from verifier.obligations import Obligation, obligations
@@ -266,6 +266,8 @@ def cross_check_samples(run: FunctionRun, graphs: AllPaths, not_proved: set[tupl
     tries = [[], [1] * n, [unroll] * n] + [[rng.randint(0, unroll) for _ in range(n)] for _ in range(SAMPLES)]
     seen: set[tuple[int, ...]] = set()
     for choices in tries:
+        if path_choices(graphs.gin, graphs.sym, choices) in seen:
+            continue  # a path already checked: its graph is not built again
         cin = on_path(graphs.gin, graphs.sym, choices)
         if tuple(cin.choices) in seen or cin.truncated or cin.unsupported:
             continue

@@ -8,7 +8,7 @@ with the reason and the figures reached, never `verified`.
 A timeout Z3 was given is not always a timeout Z3 keeps (it checks its
 limits between steps, and some steps are long), and the one-path prover's
 queries are not cut to the budget at all. So a run that is watched
-(`watch`) has a timer thread that, when the budget is spent, interrupts
+(`watch`) has a timer (`Watchdog`, one thread for the process) that, when the budget is spent, interrupts
 Z3's main context (`Z3_interrupt`, made for being called from another
 thread: the running query returns `unknown`, `canceled`). If the run has
 still not returned `GRACE_S` later (a long step outside Z3, or a query in a
@@ -24,6 +24,9 @@ minute and a large one the time its size needs. 0 means no budget.
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -58,6 +61,82 @@ def default_seconds(module: Operation) -> float:
     return BASE_S + PER_OP_S * op_count(module)
 
 
+class Watchdog:
+    """One thread that calls functions at their deadlines, for every
+    watched budget of the process. A budget per program of an exhaustive
+    run made two `threading.Timer`s, a thread each: about a tenth of a small
+    program's cost. Cancelled calls are forgotten at once (a budget and the
+    reports it tracks are not kept until their deadline). Started on first
+    use; a forked child starts its own (the parent's thread is not there)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._heap: list[tuple[float, int]] = []
+        self._calls: dict[int, Callable[[], None]] = {}
+        self._ids = itertools.count()
+        self._thread: threading.Thread | None = None
+        self._wake_at: float | None = None
+        """The deadline the thread sleeps until (None: until told): a call
+        due later needs no wake-up, and a program's budget always is."""
+
+    def call_at(self, delay: float, fn: Callable[[], None]) -> int:
+        """Call `fn` (in the watchdog's thread) `delay` seconds from now; returns its id for `cancel`."""
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="budget-watchdog", daemon=True)
+                self._thread.start()
+            key = next(self._ids)
+            self._calls[key] = fn
+            deadline = time.monotonic() + delay
+            heapq.heappush(self._heap, (deadline, key))
+            if len(self._heap) > 64 and len(self._heap) > 2 * len(self._calls):
+                self._heap = [e for e in self._heap if e[1] in self._calls]
+                heapq.heapify(self._heap)
+            if self._wake_at is None or deadline < self._wake_at:
+                self._cond.notify()
+            return key
+
+    def cancel(self, key: int) -> None:
+        with self._cond:
+            self._calls.pop(key, None)
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                while self._heap and self._heap[0][1] not in self._calls:
+                    heapq.heappop(self._heap)
+                if not self._heap:
+                    self._wake_at = None
+                    self._cond.wait()
+                    continue
+                deadline, key = self._heap[0]
+                wait = deadline - time.monotonic()
+                if wait > 0:
+                    self._wake_at = deadline
+                    self._cond.wait(wait)
+                    continue
+                self._wake_at = None
+                heapq.heappop(self._heap)
+                fn = self._calls.pop(key)
+                self._cond.release()
+                try:
+                    fn()
+                finally:
+                    self._cond.acquire()
+
+
+WATCHDOG = Watchdog()
+"""The process's watchdog (`Budget.watch`)."""
+
+
+def _new_watchdog_in_child() -> None:
+    global WATCHDOG
+    WATCHDOG = Watchdog()
+
+
+os.register_at_fork(after_in_child=_new_watchdog_in_child)
+
+
 @dataclass
 class Budget:
     seconds: float | None
@@ -85,7 +164,8 @@ class Budget:
     """The function running when the watchdog found the budget spent."""
     expired_reason: str = ""
     """`reason` then."""
-    _timers: list[threading.Timer] = field(default_factory=list)
+    _timers: list[int] = field(default_factory=list)
+    """The watchdog's calls for this budget (`Watchdog.call_at` ids)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _closed: bool = False
 
@@ -158,15 +238,9 @@ class Budget:
         left = self.left()
         if left is None:
             return self
-        timer = threading.Timer(max(left, 0.0), self._expire)
-        timer.daemon = True
-        self._timers.append(timer)
-        timer.start()
+        self._timers.append(WATCHDOG.call_at(max(left, 0.0), self._expire))
         if on_overrun is not None:
-            late = threading.Timer(max(left, 0.0) + GRACE_S, on_overrun, (self,))
-            late.daemon = True
-            self._timers.append(late)
-            late.start()
+            self._timers.append(WATCHDOG.call_at(max(left, 0.0) + GRACE_S, lambda: on_overrun(self)))
         return self
 
     def close(self) -> None:
@@ -176,7 +250,7 @@ class Budget:
         with self._lock:
             self._closed = True
             for t in self._timers:
-                t.cancel()
+                WATCHDOG.cancel(t)
             self._timers.clear()
             if self.expired_at is not None:
                 z3.Solver().check()

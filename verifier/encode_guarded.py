@@ -39,6 +39,9 @@ it does not depend on the number of paths.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Hashable
+
 import z3
 
 from spec.semantics.conditions import TRUE, Symbols
@@ -50,6 +53,51 @@ MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""
 
 
+class ProvedGuarded:
+    """The guarded queries Z3 answered `unsat` in this process, the most
+    recent `capacity` of them, each as `GuardedProver.query_key`: its
+    formula up to the names of its node variables. An exhaustive run asks
+    the same few shapes of query in thousands of programs; one proved is
+    proved wherever it comes again. Only `unsat` is kept (an answer that
+    holds whatever the timeout); the bound keeps a long run's memory flat.
+    Off (`enabled` False: Z3 asked every time) but while an exhaustive run
+    checks its programs (`verifier.exhaustive.set_plain`), so that a
+    `check` never depends on what the process checked before."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.enabled = False
+        self.hits = 0
+        self._seen: OrderedDict[Hashable, None] = OrderedDict()
+
+    def __contains__(self, key: Hashable) -> bool:
+        if self.enabled and key in self._seen:
+            self._seen.move_to_end(key)
+            self.hits += 1
+            return True
+        return False
+
+    def add(self, key: Hashable) -> None:
+        if not self.enabled:
+            return
+        self._seen[key] = None
+        if len(self._seen) > self.capacity:
+            self._seen.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def clear(self) -> None:
+        self._seen.clear()
+
+
+PROVED_GUARDED = ProvedGuarded(20_000)
+"""The process's proved guarded queries (`GuardedProver.prove` reads and
+adds): 2-3 KB a key over `whole` to size 4, so at most some 60 MB; an
+exhaustive run's programs come in an order where equal queries are near
+each other."""
+
+
 
 class GuardedProver:
     """One Z3 solver for the obligations of one function, all paths at once."""
@@ -58,7 +106,8 @@ class GuardedProver:
         self, sym: Symbols, gin: GuardedGraph, gout: GuardedGraph, unroll: int, settings: SolverSettings, budget: Budget = UNLIMITED
     ) -> None:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
-        self.solver = new_solver(settings, Logic.GUARDED)
+        self.settings = settings
+        self._solver: z3.Solver | None = None
         self.timeout_ms = int(settings.timeout_ms)
         self.budget = budget
         """The run's budget: each query's timeout is cut to what is left."""
@@ -67,12 +116,26 @@ class GuardedProver:
         self._z: dict[int, z3.BoolRef] = {}
         self._preds: dict[int, list[list[tuple[int, int]]]] = {}
         self._blocked: dict[int, frozenset[int]] = {}
-        base: list[z3.BoolRef] = []
-        for d, dec in enumerate(sym.decisions):
-            if dec.on_trip_count:
-                base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
-        base.extend(z3.Not(self.z(c)) for c in gin.excluded)
-        self.solver.add(*base)
+        self._ck: dict[int, tuple[object, ...]] = {}
+        self._base_key = (
+            tuple((d, dec.options) for d, dec in enumerate(sym.decisions) if dec.on_trip_count),
+            tuple(self.cond_key(c) for c in gin.excluded),
+        )
+
+    @property
+    def solver(self) -> z3.Solver:
+        """The solver with the path constraints, made at the first query
+        that is asked (a function whose every query was proved before asks
+        none)."""
+        if self._solver is None:
+            self._solver = new_solver(self.settings, Logic.GUARDED)
+            base: list[z3.BoolRef] = []
+            for d, dec in enumerate(self.sym.decisions):
+                if dec.on_trip_count:
+                    base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
+            base.extend(z3.Not(self.z(c)) for c in self.gin.excluded)
+            self._solver.add(*base)
+        return self._solver
 
     # -- conditions as Z3 terms --------------------------------------------------
 
@@ -101,6 +164,29 @@ class GuardedProver:
         else:
             out = z3.Not(self.z(term[1]))
         self._z[c] = out
+        return out
+
+    def cond_key(self, c: int) -> tuple[object, ...]:
+        """Condition `c` as a value: the structure `z` turns into a Z3 term,
+        with the decisions' numbers (equal keys, equal terms)."""
+        hit = self._ck.get(c)
+        if hit is not None:
+            return hit
+        term = self.sym.conds[c]
+        kind = term[0]
+        if kind == "true":
+            out: tuple[object, ...] = ("true",)
+        elif kind == "opt":
+            out = ("opt", term[1], term[2] == 1)
+        elif kind == "runs":
+            out = ("runs", term[1], term[2])
+        elif kind == "and":
+            out = ("and", self.cond_key(term[1]), self.cond_key(term[2]))
+        elif kind == "or":
+            out = ("or", tuple(self.cond_key(x) for x in term[1]))
+        else:
+            out = ("not", self.cond_key(term[1]))
+        self._ck[c] = out
         return out
 
     # -- slices --------------------------------------------------------------------
@@ -150,12 +236,18 @@ class GuardedProver:
     def _guard(self, c: int, then: z3.BoolRef) -> z3.BoolRef:
         return then if c == TRUE else z3.Implies(self.z(c), then)
 
-    def ordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str) -> list[z3.BoolRef]:
+    def ordered_slice(self, g: GuardedGraph, src: int, dst: int) -> set[int]:
+        """The nodes `ordered_constraints` speaks of."""
+        return self.slice_between(g, src, dst, self._starts(g))
+
+    def ordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None) -> list[z3.BoolRef]:
         """On the chosen path `g` orders `src` before `dst` with no
         effectful event between (reachability through present edges not
         passing an event's start; `g` acyclic): the pair is one of the
-        path's consecutive pairs, as `obligations` takes them."""
-        nodes = self.slice_between(g, src, dst, self._starts(g))
+        path's consecutive pairs, as `obligations` takes them. `nodes`:
+        `ordered_slice`, if already made."""
+        if nodes is None:
+            nodes = self.ordered_slice(g, src, dst)
         if not nodes:
             return [z3.BoolVal(False)]
         preds = self.preds(g)
@@ -171,9 +263,11 @@ class GuardedProver:
             out.append(z3.Implies(r(v), z3.Or(*ways)) if ways else z3.Not(r(v)))
         return out
 
-    def unordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str) -> list[z3.BoolRef]:
-        """`g` leaves `dst` free to happen before `src` on the chosen path."""
-        nodes = self.slice_between(g, src, dst)
+    def unordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None) -> list[z3.BoolRef]:
+        """`g` leaves `dst` free to happen before `src` on the chosen path.
+        `nodes`: `slice_between(g, src, dst)`, if already made."""
+        if nodes is None:
+            nodes = self.slice_between(g, src, dst)
 
         def t(n: int) -> z3.ArithRef:
             return z3.Int(f"{tag}{n}")
@@ -196,13 +290,19 @@ class GuardedProver:
     def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> Outcome:
         """Is `end a` (node `a_out`) before `start b` (node `b_out`) in the
         output on every path where the input orders `a_in` before `b_in`?"""
+        nodes_in = self.ordered_slice(self.gin, a_in, b_in)
+        nodes_out = self.slice_between(self.gout, a_out, b_out)
+        key = self.query_key(a_in, b_in, nodes_in, a_out, b_out, nodes_out)
+        if key in PROVED_GUARDED:
+            return Outcome(Status.VERIFIED)
         s = self.solver
         s.push()
         try:
-            s.add(*self.ordered_constraints(self.gin, a_in, b_in, "r"))
-            s.add(*self.unordered_constraints(self.gout, a_out, b_out, "t"))
+            s.add(*self.ordered_constraints(self.gin, a_in, b_in, "r", nodes_in))
+            s.add(*self.unordered_constraints(self.gout, a_out, b_out, "t", nodes_out))
             r = self._check()
             if r == z3.unsat:
+                PROVED_GUARDED.add(key)
                 return Outcome(Status.VERIFIED)
             if r == z3.unknown:
                 return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")
@@ -221,6 +321,29 @@ class GuardedProver:
             return refuted
         finally:
             s.pop()
+
+    def query_key(self, a_in: int, b_in: int, nodes_in: set[int], a_out: int, b_out: int, nodes_out: set[int]) -> tuple[object, ...]:
+        """`prove`'s query as a value: everything its formula is made of
+        (the base constraints, the input's slice with its predecessors and
+        guards, the output's slice with its guarded edges), each side's
+        nodes numbered in order, so that equal keys are the same formula
+        up to the names of the node variables, and have the same answer."""
+        gin, gout, ck = self.gin, self.gout, self.cond_key
+        if nodes_in:
+            ren = {n: k for k, n in enumerate(sorted(nodes_in | {a_in, b_in}))}
+            preds = self.preds(gin)
+            side_in: tuple[object, ...] = (
+                ren[a_in], ren[b_in], ck(gin.guards[a_in]),
+                tuple((ren[v], tuple((ren[u], ck(c)) for u, c in preds[v] if u in nodes_in)) for v in sorted(nodes_in) if v != a_in),
+            )  # fmt: skip
+        else:
+            side_in = ("empty",)
+        ren = {n: k for k, n in enumerate(sorted(nodes_out | {a_out, b_out}))}
+        edges = sorted(
+            (ren[u], ren[v], ck(c)) for u in nodes_out for v, c in zip(gout.succ[u], gout.eguards[u]) if v in nodes_out
+        )  # fmt: skip
+        side_out = (ren[a_out], ren[b_out], tuple(edges))
+        return (self._base_key, side_in, side_out)
 
     def ordered_everywhere(self, g: GuardedGraph, src: int, dst: int) -> bool | None:
         """Does `g` order `src` before `dst` on every path where `src` is?

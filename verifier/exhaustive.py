@@ -5,10 +5,12 @@ Every program of `verifier.enumeration` up to `--max-size` (over one
 `verifier.check`, all in-process and in batches, so a small program costs
 milliseconds, not a process:
 
-- the refimpl (`--mode M`, no `--impl`): parsed, rewritten in-process
-  (`verifier.reference_impl`, the one module of the verifier that imports
-  the refimpl) and the rewritten IR handed to `check` as it is (no
-  printing, no second parse);
+- the refimpl (`--mode M`, no `--impl`): parsed once, rewritten in-process
+  on a pickled copy (`verifier.reference_impl`, the one module of the
+  verifier that imports the refimpl) and the rewritten IR handed to
+  `check` as it is (no printing, no second parse; `--plain` parses twice
+  and shares no Z3 answer across programs: the path these shortcuts are
+  checked against);
 - an external command (`--impl CMD`): `--impl-batch` programs (default 100)
   are joined with `// -----` lines into one file and run as
   `CMD --split-input-file FILE`, the way mlir-opt takes many modules; the
@@ -24,9 +26,18 @@ group of its own, killed on SIGINT/SIGTERM with what they started);
 enumeration order) is I-1 modulo N, so N shards are disjoint and cover the
 run. `--results FILE` appends one JSON line per program (`id`, `size`,
 `verdict`, `time_s`, and for a program that is not verified its
-`signature`, `text` and `detail`); a run with an existing FILE skips the
-ids already in it, so an interrupted run resumes. The first line records
-the alphabet and the implementation, and a file of another run is refused.
+`signature`, `text` and `detail`), each line with one `os.write`, so a
+run ended at any point leaves whole lines; a run with an existing FILE
+skips the ids already in it and counts their results in its summary, so an
+interrupted run resumes (SIGINT ends a run at once, exit 130). The first
+line records the alphabet and the implementation, and a file of another
+run is refused.
+
+Memory does not grow with the run: the summary is counters and the
+smallest program per bug signature (`Summary.add`), the ids of a resumed
+file are bits (`Done`), results go to the file as they come, and the
+cyclic collector runs (`_collecting`), which a one-shot command under
+`spec.tool.run_tool` does without.
 
 The summary gives programs and verdicts per size with the time spent, and
 the refuted programs grouped into distinct bugs by a signature: the kind
@@ -43,22 +54,25 @@ to the loop bound) and none worse. A `bounded` program is counted under
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
 import os
+import pickle
 import shlex
 import signal
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Container, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spec.diagnostics import DiagnosticError, render
 from spec.invariant import InternalError
 from spec.syntax.parser import parse_module
-from verifier import reference_impl
+from verifier import encode_guarded, reference_impl
 from verifier.budget import default_seconds
 from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
 from verifier.external import IMPL_TIMEOUT_S, run_impl
@@ -127,25 +141,58 @@ def _failed(p: Program, verdict: str, detail: str, t0: float) -> Result:
 
 @dataclass(frozen=True)
 class RefimplRunner:
-    """The refimpl in `mode`, called in-process (`verifier.reference_impl`)."""
+    """The refimpl in `mode`, called in-process (`verifier.reference_impl`).
+
+    Each program is parsed once; the refimpl rewrites a copy made by
+    pickling the parsed module (a third of a parse's cost, and the same IR:
+    `spec.syntax.parse_in_child` hands IR over the same way). `plain` parses
+    twice instead, and (`set_plain`) Z3 answers are not shared across
+    programs: the path the shortcuts are checked against."""
 
     mode: str
     timeout_ms: int
+    plain: bool = False
 
     def run(self, batch: list[Program]) -> list[Result]:
+        set_plain(self.plain)
         out = []
-        for p in batch:
-            t0 = time.perf_counter()
-            module_in = parse_module(p.text, "<input>")
-            result = reference_impl.rewrite(parse_module(p.text, "<input>"), self.mode)
-            if not result.ok:
-                out.append(_failed(p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0))
-                continue
-            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms))
+        try:
+            for p in batch:
+                t0 = time.perf_counter()
+                module_in = parse_module(p.text, "<input>")
+                if self.plain:
+                    copy = parse_module(p.text, "<input>")
+                else:
+                    copy = pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
+                result = reference_impl.rewrite(copy, self.mode)
+                if not result.ok:
+                    out.append(_failed(p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0))
+                    continue
+                out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms))
+        finally:
+            # Shared proofs are for this run's programs only (`set_plain`).
+            share_proofs(False)
         return out
 
     def label(self) -> str:
         return f"refimpl --mode {self.mode} (in-process)"
+
+
+def set_plain(plain: bool) -> None:
+    """Share Z3's proofs of guarded queries across the programs of this run
+    (`verifier.encode_guarded.PROVED_GUARDED`) or, `plain`, ask Z3 every
+    query afresh. Off outside exhaustive runs (`main` turns it off again at
+    the end): a check's verdict then never depends on what the process
+    checked before. Within one function's check, straight-line queries
+    are shared either way (`verifier.encode.ProvedQueries`)."""
+    share_proofs(not plain)
+    if plain:
+        encode_guarded.PROVED_GUARDED.clear()
+
+
+def share_proofs(on: bool) -> None:
+    """Turn the sharing of guarded proofs across programs on or off."""
+    encode_guarded.PROVED_GUARDED.enabled = on
 
 
 @dataclass(frozen=True)
@@ -225,7 +272,7 @@ Runner = RefimplRunner | CommandRunner
 # ---------------------------------------------------------------- selection and workers
 
 
-def select(alphabet: Alphabet, max_size: int, shard: tuple[int, int], done: set[str], min_size: int = 1) -> Iterator[Program]:
+def select(alphabet: Alphabet, max_size: int, shard: tuple[int, int], done: Container[str], min_size: int = 1) -> Iterator[Program]:
     """The programs of this shard (running index = I-1 mod N), without those in `done`."""
     i, n = shard
     for k, p in enumerate(programs_up_to(alphabet, max_size, min_size)):
@@ -298,12 +345,49 @@ def _header(alphabet: Alphabet, runner: Runner) -> dict:
     return {"alphabet": alphabet.name, "impl": runner.label()}
 
 
-def load_results(path: Path, header: dict) -> dict[str, Result]:
-    """The results already in `path` (resuming), keyed by id; a file of
-    another alphabet or implementation is a usage error (ValueError)."""
-    done: dict[str, Result] = {}
+def _id_key(pid: str) -> tuple[int, int]:
+    size, _, index = pid.partition("-")
+    return int(size), int(index)
+
+
+class Done:
+    """The ids of programs already run, one bit per program (a bytearray
+    per size, grown as ids come), so that resuming a run of millions of
+    programs keeps megabytes, not a set of strings."""
+
+    def __init__(self) -> None:
+        self._bits: dict[int, bytearray] = {}
+
+    def add(self, pid: str) -> bool:
+        """Mark `pid` done; False if it was already."""
+        size, index = _id_key(pid)
+        bits = self._bits.setdefault(size, bytearray())
+        byte, bit = divmod(index, 8)
+        if byte >= len(bits):
+            bits.extend(bytes(max(byte + 1 - len(bits), len(bits))))
+        if bits[byte] >> bit & 1:
+            return False
+        bits[byte] |= 1 << bit
+        return True
+
+    def __contains__(self, pid: object) -> bool:
+        if not isinstance(pid, str):
+            return False
+        size, index = _id_key(pid)
+        bits = self._bits.get(size)
+        byte, bit = divmod(index, 8)
+        return bits is not None and byte < len(bits) and bool(bits[byte] >> bit & 1)
+
+
+def load_results(path: Path, header: dict, done: Done, keep: Callable[[Result], None]) -> int:
+    """Read the results already in `path` (resuming), one line at a time:
+    each program's id goes into `done` and, the first time it comes, its
+    result to `keep`. Returns the number of lines cut short (an interrupted
+    run's last line: that program runs again). A file of another alphabet
+    or implementation is a usage error (ValueError)."""
     if not path.exists():
-        return done
+        return 0
+    cut = 0
     with path.open() as f:
         for n, line in enumerate(f):
             if not line.strip():
@@ -311,49 +395,99 @@ def load_results(path: Path, header: dict) -> dict[str, Result]:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError:
-                continue  # a line cut short by an interrupted run: that program runs again
+                cut += 1
+                continue
             if n == 0 and "header" in rec:
                 if rec["header"] != header:
                     raise ValueError(f"{path} holds results of {rec['header']}, not of {header}")
                 continue
-            if "id" in rec:
-                done[rec["id"]] = Result(**{k: rec.get(k, "") for k in Result.__dataclass_fields__})
-    return done
+            if "id" in rec and done.add(rec["id"]):
+                keep(Result(**{k: rec.get(k, "") for k in Result.__dataclass_fields__}))
+    return cut
+
+
+class ResultsFile:
+    """`--results`: one JSON line per program, appended with a single
+    `os.write` each, so that a run ended at any point (SIGINT, a kill)
+    leaves only whole lines; a line an earlier run left cut short is
+    removed when the file is opened."""
+
+    def __init__(self, path: Path, header: dict) -> None:
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        size = os.fstat(self.fd).st_size
+        if size == 0:
+            self.write({"header": header})
+            return
+        with path.open("rb") as f:
+            f.seek(max(0, size - 65536))
+            tail = f.read()
+        if not tail.endswith(b"\n"):
+            cut = tail.rfind(b"\n")
+            if cut >= 0 or size == len(tail):
+                os.ftruncate(self.fd, size - len(tail) + cut + 1)
+            else:
+                os.write(self.fd, b"\n")
+            if os.fstat(self.fd).st_size == 0:
+                self.write({"header": header})
+
+    def write(self, rec: dict) -> None:
+        data = (json.dumps(rec) + "\n").encode()
+        while data:
+            data = data[os.write(self.fd, data) :]
+
+    def close(self) -> None:
+        os.close(self.fd)
 
 
 # ---------------------------------------------------------------- summary
 
 
 @dataclass
-class Summary:
-    """Verdicts per size and bugs by signature."""
+class Group:
+    """Programs of one bug signature (or one declined input): how many, and the smallest."""
 
-    rows: dict[int, dict[str, float]]
-    bugs: dict[str, list[Result]]
-    """Refuted (also inconsistent, unparsable) programs by signature, smallest first."""
-    wall_s: float
-    verdicts: set[str]
-    failures: dict[str, list[Result]]
+    count: int
+    smallest: Result
+
+
+@dataclass
+class Summary:
+    """Verdicts per size and bugs by signature, made one result at a time:
+    a run keeps these counters and one program per signature, whatever its
+    length."""
+
+    rows: dict[int, dict[str, float]] = field(default_factory=dict)
+    bugs: dict[str, Group] = field(default_factory=dict)
+    """Refuted (also inconsistent, unparsable) programs by signature."""
+    wall_s: float = 0.0
+    verdicts: set[str] = field(default_factory=set)
+    failures: dict[str, Group] = field(default_factory=dict)
     """Programs the implementation declined (`impl-failed`), by its first
     diagnostic without the location: inputs it rejects, not orderings lost."""
 
+    def add(self, r: Result) -> None:
+        """Count one program's result."""
+        self.verdicts.add(r.verdict)
+        row = self.rows.get(r.size)
+        if row is None:
+            row = self.rows[r.size] = {"programs": 0, "verified": 0, "refuted": 0, "unknown": 0, "other": 0, "time_s": 0.0}
+        row["programs"] += 1
+        row[r.verdict if r.verdict in ("verified", "refuted", "unknown") else "other"] += 1
+        row["time_s"] += r.time_s
+        if r.verdict == "impl-failed":
+            _count(self.failures, _first_message(r.detail), r)
+        elif r.verdict not in ("verified", "unknown", "bounded"):
+            _count(self.bugs, r.signature or r.verdict, r)
+
     @classmethod
     def of(cls, results: Iterable[Result], wall_s: float) -> Summary:
-        rows: dict[int, dict[str, float]] = {}
-        bugs: dict[str, list[Result]] = {}
-        failures: dict[str, list[Result]] = {}
-        verdicts: set[str] = set()
+        summary = cls(wall_s=wall_s)
         for r in results:
-            verdicts.add(r.verdict)
-            row = rows.setdefault(r.size, {"programs": 0, "verified": 0, "refuted": 0, "unknown": 0, "other": 0, "time_s": 0.0})
-            row["programs"] += 1
-            row[r.verdict if r.verdict in ("verified", "refuted", "unknown") else "other"] += 1
-            row["time_s"] += r.time_s
-            if r.verdict == "impl-failed":
-                failures.setdefault(_first_message(r.detail), []).append(r)
-            elif r.verdict not in ("verified", "unknown", "bounded"):
-                bugs.setdefault(r.signature or r.verdict, []).append(r)
-        return cls(dict(sorted(rows.items())), _smallest_first(bugs), wall_s, verdicts, _smallest_first(failures))
+            summary.add(r)
+        return summary
+
+    def sorted_rows(self) -> dict[int, dict[str, float]]:
+        return dict(sorted(self.rows.items()))
 
     def totals(self) -> dict[str, float]:
         tot: dict[str, float] = {}
@@ -371,43 +505,53 @@ class Summary:
 
     def text(self, title: str) -> str:
         out = [title, "", "| size | programs | verified | refuted | unknown | other | time (s, summed) |", "|---|---|---|---|---|---|---|"]
-        for n, row in [*self.rows.items(), ("all", self.totals())]:
+        for n, row in [*self.sorted_rows().items(), ("all", self.totals())]:
             out.append(
                 f"| {n} | {int(row.get('programs', 0))} | {int(row.get('verified', 0))} | {int(row.get('refuted', 0))} "
                 f"| {int(row.get('unknown', 0))} | {int(row.get('other', 0))} | {row.get('time_s', 0.0):.1f} |"
             )
         out.append(f"\nwall time: {self.wall_s:.1f} s")
-        if self.bugs:
-            out.append(f"\n{len(self.bugs)} distinct bug(s) (signature: kind of the first violation: ops):")
-            for sig, rs in self.bugs.items():
-                first = rs[0]
-                out.append(f"\n- {sig}: {len(rs)} program(s); smallest {first.id} (size {first.size}): {first.detail.splitlines()[0] if first.detail else ''}")
+        bugs, failures = _smallest_first(self.bugs), _smallest_first(self.failures)
+        if bugs:
+            out.append(f"\n{len(bugs)} distinct bug(s) (signature: kind of the first violation: ops):")
+            for sig, g in bugs.items():
+                first = g.smallest
+                out.append(f"\n- {sig}: {g.count} program(s); smallest {first.id} (size {first.size}): {first.detail.splitlines()[0] if first.detail else ''}")
                 out.append(_body(first.text))
-        if self.failures:
-            out.append(f"\n{len(self.failures)} kind(s) of input the implementation declined (impl-failed):")
-            for msg, rs in self.failures.items():
-                out.append(f"- {msg}: {len(rs)} program(s); smallest {rs[0].id} (size {rs[0].size})")
+        if failures:
+            out.append(f"\n{len(failures)} kind(s) of input the implementation declined (impl-failed):")
+            for msg, g in failures.items():
+                out.append(f"- {msg}: {g.count} program(s); smallest {g.smallest.id} (size {g.smallest.size})")
         return "\n".join(out) + "\n"
 
     def to_json(self, header: dict) -> dict:
         return {
             **header,
-            "sizes": {str(n): row for n, row in self.rows.items()},
+            "sizes": {str(n): row for n, row in self.sorted_rows().items()},
             "totals": self.totals(),
             "wall_s": round(self.wall_s, 3),
             "bugs": [
-                {"signature": sig, "programs": len(rs), "smallest": asdict(rs[0])} for sig, rs in self.bugs.items()
+                {"signature": sig, "programs": g.count, "smallest": asdict(g.smallest)} for sig, g in _smallest_first(self.bugs).items()
             ],
             "failures": [
-                {"message": msg, "programs": len(rs), "smallest": asdict(rs[0])} for msg, rs in self.failures.items()
+                {"message": msg, "programs": g.count, "smallest": asdict(g.smallest)}
+                for msg, g in _smallest_first(self.failures).items()
             ],
         }
 
 
-def _smallest_first(groups: dict[str, list[Result]]) -> dict[str, list[Result]]:
-    for rs in groups.values():
-        rs.sort(key=_order)
-    return dict(sorted(groups.items(), key=lambda kv: (_order(kv[1][0]), kv[0])))
+def _count(groups: dict[str, Group], key: str, r: Result) -> None:
+    g = groups.get(key)
+    if g is None:
+        groups[key] = Group(1, r)
+    else:
+        g.count += 1
+        if _order(r) < _order(g.smallest):
+            g.smallest = r
+
+
+def _smallest_first(groups: dict[str, Group]) -> dict[str, Group]:
+    return dict(sorted(groups.items(), key=lambda kv: (_order(kv[1].smallest), kv[0])))
 
 
 def _first_message(detail: str) -> str:
@@ -458,6 +602,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--format", choices=["text", "json"], default="text")
     e.add_argument("--results", metavar="FILE", help="JSON lines, one per program; an existing FILE is resumed")
     e.add_argument("--timeout-ms", type=int, default=10_000, help="Z3 timeout per query (default 10000)")
+    e.add_argument(
+        "--cluster", nargs="?", const="", metavar="ADDRESS",
+        help="run the chunks on a Dask cluster (a scheduler's address; none: a local one, a worker per core or --jobs); "
+        "needs the `cluster` extra (distributed)",
+    )  # fmt: skip
+    e.add_argument(
+        "--plain", action="store_true",
+        help="refimpl: parse each program twice and share no Z3 answer across queries (what the shortcuts are checked against)",
+    )  # fmt: skip
     e.add_argument("--count-only", action="store_true", help="print the number of programs per size and stop")
 
 
@@ -481,6 +634,13 @@ def main(args: argparse.Namespace) -> int:
         sys.stderr.write("error: --max-size, --jobs and --impl-batch must be >= 1, --timeout-ms > 0\n")
         return 2
     alphabet = ALPHABETS[args.alphabet]
+    cluster = getattr(args, "cluster", None)
+    if cluster is not None:
+        from verifier.cluster import available
+
+        if not available():
+            sys.stderr.write("error: --cluster needs the `distributed` package (the `cluster` extra)\n")
+            return 2
     if args.count_only:
         for n, c in counts(alphabet, args.max_size).items():
             if n >= args.min_size:
@@ -498,13 +658,21 @@ def main(args: argparse.Namespace) -> int:
             return 2
         runner = CommandRunner(argv, args.impl_batch, args.timeout_ms)
     else:
-        runner = RefimplRunner(args.mode, args.timeout_ms)
+        runner = RefimplRunner(args.mode, args.timeout_ms, args.plain)
     header = _header(alphabet, runner)
     results_path = Path(args.results) if args.results else None
-    done: dict[str, Result] = {}
+    summary = Summary()
+    done = Done()
     if results_path is not None:
+        # Only this shard's earlier results count; the rest of the file stays as it is.
+        mine = _in_shard(alphabet, args.min_size, args.max_size, shard)
+
+        def keep(r: Result) -> None:
+            if mine(r):
+                summary.add(r)
+
         try:
-            done = load_results(results_path, header)
+            load_results(results_path, header, done, keep)
         except (ValueError, OSError) as exc:
             sys.stderr.write(f"error: --results: {exc}\n")
             return 2
@@ -515,42 +683,80 @@ def main(args: argparse.Namespace) -> int:
         prog.phase("count programs")
         total = sum(c for n, c in counts(alphabet, args.max_size).items() if n >= args.min_size)
         prog.phase("check programs", runner.label())
-    # Only this shard's earlier results count; the rest of the file stays as it is.
-    mine: list[Result] = []
-    if done:
-        wanted = {p.id for p in select(alphabet, args.max_size, shard, set(), args.min_size)}
-        mine = [r for r in done.values() if r.id in wanted]
     chunk = args.impl_batch if args.impl else BATCH
     if args.jobs > 1:
         # Small runs still spread over every worker.
         size = sum(c for n, c in counts(alphabet, args.max_size).items() if n >= args.min_size) // shard[1]
         chunk = max(1, min(chunk, size // (args.jobs * 4)))
-    out = None
-    if results_path is not None:
-        new_file = not results_path.exists() or results_path.stat().st_size == 0
-        out = results_path.open("a")
-        if new_file:
-            out.write(json.dumps({"header": header}) + "\n")
-    bad = sum(1 for r in mine if r.verdict != "verified")
-    try:
-        work = select(alphabet, args.max_size, shard, set(done), args.min_size)
-        for r in run(runner, work, args.jobs, chunk):
-            mine.append(r)
+    out = ResultsFile(results_path, header) if results_path is not None else None
+    resumed = int(summary.totals().get("programs", 0))
+    bad = resumed - int(summary.totals().get("verified", 0))
+    with _collecting():
+        try:
+            results: Iterable[Result]
+            work = select(alphabet, args.max_size, shard, done, args.min_size)
+            if cluster is not None:
+                from verifier.cluster import run_on_cluster
+
+                results = run_on_cluster(runner, work, cluster or None, args.jobs if args.jobs > 1 else None)
+            else:
+                results = run(runner, work, args.jobs, chunk)
+            for r in results:
+                summary.add(r)
+                if out is not None:
+                    out.write(asdict(r))
+                if total is not None:
+                    bad += r.verdict != "verified"
+                    n = int(summary.totals()["programs"])
+                    rate = (n - resumed) / max(time.perf_counter() - t0, 1e-9)
+                    prog.count(n, total // shard[1], f"programs, {bad} not verified, {rate:.0f}/s")
+        finally:
             if out is not None:
-                out.write(json.dumps(asdict(r)) + "\n")
-                out.flush()
-            if total is not None:
-                bad += r.verdict != "verified"
-                rate = len(mine) / max(time.perf_counter() - t0, 1e-9)
-                prog.count(len(mine), total // shard[1], f"programs, {bad} not verified, {rate:.0f}/s")
-    finally:
-        if out is not None:
-            out.close()
-        prog.finish()
-    summary = Summary.of(mine, time.perf_counter() - t0)
+                out.close()
+            prog.finish()
+    summary.wall_s = time.perf_counter() - t0
     title = f"{runner.label()} on every program of 1..{args.max_size} ops, {alphabet.describe()}, shard {shard[0]}/{shard[1]}"
     if args.format == "json":
         sys.stdout.write(json.dumps(summary.to_json({**header, "max_size": args.max_size, "shard": list(shard)}), indent=2) + "\n")
     else:
         sys.stdout.write(summary.text(title))
     return summary.exit_code()
+
+
+def _in_shard(alphabet: Alphabet, min_size: int, max_size: int, shard: tuple[int, int]) -> Callable[[Result], bool]:
+    """Whether a result is of a program `select` yields for this shard and
+    these sizes (its running index from the counts of the sizes before its
+    own, counted only with more than one shard)."""
+    i, n = shard
+    offsets: dict[int, int] = {}
+    if n > 1:
+        start = 0
+        for size, c in counts(alphabet, max_size).items():
+            if size >= min_size:
+                offsets[size] = start
+                start += c
+
+    def mine(r: Result) -> bool:
+        if not min_size <= r.size <= max_size:
+            return False
+        return n == 1 or (offsets[r.size] + _id_key(r.id)[1]) % n == i - 1
+
+    return mine
+
+
+@contextlib.contextmanager
+def _collecting() -> Iterator[None]:
+    """The cyclic collector on for the run, with what is alive before it
+    (imports, grammars) frozen out of its scans. `run_tool` turns the
+    collector off for a one-shot command; here every program's IR is
+    cyclic garbage, and without it the run keeps all of them (25 KB a
+    program over `whole`)."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.freeze()
+    gc.enable()
+    try:
+        yield
+    finally:
+        if not was:
+            gc.disable()

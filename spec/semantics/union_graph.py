@@ -784,6 +784,15 @@ class _Evaluator:
         return v
 
 
+def path_choices(g: GuardedGraph, sym: Symbols, choices: list[int]) -> tuple[int, ...]:
+    """`on_path(g, sym, choices).choices`, without building the path's
+    graph: the options of the decisions the path meets, in order. Sampling
+    many choice lists that name few paths asks this first."""
+    values, _ = assignment(g, sym, choices)
+    holds = _Evaluator(sym, values)
+    return tuple(values[d] for d, pc in g.met if holds(pc))
+
+
 def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
     """The graph of one path: `g` under the assignment `choices` names
     (`assignment`), its nodes and edges those whose condition holds, each
