@@ -45,7 +45,7 @@ loop inside carries tokens and is therefore not closed.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from spec.ir import Block, Operation, Region, Value
@@ -235,7 +235,7 @@ def _prove_op(run: FunctionRun, comp: Composition, op_in: Operation, op_out: Ope
         key = shape(rin, rout, sym)
         proof = comp.proofs.get(key)
         if proof is None:
-            proof = _prove_run(run, comp, rout, graphs, _trusted_way(op_in, r_in))
+            proof = _prove_run(run, comp, rout, graphs, lambda: _trusted_way(op_in, r_in))
             if proof is None:
                 return None
             comp.proofs[key] = proof
@@ -251,18 +251,21 @@ def _prove_op(run: FunctionRun, comp: Composition, op_in: Operation, op_out: Ope
     return events
 
 
-def _prove_run(run: FunctionRun, comp: Composition, rout: RegionGraph, graphs: AllPaths, entry: list[str] | None) -> RunProof | None:
+def _prove_run(
+    run: FunctionRun, comp: Composition, rout: RegionGraph, graphs: AllPaths, way_in: Callable[[], list[str] | None]
+) -> RunProof | None:
     """One region run's obligations proved (and its output leaving nothing
     pending); None if not verified or bounded (`comp.refuted` if refuted;
-    with an `entry` path that reaches the run, the run's report, its paths
-    prefixed by `entry`, is `comp.refutation`)."""
+    where `way_in()`, asked only then, gives a path that reaches the run,
+    the run's report, its paths prefixed by it, is `comp.refutation`)."""
     unroll = run.options.unroll
     sub = FunctionRun(run.fin, run.fout, run.corr, FunctionReport(run.fr.name), run.options, run.budget, run.timings, LoopLemma(unroll), proved=run.proved)
     decided = prove_one_path(sub, graphs) if graphs.one_path else check_all_paths(sub, graphs)
     fr = sub.fr
     if fr.violations:
         comp.refuted = True
-        if entry is not None and decided:
+        entry = way_in() if decided else None
+        if entry is not None:
             for v in fr.violations:
                 v.path[:0] = entry
             comp.refutation = fr
@@ -405,6 +408,13 @@ ENTERED = {"scf.for": 1, "affine.for": 1, "scf.parallel": 1}
 """Loops whose body is run by entering the op with one iteration."""
 
 
+def _trusted_block_way(block: Block, entry: Block) -> list[str] | None:
+    """The branch path to `block` of the function's body (`cfg_way`), if a
+    refutation of its run is the function's (`independent`)."""
+    way = cfg_way(block) if block is not entry else Way([], frozenset())
+    return way.path if way is not None and independent(block.ops, way) else None
+
+
 def _trusted_way(op: Operation, region: Region) -> list[str] | None:
     """The way into `region` of `op` (`way_in`), if a refutation of its run
     is the function's (`independent`); None otherwise."""
@@ -531,9 +541,7 @@ def _prove_blocks(run: FunctionRun, comp: Composition, back: dict[Operation, Ope
         key = shape(rin, rout, sym)
         proof = comp.proofs.get(key)
         if proof is None:
-            way = cfg_way(b_in) if b_in is not bin_[0] else Way([], frozenset())
-            trusted = way.path if way is not None and independent(b_in.ops, way) else None
-            proof = _prove_run(run, comp, rout, graphs, trusted)
+            proof = _prove_run(run, comp, rout, graphs, lambda: _trusted_block_way(b_in, bin_[0]))
             if proof is None:
                 if comp.refutation is not None:
                     _report_refutation(run, comp.refutation)
