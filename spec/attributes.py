@@ -49,10 +49,8 @@ def _llvm_type_text(text: str) -> str:
     return re.sub(r"func<([^()]*?)\s*\(", r"func<\1 (", out)
 
 
-def _shared_type(text: str) -> Type:
+def _unpickled_type(text: str) -> Type:
     """The shared `Type` of `text` (what unpickling a `Type` makes)."""
-    from spec.syntax.build_base import shared_type  # noqa: PLC0415 - build_base imports this module
-
     return shared_type(Type(text))
 
 
@@ -67,9 +65,9 @@ class Type:
 
     def __reduce__(self) -> tuple[object, ...]:
         # Unpickled as parsed: the one shared object of its text
-        # (`build_base.shared_type`), which name resolution and the passes
+        # (`shared_type`), which name resolution and the passes
         # compare by identity, and without dataclass's generic __setstate__.
-        return (_shared_type, (self.text,))
+        return (_unpickled_type, (self.text,))
 
     @property
     def is_gpu_token(self) -> bool:
@@ -120,6 +118,23 @@ I32 = Type("i32")
 I64 = Type("i64")
 F32 = Type("f32")
 GPU_TOKEN = Type("!gpu.async.token")
+
+_SHARED_TYPES: dict[Type, Type] = {t: t for t in (INDEX, I1, I32, I64, GPU_TOKEN)}
+_MAX_SHARED_TYPES = 65536
+
+
+def shared_type(t: Type) -> Type:
+    """One object per type: the attribute module's constants (`INDEX`,
+    `GPU_TOKEN`, ...) for theirs, else the first made. Types are immutable
+    and equal by text; sharing them lets name resolution compare a use's
+    type with its definition's by identity (`resolve.resolve_ops`), and
+    keeps one object per type in memory rather than one per value."""
+    found = _SHARED_TYPES.get(t)
+    if found is not None:
+        return found
+    if len(_SHARED_TYPES) < _MAX_SHARED_TYPES:
+        _SHARED_TYPES[t] = t
+    return t
 ASYNC_TOKEN = Type("!async.token")
 ASYNC_GROUP = Type("!async.group")
 FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "f80": 80, "f128": 128}

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier.enumeration import WHOLE, programs_up_to
-from verifier.exhaustive import RefimplRunner, Summary, _batches
+from verifier.enumeration import WHOLE, batched, programs_up_to
+from verifier.exhaustive import RefimplRunner, Summary
 
 distributed = pytest.importorskip("distributed")
 
@@ -34,7 +34,7 @@ def test_local_cluster_with_a_worker_killed(mode: str) -> None:
     from verifier.cluster import run_on_cluster
 
     runner = RefimplRunner(mode, 10_000)
-    want = Summary.of((r for b in _batches(programs_up_to(WHOLE, 2), 64) for r in runner.run(b)), 0.0)
+    want = Summary.of((r for b in batched(programs_up_to(WHOLE, 2), 64) for r in runner.run(b)), 0.0)
     with (
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
         distributed.Client(cluster) as client,

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from verifier import encode_guarded
-from verifier.enumeration import WHOLE, programs_up_to
-from verifier.exhaustive import RefimplRunner, Result, _batches, set_plain
+from verifier.enumeration import WHOLE, batched, programs_up_to
+from verifier.exhaustive import RefimplRunner, Result, set_plain
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def fresh_caches() -> Iterator[None]:
 def _run(mode: str, plain: bool) -> dict[str, tuple[str, str, str, str]]:
     runner = RefimplRunner(mode, 10_000, plain)
     out: dict[str, tuple[str, str, str, str]] = {}
-    for batch in _batches(programs_up_to(WHOLE, 2), 64):
+    for batch in batched(programs_up_to(WHOLE, 2), 64):
         r: Result
         for r in runner.run(batch):
             out[r.id] = (r.verdict, r.signature, r.detail, r.text)
@@ -57,7 +57,7 @@ def test_sharing_is_on_only_while_a_run_checks_its_programs(fresh_caches: None) 
     assert encode_guarded.PROVED_GUARDED.enabled
     set_plain(True)
     assert not encode_guarded.PROVED_GUARDED.enabled
-    for batch in _batches(programs_up_to(WHOLE, 2), 500):
+    for batch in batched(programs_up_to(WHOLE, 2), 500):
         RefimplRunner("reference", 10_000).run(batch)
     assert not encode_guarded.PROVED_GUARDED.enabled and len(encode_guarded.PROVED_GUARDED) > 0
 

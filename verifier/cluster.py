@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
-from verifier.enumeration import Program
+from verifier.enumeration import Program, batched
 
 CHUNK = 2000
 """Programs per chunk: a few seconds of a worker's time, many chunks per worker."""
@@ -39,10 +39,8 @@ RETRIES = 2
 
 def run_chunk(runner: Any, chunk: list[tuple[str, int, str]]) -> list:
     """On a worker: the results of a chunk's programs, given as (id, size, text)."""
-    from verifier.exhaustive import _batches  # noqa: PLC0415 - the worker imports what it runs
-
     results = []
-    for batch in _batches((Program(pid, size, (), text) for pid, size, text in chunk), 64):
+    for batch in batched((Program(pid, size, (), text) for pid, size, text in chunk), 64):
         results.extend(runner.run(batch))
     return results
 

@@ -43,7 +43,7 @@ of the package, which would shadow the builtin `enumerate` inside
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 BUF = "memref<16xf32>"
@@ -433,6 +433,18 @@ def programs_up_to(a: Alphabet, max_size: int, min_size: int = 1) -> Iterator[Pr
     """`programs` for every size from `min_size` to `max_size`."""
     for n in range(min_size, max_size + 1):
         yield from programs(a, n)
+
+
+def batched(items: Iterable[Program], size: int) -> Iterator[list[Program]]:
+    """`items` in lists of `size` (the last may be shorter), as runners take them."""
+    batch: list[Program] = []
+    for p in items:
+        batch.append(p)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def counts(a: Alphabet, max_size: int) -> dict[int, int]:

@@ -74,7 +74,7 @@ from spec.invariant import InternalError
 from spec.syntax.parser import parse_module
 from verifier import encode_guarded, reference_impl
 from verifier.budget import default_seconds
-from verifier.enumeration import ALPHABETS, Alphabet, Program, counts, programs_up_to
+from verifier.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
 from verifier.external import IMPL_TIMEOUT_S, run_impl
 from verifier.progress import Progress
 
@@ -280,17 +280,6 @@ def select(alphabet: Alphabet, max_size: int, shard: tuple[int, int], done: Cont
             yield p
 
 
-def _batches(items: Iterable[Program], size: int) -> Iterator[list[Program]]:
-    batch: list[Program] = []
-    for p in items:
-        batch.append(p)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 _WORKER_RUNNER: Runner | None = None
 
 
@@ -313,7 +302,7 @@ def _worker_run(batch: list[Program]) -> list[Result]:
 def run(runner: Runner, work: Iterable[Program], jobs: int, chunk: int) -> Iterator[Result]:
     """Each program's result, in the order batches finish (`jobs` processes;
     1: in this process)."""
-    batches = _batches(work, chunk)
+    batches = batched(work, chunk)
     if jobs <= 1:
         for b in batches:
             yield from runner.run(b)

@@ -17,8 +17,6 @@ from lark import Token, Transformer
 
 from spec import registry
 from spec.attributes import (
-    GPU_TOKEN,
-    I1,
     I32,
     I64,
     INDEX,
@@ -28,6 +26,7 @@ from spec.attributes import (
     SymbolRefAttr,
     Type,
     canonical_type_text,
+    shared_type,
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import EMPTY_DICT, EMPTY_LIST, Block, Location, Operation, Region, Value
@@ -282,24 +281,6 @@ def _typed_llvm_pointer(text: str) -> int | None:
         if not _ADDRESS_SPACE.match(text, m.end()):
             return m.end()
     return None
-
-
-_SHARED_TYPES: dict[Type, Type] = {t: t for t in (INDEX, I1, I32, I64, GPU_TOKEN)}
-_MAX_SHARED_TYPES = 65536
-
-
-def shared_type(t: Type) -> Type:
-    """One object per type: the attribute module's constants (`INDEX`,
-    `GPU_TOKEN`, ...) for theirs, else the first made. Types are immutable
-    and equal by text; sharing them lets name resolution compare a use's
-    type with its definition's by identity (`resolve.resolve_ops`), and
-    keeps one object per type in memory rather than one per value."""
-    found = _SHARED_TYPES.get(t)
-    if found is not None:
-        return found
-    if len(_SHARED_TYPES) < _MAX_SHARED_TYPES:
-        _SHARED_TYPES[t] = t
-    return t
 
 
 _STRIDE = r"\s*(?:-?\d+|\?)\s*"

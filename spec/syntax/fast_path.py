@@ -60,7 +60,7 @@ from typing import Any
 from lark import Token
 
 from spec import registry
-from spec.attributes import GPU_TOKEN, I1, I64, INDEX, Attr, IntegerAttr, Type
+from spec.attributes import GPU_TOKEN, I1, I64, INDEX, Attr, IntegerAttr, Type, shared_type
 from spec.ir import EMPTY_DICT, EMPTY_LIST, Location, Operation, Value
 from spec.syntax import fast_shapes as shapes
 from spec.syntax.build_base import (
@@ -69,7 +69,6 @@ from spec.syntax.build_base import (
     memref_element,
     read_type,
     segment_sizes,
-    shared_type,
     symbol_ref_attr,
 )
 from spec.syntax.fast_shapes import ARITH_BINARY
@@ -218,7 +217,7 @@ class FastPath:
         of the block, and a second definition of the name while it is
         visible is an error `resolve_ops` reports before reaching the use),
         it dominates the use, and the types agree (types are shared, see
-        `build_base.shared_type`). Anything else (block arguments, results
+        `spec.attributes.shared_type`). Anything else (block arguments, results
         of ops the LALR loop built, `%a#1`, another type, a forward
         reference) stays a `UseRef` for `resolve_ops`."""
         if block is not self.block:

@@ -14,6 +14,7 @@ from spec.attributes import (
     OpaqueAttr,
     Type,
     arith_flags_text,
+    shared_type,
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.syntax.build_base import (
@@ -25,7 +26,6 @@ from spec.syntax.build_base import (
     memref_element,
     read_type,
     segment_sizes,
-    shared_type,
 )
 
 
