@@ -35,7 +35,6 @@ import json
 import math
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
@@ -46,9 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from gen_control import mixed, nested, sequence  # noqa: E402
-from speed_table import measure  # noqa: E402
-
-MLIR_OPT = "mlir-opt-19"
+from speed_table import MLIR_OPT, measure, prepared  # noqa: E402
 
 FAMILIES: dict[str, list[int]] = {
     "sequence": [10, 100, 1000],
@@ -180,8 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python", default=sys.executable, help="interpreter with the project installed")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args(argv)
-    if shutil.which(MLIR_OPT) is None:
-        print(f"{MLIR_OPT} not found (apt-get install mlir-19-tools)", file=sys.stderr)
+    if not prepared():
         return 2
     load = os.getloadavg()[0]
     rows = []

@@ -79,6 +79,19 @@ def measure(cmd: list[str], stdout_path: str | None = None) -> dict[str, float]:
     return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss": ru.ru_maxrss / 1024, "exit": proc.returncode}
 
 
+def prepared() -> bool:
+    """mlir-opt-19 is there (else False, said on stderr), and the project's
+    bytecode is compiled, as `pip install` compiles an installed package's:
+    with PYTHONDONTWRITEBYTECODE set (as on the project's machine) an
+    editable checkout would compile its 60-odd changed modules from source
+    on every start (about 0.14 s of each process)."""
+    if shutil.which(MLIR_OPT) is None:
+        print(f"{MLIR_OPT} not found (apt-get install mlir-19-tools)", file=sys.stderr)
+        return False
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "spec", "refimpl", "verifier"], cwd=ROOT, check=True)
+    return True
+
+
 def table_for(n: int, runs: int, py: str, tmp: str) -> dict:
     inp = os.path.join(tmp, f"in{n}.mlir")
     out = os.path.join(tmp, f"out{n}.mlir")
@@ -136,14 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python", default=sys.executable, help="interpreter with the project installed")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args(argv)
-    if shutil.which(MLIR_OPT) is None:
-        print(f"{MLIR_OPT} not found (apt-get install mlir-19-tools)", file=sys.stderr)
+    if not prepared():
         return 2
-    # Bytecode compiled first, as `pip install` compiles an installed
-    # package's: with PYTHONDONTWRITEBYTECODE set (as on the project's
-    # machine) an editable checkout would compile its 60-odd changed modules
-    # from source on every start (about 0.14 s of each process).
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "spec", "refimpl", "verifier"], cwd=ROOT, check=True)
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         rows = [table_for(int(s), args.runs, args.python, tmp) for s in args.sizes.split(",")]

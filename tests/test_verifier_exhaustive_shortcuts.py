@@ -16,6 +16,7 @@ import pytest
 from verifier import encode_guarded
 from verifier.enumeration import WHOLE, batched, programs_up_to
 from verifier.exhaustive import RefimplRunner, Result, set_plain
+from verifier.solver import ProvedQueries
 
 
 @pytest.fixture
@@ -90,16 +91,15 @@ def test_path_choices_is_on_path_choices() -> None:
 
 
 def test_proved_guarded_is_bounded_and_most_recent_first() -> None:
-    cache = encode_guarded.ProvedGuarded(3)
-    cache.enabled = True
+    cache = ProvedQueries(3)
     for k in range(5):
-        cache.add(("q", k))
+        cache.add([("q", k)])
     assert len(cache) == 3 and ("q", 0) not in cache and ("q", 1) not in cache
     assert ("q", 2) in cache  # a hit makes it the most recent
-    cache.add(("q", 5))
+    cache.add([("q", 5)])
     assert ("q", 2) in cache and ("q", 3) not in cache
     cache.enabled = False
     assert ("q", 2) not in cache
-    cache.add(("q", 6))
+    cache.add([("q", 6)])
     cache.enabled = True
     assert ("q", 6) not in cache

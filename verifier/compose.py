@@ -134,6 +134,15 @@ class Composition:
     """The violations of a refuted run that stands in its function as it
     stands alone (`independent`): they are the function's."""
 
+    def add(self, proof: RunProof) -> None:
+        """One more run proved apart."""
+        self.runs += 1
+        self.obligations += proof.obligations
+        self.proved += proof.proved
+        self.agreements += proof.agreements
+        self.z3_checks += proof.z3_checks
+        self.bounded_why = self.bounded_why or proof.bounded_why
+
 
 @dataclass(frozen=True)
 class RunProof:
@@ -242,12 +251,7 @@ def _prove_op(run: FunctionRun, comp: Composition, op_in: Operation, op_out: Ope
         events = events or proof.events
         done.append(proof)
     for proof in done:
-        comp.runs += 1
-        comp.obligations += proof.obligations
-        comp.proved += proof.proved
-        comp.agreements += proof.agreements
-        comp.z3_checks += proof.z3_checks
-        comp.bounded_why = comp.bounded_why or proof.bounded_why
+        comp.add(proof)
     return events
 
 
@@ -530,7 +534,6 @@ def _prove_blocks(run: FunctionRun, comp: Composition, back: dict[Operation, Ope
     if len(bin_) != len(bout) or not same_branches(bin_, bout) or not (closed_blocks(fin) and closed_blocks(fout)):
         return False
     t0 = time.perf_counter()
-    runs = 0
     for b_in, b_out in zip(bin_, bout, strict=True):
         sym = Symbols()
         rin = build_block(fin, b_in, sym, None, unroll, comp.summarised_in)
@@ -548,17 +551,12 @@ def _prove_blocks(run: FunctionRun, comp: Composition, back: dict[Operation, Ope
                     return True
                 return False
             comp.proofs[key] = proof
-        runs += 1
-        comp.obligations += proof.obligations
-        comp.proved += proof.proved
-        comp.agreements += proof.agreements
-        comp.z3_checks += proof.z3_checks
-        comp.bounded_why = comp.bounded_why or proof.bounded_why
+        comp.add(proof)
     run.time("compose", time.perf_counter() - t0)
     out = run.fr
     out.obligations, out.proved, out.agreements = comp.obligations, comp.proved, comp.agreements
     out.z3_checks += comp.z3_checks
-    out.regions = comp.runs + runs
+    out.regions = comp.runs
     out.bounded = bool(comp.bounded_why)
     if comp.bounded_why:
         run.lemma.holds, run.lemma.why = False, comp.bounded_why

@@ -34,7 +34,6 @@ from __future__ import annotations
 import array
 import os
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -44,7 +43,16 @@ from spec import fork_child
 from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
 from verifier import progress
-from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Logic, Outcome, SolverSettings, Status, new_solver
+from verifier.solver import (
+    DEFAULT_SEED,
+    DEFAULT_TIMEOUT_MS,
+    Logic,
+    Outcome,
+    ProvedQueries,
+    SolverSettings,
+    Status,
+    new_solver,
+)
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "Outcome", "Prover"]
 DEFAULT_BATCH = 64
@@ -438,38 +446,6 @@ def _forks(fork: bool | None, size: int, minimum: int) -> bool:
     if fork is None:
         return fork_child.large_enough(size, minimum) and can_fork()
     return fork and hasattr(os, "fork")
-
-
-class ProvedQueries:
-    """Queries Z3 has proved, the most recent `capacity` of them, shared by
-    the `Prover`s of one function's check (`verifier.run.FunctionRun`). A
-    query is its formula up to the names of its unknowns (`Query`), so a
-    query proved once is proved wherever it comes up again: in thousands of
-    region runs of one function, most ask the same few. Only `unsat`
-    answers are kept. Scoped to one check, so that a verdict never depends
-    on what the process checked before (a query proved earlier without a
-    resource limit would otherwise turn a later `unknown` into `verified`);
-    the bound keeps memory flat."""
-
-    def __init__(self, capacity: int = 50_000) -> None:
-        self.capacity = capacity
-        self._seen: OrderedDict[Query, None] = OrderedDict()
-
-    def __contains__(self, q: Query) -> bool:
-        if q in self._seen:
-            self._seen.move_to_end(q)
-            return True
-        return False
-
-    def add(self, queries: list[Query] | set[Query]) -> None:
-        for q in queries:
-            self._seen[q] = None
-            self._seen.move_to_end(q)
-        while len(self._seen) > self.capacity:
-            self._seen.popitem(last=False)
-
-    def clear(self) -> None:
-        self._seen.clear()
 
 
 class Query(NamedTuple):

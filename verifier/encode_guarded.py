@@ -39,61 +39,21 @@ it does not depend on the number of paths.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Hashable
-
 import z3
 
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.union_graph import GuardedGraph
 from verifier.budget import UNLIMITED, Budget
-from verifier.solver import Logic, Outcome, SolverSettings, Status, new_solver
+from verifier.solver import Logic, Outcome, ProvedQueries, SolverSettings, Status, new_solver
 
 MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""
 
 
-class ProvedGuarded:
-    """The guarded queries Z3 answered `unsat` in this process, the most
-    recent `capacity` of them, each as `GuardedProver.query_key`: its
-    formula up to the names of its node variables. An exhaustive run asks
-    the same few shapes of query in thousands of programs; one proved is
-    proved wherever it comes again. Only `unsat` is kept (an answer that
-    holds whatever the timeout); the bound keeps a long run's memory flat.
-    Off (`enabled` False: Z3 asked every time) but while an exhaustive run
-    checks its programs (`verifier.exhaustive.set_plain`), so that a
-    `check` never depends on what the process checked before."""
-
-    def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.enabled = False
-        self.hits = 0
-        self._seen: OrderedDict[Hashable, None] = OrderedDict()
-
-    def __contains__(self, key: Hashable) -> bool:
-        if self.enabled and key in self._seen:
-            self._seen.move_to_end(key)
-            self.hits += 1
-            return True
-        return False
-
-    def add(self, key: Hashable) -> None:
-        if not self.enabled:
-            return
-        self._seen[key] = None
-        if len(self._seen) > self.capacity:
-            self._seen.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._seen)
-
-    def clear(self) -> None:
-        self._seen.clear()
-
-
-PROVED_GUARDED = ProvedGuarded(20_000)
+PROVED_GUARDED = ProvedQueries(20_000, enabled=False)
 """The process's proved guarded queries (`GuardedProver.prove` reads and
-adds): 2-3 KB a key over `whole` to size 4, so at most some 60 MB; an
+adds), off but while an exhaustive run checks its programs
+(`verifier.exhaustive.set_plain`): 2-3 KB a key over `whole` to size 4, so at most some 60 MB; an
 exhaustive run's programs come in an order where equal queries are near
 each other."""
 
@@ -302,7 +262,7 @@ class GuardedProver:
             s.add(*self.unordered_constraints(self.gout, a_out, b_out, "t", nodes_out))
             r = self._check()
             if r == z3.unsat:
-                PROVED_GUARDED.add(key)
+                PROVED_GUARDED.add([key])
                 return Outcome(Status.VERIFIED)
             if r == z3.unknown:
                 return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")

@@ -184,7 +184,7 @@ def set_plain(plain: bool) -> None:
     query afresh. Off outside exhaustive runs (`main` turns it off again at
     the end): a check's verdict then never depends on what the process
     checked before. Within one function's check, straight-line queries
-    are shared either way (`verifier.encode.ProvedQueries`)."""
+    are shared either way (`verifier.solver.ProvedQueries`)."""
     share_proofs(not plain)
     if plain:
         encode_guarded.PROVED_GUARDED.clear()

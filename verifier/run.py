@@ -17,10 +17,9 @@ from spec.ir import Operation
 from spec.semantics.events import DEFAULT_UNROLL
 from verifier.budget import Budget
 from verifier.correspondence import Correspondence
-from verifier.encode import ProvedQueries
 from verifier.lemma import LoopLemma
 from verifier.report import FunctionReport
-from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, SolverSettings, Status
+from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, ProvedQueries, SolverSettings, Status
 
 MAX_REASONS = 3
 """Unsupported constructs named in an `unknown` reason; the rest counted."""

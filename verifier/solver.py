@@ -23,6 +23,8 @@ inconsistent < refuted < unknown < bounded < verified (`min` is the worst).
 from __future__ import annotations
 
 import enum
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 import z3
@@ -136,3 +138,44 @@ class Outcome:
     def z3_says(self) -> str:
         """The answer in the solver's words, for an `inconsistent` reason."""
         return {Status.VERIFIED: "proved", Status.REFUTED: "violated"}.get(self.status, str(self.status))
+
+
+class ProvedQueries:
+    """Queries Z3 has answered `unsat`, the most recent `capacity` of them,
+    each as a key that is its formula up to the names of its unknowns
+    (`encode.Query`, `encode_guarded.GuardedProver.query_key`), so a query
+    proved once is proved wherever it comes up again. Only `unsat` answers
+    are kept; the bound keeps memory flat. One per function check for the
+    straight-line encoding (`verifier.run.FunctionRun.proved`: thousands of
+    region runs of one function ask the same few queries), so a verdict
+    never depends on what the process checked before; the guarded one's
+    process-wide table is `enabled` only while an exhaustive run checks its
+    programs. `hits` counts the answers given from the table."""
+
+    def __init__(self, capacity: int = 50_000, enabled: bool = True) -> None:
+        self.capacity = capacity
+        self.enabled = enabled
+        self.hits = 0
+        self._seen: OrderedDict[Hashable, None] = OrderedDict()
+
+    def __contains__(self, key: Hashable) -> bool:
+        if self.enabled and key in self._seen:
+            self._seen.move_to_end(key)
+            self.hits += 1
+            return True
+        return False
+
+    def add(self, keys: Iterable[Hashable]) -> None:
+        if not self.enabled:
+            return
+        for k in keys:
+            self._seen[k] = None
+            self._seen.move_to_end(k)
+        while len(self._seen) > self.capacity:
+            self._seen.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def clear(self) -> None:
+        self._seen.clear()

@@ -695,15 +695,7 @@ def build_region(
     For a region op no token crosses the boundary of (`verifier/compose.py`
     checks that), what happens inside depends on nothing outside but the
     host thread reaching it. Input first, as with `build_guarded`."""
-    b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None, summarised)
-    g = b.g
-    g.thread_ops.append(None)
-    start = g.node("point", owner, 0)
-    last, _ = b.gregion(region, start, 0, 0)
-    end = g.node("point", owner, 0)
-    g.edge(last if last is not None else start, end)
-    g.path_count = b.mult
-    return RegionGraph(g, end, b.completions)
+    return _build_run(func, owner, sym, canon, unroll, summarised, lambda b, start: b.gregion(region, start, 0, 0)[0])
 
 
 def build_block(
@@ -720,12 +712,27 @@ def build_block(
     no token crosses the blocks of (`verifier/compose.py` checks that), what
     a block does depends on nothing outside but the host thread reaching
     it. Input first, as with `build_guarded`."""
+    return _build_run(func, func, sym, canon, unroll, summarised, lambda b, start: b.thread(block, start, 0, 0)[0])
+
+
+def _build_run(
+    func: Operation,
+    owner: Operation,
+    sym: Symbols,
+    canon: Callable[[Operation], Operation | None] | None,
+    unroll: int,
+    summarised: Mapping[Operation, bool] | None,
+    walk: Callable[[_GuardedBuilder, int], int | None],
+) -> RegionGraph:
+    """One run on its own: a point of `owner`, what `walk` builds from it
+    on the host thread, and a last point after it (`build_region`,
+    `build_block`)."""
     b = _GuardedBuilder(func, sym, canon or same_op, unroll, canon is None, summarised)
     g = b.g
     g.thread_ops.append(None)
-    start = g.node("point", func, 0)
-    last, _ = b.thread(block, start, 0, 0)
-    end = g.node("point", func, 0)
+    start = g.node("point", owner, 0)
+    last = walk(b, start)
+    end = g.node("point", owner, 0)
     g.edge(last if last is not None else start, end)
     g.path_count = b.mult
     return RegionGraph(g, end, b.completions)
