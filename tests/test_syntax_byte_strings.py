@@ -21,7 +21,7 @@ from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from spec.syntax.string_literals import BYTES, first_bad_literal, quote, unescape
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from tests.support.against_mlir19 import REPO, ours, theirs, write_input
+from tests.support.against_mlir19 import REPO, each_output, ours, theirs, write_input
 
 ALL_BYTES = bytes(range(256))
 ESCAPED_ALL = "".join(f"\\{b:02X}" for b in ALL_BYTES).encode()
@@ -144,11 +144,7 @@ def _same(tool: str, path: Path, *options: str, first_only: bool = False) -> Non
 
 @needs_mlir19
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
-@pytest.mark.parametrize(
-    ("tool", "options"),
-    [("print", ()), ("print", ("--mlir-print-op-generic",)), ("refimpl", ())],
-    ids=["custom", "generic", "refimpl"],
-)
+@each_output
 def test_accepted_bytes_print_as_mlir_opt_19(name: str, tool: str, options: tuple[str, ...], tmp_path: Path) -> None:
     path = write_input(tmp_path, ACCEPTED[name])
     _same(tool, path, "--allow-unregistered-dialect", *options)

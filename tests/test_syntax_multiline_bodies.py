@@ -14,7 +14,7 @@ from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from spec.syntax.string_literals import BYTES
 from tests.mlir_tools import needs_mlir19
-from tests.support.against_mlir19 import ours, theirs, write_input
+from tests.support.against_mlir19 import each_output, ours, theirs, write_input
 
 ACCEPTED = {
     "dense-and-target-env": b"""module attributes {gpu.container_module, spirv.target_env = #spirv.target_env<
@@ -101,11 +101,7 @@ def test_a_dense_literal_over_two_lines_is_the_one_line_literal() -> None:
 
 @needs_mlir19
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
-@pytest.mark.parametrize(
-    ("tool", "options"),
-    [("print", ()), ("print", ("--mlir-print-op-generic",)), ("refimpl", ())],
-    ids=["custom", "generic", "refimpl"],
-)
+@each_output
 def test_multiline_bodies_print_as_mlir_opt_19(name: str, tool: str, options: tuple[str, ...], tmp_path: Path) -> None:
     path = write_input(tmp_path, ACCEPTED[name])
     mine, ref = ours(tool, path, *options), theirs(tool, path, *options)

@@ -9,6 +9,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from tests.mlir_tools import MLIR_OPT_19
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,3 +56,12 @@ def theirs(tool: str, path: Path, *options: str) -> Run:
     assert MLIR_OPT_19 is not None
     _, extra = TOOLS[tool]
     return _run([MLIR_OPT_19, "--mlir-disable-threading", *extra, *options, path.name], path.parent)
+
+
+each_output = pytest.mark.parametrize(
+    ("tool", "options"),
+    [("print", ()), ("print", ("--mlir-print-op-generic",)), ("refimpl", ())],
+    ids=["custom", "generic", "refimpl"],
+)
+"""A test once per output compared with mlir-opt-19's: the custom print, the
+generic print, the pass (`ours` and `theirs` take `tool` and `options`)."""
