@@ -3,10 +3,11 @@
 `verifier.mutants` applies one plausible bug at *every* site it matches;
 the differential of `tests/test_semantic_judge.py` also needs edits at *one*
 chosen site, and edits the mutants do not make: move or duplicate a wait,
+move an `async.await`/`await_all` down,
 add a dependency, swap tokens in a `return` / `scf.yield` / `iter_args` /
 branch operands, retarget a branch, delete a wait in an `async.execute` body,
-touch a kernel or an attribute, hoist a division above its guard, move a
-function into a nested module, rotate a function's arguments. Each edit is `edit(module, pick) -> bool`:
+touch a kernel or an attribute, hoist a division above its guard, drop an
+`async.await`, move a function into another module, rotate a function's arguments. Each edit is `edit(module, pick) -> bool`:
 `pick(n)` chooses one of `n` sites (a Hypothesis draw or a `random.Random`),
 the module is changed in place, and False means the edit has no site here.
 Edits keep SSA dominance where they can (a replacement token is defined
@@ -86,16 +87,26 @@ def drop_wait(module: Operation, pick: Pick) -> bool:
 
 def move_wait(module: Operation, pick: Pick) -> bool:
     """A blocking wait moves one op down (past a non-terminator)."""
+    return _move_down(module, pick, _blocking)
+
+
+def move_await(module: Operation, pick: Pick) -> bool:
+    """An `async.await` or `async.await_all` moves one op down (past a
+    non-terminator): what it ordered before the next op, it no longer does."""
+    return _move_down(module, pick, lambda o: registry.blocks_thread(o.name) and not registry.is_gpu_wait(o.name))
+
+
+def _move_down(module: Operation, pick: Pick, which: Callable[[Operation], bool]) -> bool:
     cands = []
     op: Operation | None  # the loop's, then the one chosen
-    for op in _ops(module, _blocking):
+    for op in _ops(module, which):
         b = op.parent
         if b is None:
             raise InternalError("verifier.edits: expected b is not None")
         i = b.ops.index(op)
         if i + 1 < len(b.ops) and not registry.lookup(b.ops[i + 1].name).terminator:
             nxt = b.ops[i + 1]
-            if not any(r in set(op.operands) for r in nxt.results):
+            if not any(r in set(op.operands) for r in nxt.results) and not any(u in set(nxt.operands) for u in op.results):
                 cands.append(op)
     op = _choose(cands, pick)
     if not isinstance(op, Operation) or op.parent is None:
@@ -249,19 +260,35 @@ def hoist_trapping(module: Operation, pick: Pick) -> bool:
 
 
 def move_to_nested_module(module: Operation, pick: Pick) -> bool:
-    """A function moves into a new nested `module @moved` (its name
-    unchanged, its symbol path not)."""
-    funcs = [f for f in _funcs(module) if f.parent is not None and f.parent_op is module]
+    """A function moves into another named module: a module nested beside
+    its own, if there is one (`@A::@f` becomes `@B::@f`), else a new nested
+    `module @moved` (its name unchanged, its symbol path not)."""
+    funcs = [f for f in _funcs(module) if f.parent is not None and f.parent_op is not None and f.parent_op.name == "builtin.module"]
     f = _choose(funcs, pick)
-    if not isinstance(f, Operation) or f.parent is None:
+    if not isinstance(f, Operation) or f.parent is None or f.parent_op is None:
         return False
+    home = f.parent_op
+    others = [m for m in module.walk() if m.name == "builtin.module" and m is not home and m is not module and "sym_name" in m.properties]
     block = f.parent
     at = block.ops.index(f)
     block.ops.remove(f)
+    if others:
+        module_body(others[pick(len(others))]).append(f)
+        return True
     nested = new_module(f.loc)
     nested.properties = {"sym_name": StringAttr("moved")}
     module_body(nested).append(f)
     block.insert(at, nested)
+    return True
+
+
+def drop_await(module: Operation, pick: Pick) -> bool:
+    """An `async.await` of a token goes (the rewrite trusts something else,
+    a group's `await_all` say, to order what it ordered)."""
+    op = _choose(_ops(module, lambda o: o.name == "async.await" and not o.results), pick)
+    if not isinstance(op, Operation) or op.parent is None:
+        return False
+    op.parent.ops.remove(op)
     return True
 
 
@@ -295,6 +322,7 @@ def _mutant(name: str) -> Edit:
 EDITS: dict[str, Edit] = {
     "drop-wait": drop_wait,
     "move-wait": move_wait,
+    "move-await": move_await,
     "duplicate-wait": duplicate_wait,
     "drop-dependency": drop_dependency,
     "add-dependency": add_dependency,
@@ -309,6 +337,7 @@ EDITS: dict[str, Edit] = {
     "touch-attribute": touch_attribute,
     "hoist-trapping": hoist_trapping,
     "move-to-nested-module": move_to_nested_module,
+    "drop-await": drop_await,
     "rotate-arguments": rotate_arguments,
     **{f"mutant:{name}": _mutant(name) for name in MUTANTS},
 }

@@ -130,21 +130,47 @@ def evaluate(pair: Pair, bound: int | None = None, steps: int | None = None) -> 
 
 # -- strategies ------------------------------------------------------------------
 
+
+def nested(text: str) -> str:
+    """The program `text` (one top-level module) as `module @A` inside an
+    unnamed module, beside a `module @B` with the same kernels and
+    declarations: its functions have the symbol paths `A::@f`, and a
+    rewrite can move one to `B::@f` and keep the IR valid."""
+    lines = text.rstrip("\n").splitlines()
+    body = lines[1:-1]
+    first_func = next(k for k, ln in enumerate(body) if ln.lstrip().startswith("func.func") and "private" not in ln)
+    indent = ["  " + ln if ln else ln for ln in body]
+    head = lines[0].replace("module ", "module @A ", 1)
+    other = [lines[0].replace("module ", "module @B ", 1), *body[:first_func], "}"]
+    return "\n".join(["module {", "  " + head, *indent, "  }", *("  " + ln for ln in other), "}", ""])
+
 EDIT_NAMES = list(EDITS)
 
 
 @st.composite
-def pairs(draw: st.DrawFn, options: Options = ALL, sources: list[str] | None = None, edits: list[str] | None = None, legacy: bool = True) -> Pair:
+def pairs(
+    draw: st.DrawFn,
+    options: Options = ALL,
+    sources: list[str] | None = None,
+    edits: list[str] | None = None,
+    legacy: bool = True,
+    unrolls: list[int] | None = None,
+    nest: bool | None = None,
+) -> Pair:
     """A `Pair`: the program from `boundary_programs(options)` (or, one time
     in four when `legacy`, from `verifier.generators` with small features),
-    a rewrite source, up to two edits with their site choices, and the
-    verifier's loop bound (shrinking toward the default)."""
+    one in eight of the latter as `module @A` beside a `module @B`
+    (`nested`, shrinking toward not nested; `nest`: always or never), a rewrite source, up to two edits with their site choices, and the
+    verifier's loop bound (shrinking toward the default; `unrolls`: the
+    bounds to draw from instead)."""
     if legacy and draw(st.integers(0, 3)) == 3:
         text = draw(programs(SMALL_FEATURES)).text
     else:
         text = draw(boundary_programs(options))
+        if nest or (nest is None and draw(st.integers(0, 7)) == 7):
+            text = nested(text)
     source = draw(st.sampled_from(sources or SOURCES))
     names = edits if edits is not None else EDIT_NAMES
     chosen = draw(st.lists(st.sampled_from(names), max_size=2)) if names else []
-    unroll = draw(st.sampled_from([DEFAULT_UNROLL, 1]))
+    unroll = draw(st.sampled_from(unrolls or [DEFAULT_UNROLL, 1]))
     return Pair(text, source, tuple((n, tuple(draw(st.lists(st.integers(0, 30), min_size=3, max_size=3)))) for n in chosen), unroll)
