@@ -116,6 +116,11 @@ def _parser(prog: str = "python -m verifier", exhaustive_args: bool = True) -> a
         "(the reference the compositional proof is tested against)",
     )
     c.add_argument(
+        "--no-induction",
+        action="store_true",
+        help="leave a function whose loops carry tokens bounded instead of proving those loops by induction on their iterations",
+    )
+    c.add_argument(
         "--require-unbounded",
         action="store_true",
         help="a verdict that holds only up to the loop bound is unknown (exit 3), as CBMC's unwinding assertions",
@@ -341,6 +346,7 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
         require_unbounded=args.require_unbounded,
         accept_bounded=args.accept_bounded,
         compose=not args.no_compose,
+        induction=not args.no_induction,
     )
     report = check(module_in, module_out, options)
     report.input_file, report.output_file = src_in.name, src_out.name

@@ -18,7 +18,9 @@
                        `all_paths.check_all_paths`; one path: the same
                        graph in difference logic, `paths.prove_one_path`)
                        and cross-checked by reachability (`reach.py`)
-    conclude           dropped ops, the loop lemma, the function's verdict
+    conclude           dropped ops, the loop lemma, the function's verdict;
+                       `bounded` because loops carry tokens: each such loop
+                       proved by induction on its iterations (`induction.py`)
     match_module       nothing changed outside the functions
 
 The result is a `report.Report`. Options travel as one `CheckOptions`.
@@ -39,6 +41,7 @@ import z3
 from spec import fork_child, registry
 from spec.fork_child import Forked
 from spec.ir import Operation, symbol_path
+from verifier import induction
 from verifier.all_paths import Undecided, build_graphs, check_all_paths
 from verifier.blocking import added_waits
 from verifier.budget import Budget
@@ -265,7 +268,18 @@ def check_function(
     if proved:
         run.undecided.extend(blocking.undecided)
         conclude(run)
+        if fr.verdict == Status.BOUNDED and opts.induction:
+            _prove_by_induction(run, step)
     return fr
+
+
+def _prove_by_induction(run: FunctionRun, step: ProveStep | None) -> None:
+    """A `bounded` function whose loops carry tokens: proved for every trip
+    count if each loop's step and its context are (`induction.py`)."""
+    fr = run.fr
+    lemma = induction.prove(run.fin, run.fout, run.corr, lambda a, b: check_function(a, b, run.options, run.budget, run.timings, step))
+    if lemma is not None and not run.budget.spent():
+        fr.verdict, fr.bounded, fr.lemma = Status.VERIFIED, False, lemma
 
 
 def prove(run: FunctionRun) -> bool:

@@ -56,6 +56,10 @@ class CheckOptions:
     compose: bool = True
     """Closed region ops proved apart, region by region (`compose.py`);
     False: every function proved whole, its loops unrolled."""
+    induction: bool = True
+    """A function `bounded` because its loops carry tokens is proved for
+    every trip count by induction on their iterations where it can be
+    (`induction.py`); False: it stays `bounded`."""
 
     @property
     def solver(self) -> SolverSettings:
