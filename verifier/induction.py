@@ -52,11 +52,11 @@ has not kept.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from spec import registry
-from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, TypeAttr
-from spec.ir import Block, Operation, Region, Value
+from spec.attributes import Attr, FunctionType, StringAttr, SymbolRefAttr, Type, TypeAttr
+from spec.ir import Block, Location, Operation, Region, Value
 from spec.semantics.events import is_token_type
 from verifier.correspondence import Correspondence
 from verifier.lemma import crosses_iterations
@@ -165,11 +165,11 @@ def _replace_uses(root: Operation, by: dict[int, Value]) -> None:
             op.operands = [by.get(id(v), v) for v in op.operands]
 
 
-def _function(name: str, inputs: list[object], results: list[object], loc: object, private: bool = False) -> Operation:
-    props = {"sym_name": StringAttr(name), "function_type": TypeAttr(FunctionType(tuple(inputs), tuple(results)))}  # type: ignore[arg-type]  # the types of IR values
+def _function(name: str, inputs: Sequence[Type], results: Sequence[Type], loc: Location, private: bool = False) -> Operation:
+    props: dict[str, Attr] = {"sym_name": StringAttr(name), "function_type": TypeAttr(FunctionType(tuple(inputs), tuple(results)))}
     if private:
         props["sym_visibility"] = StringAttr("private")
-    return Operation("func.func", properties=props, loc=loc)  # type: ignore[arg-type]  # the dict of attributes above
+    return Operation("func.func", properties=props, loc=loc)
 
 
 def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
