@@ -137,17 +137,26 @@ def _attrs(op: Operation) -> str:
 def _context(func: Operation) -> list[str]:
     """What a caller or the runtime sees besides `func`'s body: the module's
     attributes, `func`'s attributes, and every other op of the module (the
-    other functions' attributes; every non-function op printed whole)."""
+    other functions' attributes; nested modules op by op, the same way;
+    every other op printed whole)."""
     root = _root(func)
-    out = [f"module {_attrs(root)}", f"function {_attrs(func)}"]
-    for op in root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else []:
+    out = [f"function {_attrs(func)}"]
+    _surroundings(root, func, out)
+    return out
+
+
+def _surroundings(module: Operation, func: Operation, out: list[str]) -> None:
+    out.append(f"module {_attrs(module)}")
+    for op in module.regions[0].blocks[0].ops if module.regions and module.regions[0].blocks else []:
         if op is func:
-            continue
-        if op.name == "func.func":
+            out.append("(the function)")
+        elif op.name == "func.func":
             out.append(f"func {_attrs(op)}")
+        elif op.name == "builtin.module":
+            _surroundings(op, func, out)
+            out.append("end module")
         else:
             out.append(_printed(op))
-    return out
 
 
 def _interface(fin: Operation, fout: Operation) -> list[SemanticViolation]:
