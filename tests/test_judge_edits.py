@@ -104,3 +104,17 @@ def test_the_judge_finds_the_class_when_its_fix_is_reverted(name: str) -> None:
     tally = reach.measure(cls, 200, 0)
     assert tally.reached > 0, tally
     assert tally.held == 0, tally
+
+
+def test_a_rewrite_inside_a_nested_module_is_no_interface_change() -> None:
+    """The module holding the function is compared op by op around it: the
+    function's own body changing (the pass's rewrite) is not 'what surrounds
+    the function'."""
+    from verifier.gate import RefimplImpl
+
+    text = nested(PROGRAM)
+    out = RefimplImpl("reference")(text)
+    assert out != text
+    fin, fout = parse_module(text, "in.mlir"), parse_module(out, "out.mlir")
+    judged = judge_modules(fin, fout)
+    assert not any(v.kind == "interface" for j in judged.values() for v in j.violations), [j.text() for j in judged.values()]

@@ -1,0 +1,121 @@
+"""Loops whose iterations carry tokens, proved by induction (`verifier/induction.py`).
+
+A rotating pair of carried tokens (`iter_args(%a, %p)`, `scf.yield %p, %x`)
+and a launch that waits on both. Right rewrites (the identity, an extra
+wait, renamed values) are verified for every trip count, at `--unroll 1`
+too, where the unrolled proof alone is bounded; wrong ones are never
+verified: a dependency dropped (a race between consecutive iterations, out
+of reach at `--unroll 1`), a stale token yielded, inits that lose the work
+before the loop. A right rewrite the step cannot show (a dependency that
+holds only through the previous iteration's chain) stays bounded.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spec.syntax.parser import parse_module
+from verifier import check
+from verifier.report import BOUNDED, REFUTED, VERIFIED
+
+PROGRAM = """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k0(%arg0: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @use(memref<4xf32>)
+  func.func @f(%b: memref<4xf32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t0 = gpu.launch_func async @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xf32>)
+    PRE
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = INIT_A, %p = %t0) -> (!gpu.async.token, !gpu.async.token) {
+      %x = gpu.launch_func async [DEPS] @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xf32>)
+      EXTRA
+      scf.yield YIELD : !gpu.async.token, !gpu.async.token
+    }
+    gpu.wait [%r#0, %r#1]
+    func.call @use(%b) : (memref<4xf32>) -> ()
+    return
+  }
+}
+"""
+
+
+def program(deps: str = "%a, %p", extra: str = "", yielded: str = "%p, %x", pre: str = "", init_a: str = "%t0") -> str:
+    return PROGRAM.replace("DEPS", deps).replace("EXTRA", extra).replace("YIELD", yielded).replace("PRE", pre).replace("INIT_A", init_a)
+
+
+INPUT = program()
+
+
+def verdict(out: str, **options: object) -> object:
+    r = check(parse_module(INPUT, "in.mlir"), parse_module(out, "out.mlir"), **options)
+    return r
+
+
+RIGHT = {
+    "identity": INPUT,
+    "over-synchronised": program(extra="gpu.wait [%x]"),
+    "renamed": INPUT.replace("%x", "%launched").replace("%p", "%prev"),
+}
+WRONG = {
+    "dependency on the previous iteration dropped": program(deps="%a"),
+    "stale token yielded": program(yielded="%p, %a"),
+    "inits lose the work before the loop": program(pre="%z = gpu.wait async", init_a="%z").replace("iter_args(%a = %z, %p = %t0)", "iter_args(%a = %z, %p = %z)"),
+}
+
+
+@pytest.mark.parametrize("unroll", [1, 2])
+@pytest.mark.parametrize("name", list(RIGHT))
+def test_right_rewrites_are_verified_for_every_trip_count(name: str, unroll: int) -> None:
+    r = verdict(RIGHT[name], unroll=unroll)
+    assert r.verdict == VERIFIED, r.text()
+    assert r.functions[0].lemma.startswith("tokens carried across iterations"), r.functions[0].lemma
+    assert verdict(RIGHT[name], unroll=unroll, induction=False).verdict == BOUNDED
+
+
+@pytest.mark.parametrize("unroll", [1, 2])
+@pytest.mark.parametrize("name", list(WRONG))
+def test_wrong_rewrites_are_never_verified(name: str, unroll: int) -> None:
+    r = verdict(WRONG[name], unroll=unroll)
+    assert r.verdict != VERIFIED, r.text()
+    if unroll == 2:
+        assert r.verdict == REFUTED, r.text()
+
+
+def test_a_dependency_kept_only_through_the_chain_stays_bounded() -> None:
+    """`%x` waiting on `%p` alone is right (the previous launch waited on
+    the one before), but one iteration does not show it: the caller's work
+    behind `%a` is no longer before the launch. Not verified, not refuted."""
+    r = verdict(program(deps="%p"))
+    assert r.verdict == BOUNDED, r.text()
+
+
+def test_a_loop_that_waits_on_a_token_from_outside_is_not_taken() -> None:
+    text = program(deps="%a, %p, %t0")
+    r = check(parse_module(text, "in.mlir"), parse_module(text, "out.mlir"))
+    assert r.verdict == BOUNDED and "a token crosses the iterations" in r.functions[0].lemma, r.text()
+
+
+INNER = (
+    "%s:2 = scf.for %j = %c0 to %n step %c1 iter_args(%u = %x, %w = %p) -> (!gpu.async.token, !gpu.async.token) {\n"
+    "        %y = gpu.launch_func async [INNER_DEPS] @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xf32>)\n"
+    "        scf.yield %w, %y : !gpu.async.token, !gpu.async.token\n"
+    "      }"
+)
+
+
+def nested(inner_deps: str) -> str:
+    return program(extra=INNER.replace("INNER_DEPS", inner_deps), yielded="%s#0, %s#1")
+
+
+@pytest.mark.parametrize("unroll", [1, 2])
+def test_an_inner_carried_loop_is_proved_inside_the_step_of_the_outer(unroll: int) -> None:
+    text = nested("%u, %w")
+    r = check(parse_module(text, "in.mlir"), parse_module(text, "out.mlir"), unroll=unroll)
+    assert r.verdict == VERIFIED, r.text()
+    wrong = nested("%w")
+    r = check(parse_module(text, "in.mlir"), parse_module(wrong, "out.mlir"), unroll=unroll)
+    assert r.verdict != VERIFIED, r.text()
