@@ -119,3 +119,40 @@ def test_an_inner_carried_loop_is_proved_inside_the_step_of_the_outer(unroll: in
     wrong = nested("%w")
     r = check(parse_module(text, "in.mlir"), parse_module(wrong, "out.mlir"), unroll=unroll)
     assert r.verdict != VERIFIED, r.text()
+
+
+HOST_WAIT = """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k0(%arg0: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @use(memref<4xf32>)
+  func.func @f(%b: memref<4xf32>, %n: index, %x: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t0 = gpu.wait async
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %t0) -> (!gpu.async.token) {
+      gpu.wait [%a]
+      memref.store %x, %b[%c0] : memref<4xf32>
+      %y = gpu.launch_func async @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xf32>)
+      scf.yield %y : !gpu.async.token
+    }
+    gpu.wait [%r]
+    func.call @use(%b) : (memref<4xf32>) -> ()
+    return
+  }
+}
+"""
+
+
+def test_a_host_wait_on_the_previous_iteration_is_kept() -> None:
+    """The store waits (on the host) for the launch of the iteration before:
+    dropped, the two overlap from the second iteration on, out of reach at
+    `--unroll 1`; the step refutes it (the caller's work behind `%a` is no
+    longer before the store), so the verdict stays bounded."""
+    wrong = HOST_WAIT.replace("      gpu.wait [%a]\n", "")
+    fin = parse_module(HOST_WAIT, "in.mlir")
+    assert check(fin, parse_module(HOST_WAIT, "out.mlir"), unroll=1).verdict == VERIFIED
+    assert check(fin, parse_module(wrong, "out.mlir"), unroll=1).verdict == BOUNDED
+    assert check(fin, parse_module(wrong, "out.mlir")).verdict == REFUTED
