@@ -68,7 +68,9 @@ from verifier.report import FunctionReport
 from verifier.run import FunctionRun, unsupported_reason
 from verifier.solver import Status
 
-COMPOSED_OPS = frozenset({"scf.for", "affine.for", "scf.if", "affine.if", "scf.while", "scf.parallel", "scf.execute_region"})
+COMPOSED_OPS = frozenset(
+    {"scf.for", "affine.for", "scf.if", "affine.if", "scf.index_switch", "scf.while", "scf.parallel", "scf.execute_region", "memref.alloca_scope"}
+)
 """Region ops the guarded builder models, and so can prove a region of apart."""
 
 
@@ -313,13 +315,13 @@ def way_in(op: Operation, region: Region) -> Way | None:
         if not reg.blocks or reg.parent is not cur:
             return None
         index = cur.regions.index(reg)
-        if cur.name in ("scf.if", "affine.if"):
+        if cur.name in ("scf.if", "affine.if", "scf.index_switch"):
             choice = index
         elif cur.name in ENTERED:
             choice = ENTERED[cur.name]
         elif cur.name == "scf.while":
             choice = index  # the `before` region runs on entry; `do` on one trip
-        elif cur.name == "scf.execute_region":
+        elif cur.name in ("scf.execute_region", "memref.alloca_scope"):
             choice = -1
         else:
             return None

@@ -78,7 +78,7 @@ class GuardedProver:
         self._blocked: dict[int, frozenset[int]] = {}
         self._ck: dict[int, tuple[object, ...]] = {}
         self._base_key = (
-            tuple((d, dec.options) for d, dec in enumerate(sym.decisions) if dec.on_trip_count),
+            tuple((d, dec.options) for d, dec in enumerate(sym.decisions) if dec.on_trip_count or dec.options > 2),
             tuple(self.cond_key(c) for c in gin.excluded),
         )
 
@@ -93,6 +93,12 @@ class GuardedProver:
             for d, dec in enumerate(self.sym.decisions):
                 if dec.on_trip_count:
                     base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
+                elif dec.options > 2:
+                    # One option of a many-way decision (`cf.switch`,
+                    # `scf.index_switch`): exactly one of its flags.
+                    flags = [self.pick(d, o) for o in range(dec.options)]
+                    base.append(z3.Or(*flags))
+                    base.extend(z3.Not(z3.And(a, b)) for i, a in enumerate(flags) for b in flags[i + 1 :])
             base.extend(z3.Not(self.z(c)) for c in self.gin.excluded)
             self._solver.add(*base)
         return self._solver
@@ -101,6 +107,14 @@ class GuardedProver:
 
     def runs(self, d: int, j: int) -> z3.BoolRef:
         return z3.Bool(f"d{d}_runs{j}")
+
+    def pick(self, d: int, o: int) -> z3.BoolRef:
+        """Many-way decision `d` took option `o` (one flag per option)."""
+        return z3.Bool(f"d{d}_is{o}")
+
+    def _many(self, d: int) -> bool:
+        dec = self.sym.decisions[d]
+        return not dec.on_trip_count and dec.options > 2
 
     def z(self, c: int) -> z3.BoolRef:
         """The Z3 term of condition `c` (see `Symbols`)."""
@@ -111,6 +125,8 @@ class GuardedProver:
         kind = term[0]
         if kind == "true":
             out = z3.BoolVal(True)
+        elif kind == "opt" and self._many(term[1]):
+            out = self.pick(term[1], term[2])
         elif kind == "opt":
             # One Bool per two-way decision: true means the second option.
             b = z3.Bool(f"d{term[1]}")
@@ -137,7 +153,7 @@ class GuardedProver:
         if kind == "true":
             out: tuple[object, ...] = ("true",)
         elif kind == "opt":
-            out = ("opt", term[1], term[2] == 1)
+            out = ("opt", term[1], term[2] if self._many(term[1]) else term[2] == 1)
         elif kind == "runs":
             out = ("runs", term[1], term[2])
         elif kind == "and":
@@ -326,6 +342,8 @@ class GuardedProver:
             while n + 1 < dec.options and z3.is_true(m.eval(self.runs(d, n + 1), model_completion=True)):
                 n += 1
             return n
+        if self._many(d):
+            return next((o for o in range(dec.options) if z3.is_true(m.eval(self.pick(d, o), model_completion=True))), 0)
         return 1 if z3.is_true(m.eval(z3.Bool(f"d{d}"), model_completion=True)) else 0
 
     def option_term(self, d: int, o: int) -> z3.BoolRef:

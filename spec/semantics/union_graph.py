@@ -47,6 +47,7 @@ control flow to it.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -459,9 +460,9 @@ class _GuardedBuilder(EventBuilder):
         if op in self.summarised:
             return self.summary_point(op, cur, tid)
         name = op.name
-        if name in ("scf.if", "affine.if"):
+        if name in ("scf.if", "affine.if", "scf.index_switch"):
             return self.scf_if(op, cur, tid, depth)
-        if name == "scf.execute_region":
+        if name in ("scf.execute_region", "memref.alloca_scope"):
             cur, exits = self.gregion(op.regions[0], cur, tid, depth)
             self.join_bind(op.results, [(c, s) for c, _, _, s in exits], tid)
             return cur
@@ -506,8 +507,12 @@ class _GuardedBuilder(EventBuilder):
         return self.join([(sym.conj(parent, sym.option(d, 0)), cur), (sym.conj(parent, sym.cond(("runs", d, 1))), done)], tid)
 
     def scf_if(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
+        """`scf.if`/`affine.if` (then, else: an empty else region runs
+        nothing) and `scf.index_switch` (its default region, then one per
+        case): one decision with an option per region."""
         g, sym = self.g, self.sym
-        d = self.decide_at(op, op.name, 2)
+        options = len(op.regions) if op.name == "scf.index_switch" else 2
+        d = self.decide_at(op, op.name, options)
         if d is None:
             return cur
         # A decision met before (the same condition): every path takes the
@@ -517,7 +522,7 @@ class _GuardedBuilder(EventBuilder):
         ends: list[tuple[int, int | None]] = []
         alts: list[tuple[int, list[_Snap] | None]] = []
         total = 0
-        for c in (0, 1):
+        for c in range(options):
             g.cond = sym.conj(parent, sym.option(d, c))
             self.mult = 1
             if c < len(op.regions) and op.regions[c].blocks:
@@ -866,15 +871,27 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
     return out
 
 
+def _switch_values(op: Operation) -> list[str]:
+    """A `cf.switch`'s case values, as written (`dense<[1, 2]> : vector<2xi32>`)."""
+    text = str(op.properties.get("case_values", ""))
+    body = text[text.find("<") + 1 : text.find(">")] if "<" in text else ""
+    return re.findall(r"-?\d+", body)
+
+
 def describe_choice(op: Operation, c: int) -> str:
     """A decision at `op` and its option in words, as the report names the path."""
     loc, kind = op.loc, op.name
     if kind in ("scf.if", "affine.if"):
         return f"{kind} at {loc} takes the {'then' if c == 0 else 'else'} branch"
+    if kind == "scf.index_switch":
+        cases = getattr(op.properties.get("cases"), "values", ())
+        return f"scf.index_switch at {loc} takes its " + ("default region" if c == 0 or c > len(cases) else f"case {cases[c - 1]}")
     if kind == "cf.cond_br":
         return f"cf.cond_br at {loc} goes to its {'true' if c == 0 else 'false'} successor"
     if kind == "cf.switch":
-        return f"cf.switch at {loc} goes to its {'default' if c == 0 else f'case #{c - 1}'} successor"
+        values = _switch_values(op)
+        case = f"case {values[c - 1]}" if 0 < c <= len(values) else f"case #{c - 1}"
+        return f"cf.switch at {loc} goes to its {'default' if c == 0 else case} successor"
     if kind == "arith.select":
         return f"arith.select at {loc} picks its {'true' if c == 0 else 'false'} operand"
     if kind in ("scf.for", "affine.for"):

@@ -6,7 +6,8 @@ assignment of its decisions (`union_graph.on_path`). This module keeps the
 older, direct construction as a test oracle: `build` unrolls ONE path (a
 list of decisions: `scf.if` then/else, `scf.for`/`scf.while`/`scf.parallel`
 trip count 0..unroll, `cf.cond_br` true/false successor, `arith.select` on
-tokens true/false operand; a block entered more than unroll+1 times per
+tokens true/false operand, `scf.index_switch` default/case region, `cf.switch`
+successor; a block entered more than unroll+1 times per
 region run makes the path `truncated`) into a straight-line graph, binding
 tokens through block arguments, `scf.yield` and region results, and
 `paths` enumerates every path up to the bound, depth first. Input and
@@ -28,6 +29,7 @@ from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import EventGraph
 from spec.semantics.events import DEFAULT_UNROLL, EventBuilder, defining_block_around
+from spec.semantics.union_graph import describe_choice
 
 
 class PathBuilder(EventBuilder):
@@ -133,7 +135,7 @@ class PathBuilder(EventBuilder):
             elif term.name == "cf.switch":
                 c = self.decide(
                     len(term.successors),
-                    lambda c, t=term: f"cf.switch at {t.loc} goes to its {'default' if c == 0 else f'case #{c - 1}'} successor",
+                    lambda c, t=term: describe_choice(t, c),
                 )
                 nxt, operands = term.successors[c], registry.switch_successor_operands(term)[c]
             else:
@@ -177,7 +179,13 @@ class PathBuilder(EventBuilder):
                     return cur
                 self.bind(op.results, term.operands)
             return cur
-        if name in ("scf.execute_region",):
+        if name == "scf.index_switch":
+            c = self.decide(len(op.regions), lambda c: describe_choice(op, c))
+            cur, term = self.region(op.regions[c], [], cur, tid, depth)
+            if term is not None:
+                self.bind(op.results, term.operands)
+            return cur
+        if name in ("scf.execute_region", "memref.alloca_scope"):
             cur, term = self.region(op.regions[0], [], cur, tid, depth)
             if term is not None:
                 self.bind(op.results, term.operands)
