@@ -37,7 +37,6 @@ KEYWORDS: dict[str, str] = {
 class ArithRules(BuilderBase):
     """The rules of the `arith` ops' custom forms."""
 
-    # -- arith ----------------------------------------------------------------
     def arith_constant_op(self, meta: Any, items: list) -> PartialOp:
         value: Attr = items[-1]
         if isinstance(value, (IntegerAttr, FloatAttr)):
@@ -111,7 +110,6 @@ class ArithRules(BuilderBase):
         return self.op_with_flags(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
 
-# -- arith ------------------------------------------------------------------------
 def _flags(op: Operation) -> str:
     defaults = registry.lookup(op.name).default_properties
     text = ""

@@ -45,7 +45,6 @@ class AsyncRules(BuilderBase):
                 deps = it
         return is_async, [self.typed(d, GPU_TOKEN) for d in deps]
 
-    # -- async ------------------------------------------------------------------
     def exec_operand(self, meta: Any, items: list) -> tuple:
         t = read_type(items[2])
         return (self.typed(items[0], t), items[1], t)  # type: ignore[arg-type]  # read_type of a value type: no function type here
@@ -112,7 +111,6 @@ class AsyncRules(BuilderBase):
         return self.op("async.await_all", meta, [self.typed(items[0], ASYNC_GROUP)], attributes=items[1] if len(items) > 1 else None)
 
 
-# -- async ------------------------------------------------------------------------
 @custom_printer("async.execute")
 def _execute(p: Printer, op: Operation) -> str:
     deps, operands = segments(op)

@@ -30,7 +30,6 @@ KEYWORDS: dict[str, str] = {
 class BuiltinRules(BuilderBase):
     """The rules of the `builtin` ops' custom forms."""
 
-    # -- builtin / func -------------------------------------------------------
     def module_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] = {}
@@ -46,7 +45,6 @@ class BuiltinRules(BuilderBase):
         return self.bare_name(self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region]), items[0])
 
 
-# -- builtin / func ---------------------------------------------------------------
 @custom_printer("builtin.module")
 def _module(p: Printer, op: Operation) -> str:
     text = "builtin.module" if op.parent is not None and op.parent_op is not None and op.parent_op.name != "builtin.module" else "module"

@@ -36,7 +36,6 @@ KEYWORDS: dict[str, str] = {
 class CfRules(BuilderBase):
     """The rules of the `cf` ops' custom forms."""
 
-    # -- cf ---------------------------------------------------------------------
     def successor(self, meta: Any, items: list) -> tuple:
         uses = items[1] if len(items) > 1 else []
         types = items[2] if len(items) > 2 else []
@@ -93,7 +92,6 @@ class CfRules(BuilderBase):
 _left = shown_attrs
 
 
-# -- cf ---------------------------------------------------------------------------
 def _successor(p: Printer, op: Operation, i: int, operands: list[Value]) -> str:
     text = p.block_name(op.successors[i])
     if operands:

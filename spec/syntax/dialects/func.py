@@ -123,7 +123,6 @@ def _call(p: Printer, op: Operation) -> str:
     return f"{p.op_name(op)} {op.properties['callee']}({p.values(op.operands)}){p.attr_dict({**extra, **op.attributes})} : {fn}"
 
 
-
 @custom_printer("func.return")
 def _return(p: Printer, op: Operation) -> str:
     return return_like(p, op)

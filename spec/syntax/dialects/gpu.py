@@ -130,7 +130,6 @@ def required(name: str, props: dict[str, Attr], key: str, loc: Any) -> None:
 class GpuRules(BuilderBase):
     """The rules of the `gpu` ops' custom forms."""
 
-    # -- gpu ------------------------------------------------------------------
     def gpu_module_handler(self, meta: Any, items: list) -> tuple[str, Attr]:
         return ("offloadingHandler", items[0])
 
@@ -501,7 +500,6 @@ class GpuRules(BuilderBase):
         args = self._typed_list(lists[0], lists[1], meta) if lists else []
         return self._custom_op("gpu.printf", meta, args, [], attrs, {"format": fmt})
 
-    # -- gpu ------------------------------------------------------------------------
     def gpu_all_reduce_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}
         rest = items[1:]
@@ -617,7 +615,6 @@ def _is_async(op: Operation) -> bool:
     return bool(op.results) and op.results[-1].type.is_gpu_token
 
 
-# -- gpu --------------------------------------------------------------------------
 @custom_printer("gpu.return")
 def _return(p: Printer, op: Operation) -> str:
     return return_like(p, op)
@@ -858,9 +855,6 @@ def _printf(p: Printer, op: Operation) -> str:
     if op.operands:
         text += f" {p.values(op.operands)} : {p.types(op.operands)}"
     return text
-
-
-# -- gpu -------------------------------------------------------------------------------
 
 
 @custom_printer("gpu.all_reduce")

@@ -103,7 +103,6 @@ def _string_bytes(value: str) -> int:
 class LLVMRules(BuilderBase):
     """The rules of the `llvm` ops' custom forms."""
 
-    # -- llvm ----------------------------------------------------------------------------
     def llvm_addressof_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]
         return self._custom_op("llvm.mlir.addressof", meta, [], [read_type(items[-1])], self._attrs(items), {"global_name": sym})  # type: ignore[list-item]  # read_type of a value type: no function type here
@@ -182,9 +181,6 @@ class LLVMRules(BuilderBase):
 
 
 _left = shown_attrs
-
-
-# -- llvm --------------------------------------------------------------------------------------
 
 
 @custom_printer("llvm.mlir.addressof")

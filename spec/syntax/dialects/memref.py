@@ -135,7 +135,6 @@ def _attrs(items: list) -> dict[str, Attr] | None:
 class MemrefRules(BuilderBase):
     """The rules of the `memref` ops' custom forms."""
 
-    # -- memref -----------------------------------------------------------------
     def memref_alloc_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         lists: list[list[UseRef]] = []
@@ -214,7 +213,6 @@ class MemrefRules(BuilderBase):
         sym: SymbolRefAttr = items[1]
         return self._custom_op("memref.get_global", meta, [], [read_type(items[-1])], attrs, {"name": sym})  # type: ignore[list-item]  # read_type of a memref: no function type
 
-    # -- memref ------------------------------------------------------------------
     def global_init(self, meta: Any, items: list) -> Attr:
         it = items[0]
         return UnitAttr() if isinstance(it, Token) and it.type == "UNINITIALIZED" else it
@@ -401,7 +399,6 @@ def _nontemporal_left(op: Operation) -> dict[str, Attr]:
     return registry.without_defaults(op.name, props_left(op))
 
 
-# -- memref -----------------------------------------------------------------------
 @custom_printer("memref.alloc", "memref.alloca")
 def _alloc(p: Printer, op: Operation) -> str:
     dyn, syms = segments(op)
@@ -473,9 +470,6 @@ def _atomic_rmw(p: Printer, op: Operation) -> str:
 @custom_printer("memref.get_global")
 def _get_global(p: Printer, op: Operation) -> str:
     return f"memref.get_global {op.properties['name']}{p.attr_dict(_left(op, 'name'))} : {op.results[0].type}"
-
-
-# -- memref --------------------------------------------------------------------------
 
 
 @custom_printer("memref.global")

@@ -39,7 +39,6 @@ KEYWORDS: dict[str, str] = {
 class ScfRules(BuilderBase):
     """The rules of the `scf` ops' custom forms."""
 
-    # -- scf --------------------------------------------------------------------
     def iter_args(self, meta: Any, items: list) -> tuple:
         pairs = [i for i in items[:-1] if i is not None]
         types = items[-1] or []
@@ -169,7 +168,6 @@ class ScfRules(BuilderBase):
         return self.op(name, meta, [self.typed(items[1], INDEX)], results, properties=props, attributes=attrs, regions=regions)
 
 
-# -- scf --------------------------------------------------------------------------
 @custom_printer("scf.for")
 def _for(p: Printer, op: Operation) -> str:
     lb, ub, step, *inits = op.operands

@@ -103,7 +103,6 @@ class VectorRules(BuilderBase):
         attrs = items[2] if isinstance(items[2], dict) else None
         return self._custom_op("vector.broadcast", meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
 
-    # -- vector ------------------------------------------------------------------------
     def vector_extract_op(self, meta: Any, items: list) -> PartialOp:
         res_t, src_t = read_type(items[-2]), read_type(items[-1])
         props: dict[str, Attr] = {}
@@ -189,9 +188,6 @@ def _vprint(p: Printer, op: Operation) -> str:
 def _vbroadcast(p: Printer, op: Operation) -> str:
     (v,) = op.operands
     return f"vector.broadcast {p.value(v)}{p.attr_dict(_left(op))} : {v.type} to {op.results[0].type}"
-
-
-# -- vector ------------------------------------------------------------------------------
 
 
 @custom_printer("vector.extract")
