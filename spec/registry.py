@@ -187,10 +187,10 @@ class OpInfo:
     `*` names a group, the groups sharing what the fixed names leave
     (`%sizes:2`). Read by `spec.syntax.printer.result_name_hints`."""
     result_count: int | None = None
-    """The fixed number of results (`ZeroResults`, `OneResult`,
-    `NResults<N>`) of the ops added since issue 16's third part, which the
-    generic form is checked against (`op_checks.check_result_count`; the
-    earlier ops are listed there); `None`: not checked."""
+    """The fixed number of results (MLIR's `ZeroResults`, `OneResult`,
+    `NResults<N>`), which an op written generically is checked against
+    (`op_checks.check_result_count`, in mlir-opt-19's words); `None`: not
+    checked."""
 
     subset_form: str = ""
     """For an op this tool reads in one of its forms only: which (a syntax
@@ -261,21 +261,21 @@ def _pure(names: str, **kw: object) -> None:
 
 
 # builtin / func
-_op("builtin.module", effects=None, symbol_table=True, no_terminator=True, inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")}, operand_count=(0, 0), default_dialect="builtin", isolated=True)
-_op("func.func", effects=None, symbol=True, inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS}, operand_count=(0, 0), default_dialect="func", isolated=True)
+_op("builtin.module", effects=None, symbol_table=True, no_terminator=True, inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")}, operand_count=(0, 0), default_dialect="builtin", isolated=True, result_count=0)
+_op("func.func", effects=None, symbol=True, inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS}, operand_count=(0, 0), default_dialect="func", isolated=True, result_count=0)
 _op("func.call", effects=None, tokens="escape", inherent={"callee": _req("flat_symbol_ref")})  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
-_op("func.return", terminator=True, tokens="escape", parents=("func.func",))
+_op("func.return", terminator=True, tokens="escape", parents=("func.func",), result_count=0)
 
 # gpu: kernels and modules (opaque to the pass)
-_op("gpu.module", effects=None, symbol=True, symbol_table=True, no_terminator=True, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True)
-_op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",))
+_op("gpu.module", effects=None, symbol=True, symbol_table=True, no_terminator=True, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True, result_count=0)
+_op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",), result_count=0)
 # gpu.func keeps `sym_name` in the discardable dict (spec.syntax.op_checks checks it).
-_op("gpu.func", effects=None, symbol=True, inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",))
-_op("gpu.return", terminator=True, parents=("gpu.func",))
-_op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",))
-_op("gpu.barrier", effects=None, operand_count=(0, 0))
-_pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
-_pure("gpu.cluster_id gpu.cluster_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
+_op("gpu.func", effects=None, symbol=True, inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",), result_count=0)
+_op("gpu.return", terminator=True, parents=("gpu.func",), result_count=0)
+_op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",), result_count=0)
+_op("gpu.barrier", effects=None, operand_count=(0, 0), result_count=0)
+_pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_count=1)
+_pure("gpu.cluster_id gpu.cluster_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_count=1)
 _op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize"), deps_segment=0)
 
 # gpu: the async ops the pass threads tokens through
@@ -400,33 +400,33 @@ _op("affine.yield", terminator=True, parents=("affine.for", "affine.if", "affine
 
 # arith: all pure
 for _n in "addi subi muli shli".split():
-    _op(f"arith.{_n}", default_properties=_OVERFLOW, inherent=_OVERFLOW_ATTR, operand_count=(2, 2))
+    _op(f"arith.{_n}", default_properties=_OVERFLOW, inherent=_OVERFLOW_ATTR, operand_count=(2, 2), result_count=1)
 for _n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf".split():
-    _op(f"arith.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2))
-_pure(" ".join(f"arith.{n}" for n in "andi ori xori maxsi minsi maxui minui shrsi shrui".split()), operand_count=(2, 2))
+    _op(f"arith.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2), result_count=1)
+_pure(" ".join(f"arith.{n}" for n in "andi ori xori maxsi minsi maxui minui shrsi shrui".split()), operand_count=(2, 2), result_count=1)
 # Integer division traps on a zero divisor (and signed overflow): undefined behaviour, not speculatable.
-_pure(" ".join(f"arith.{n}" for n in "divsi divui remsi remui ceildivsi floordivsi".split()), operand_count=(2, 2), speculatable=False)
-_op("arith.negf", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1))
-_pure(" ".join(f"arith.{n}" for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()), operand_count=(1, 1))
-_op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0))
-_op("arith.cmpi", inherent={"predicate": _req("cmpi_predicate")}, operand_count=(2, 2))
-_op("arith.cmpf", inherent={"predicate": _req("cmpf_predicate"), **_FASTMATH_ATTR}, default_properties=_FASTMATH, operand_count=(2, 2))
-_op("arith.select", tokens="select", operand_count=(3, 3))
+_pure(" ".join(f"arith.{n}" for n in "divsi divui remsi remui ceildivsi floordivsi".split()), operand_count=(2, 2), speculatable=False, result_count=1)
+_op("arith.negf", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1), result_count=1)
+_pure(" ".join(f"arith.{n}" for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()), operand_count=(1, 1), result_count=1)
+_op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0), result_count=1)
+_op("arith.cmpi", inherent={"predicate": _req("cmpi_predicate")}, operand_count=(2, 2), result_count=1)
+_op("arith.cmpf", inherent={"predicate": _req("cmpf_predicate"), **_FASTMATH_ATTR}, default_properties=_FASTMATH, operand_count=(2, 2), result_count=1)
+_op("arith.select", tokens="select", operand_count=(3, 3), result_count=1)
 
 # memref
-_op("memref.alloc", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"))
-_op("memref.alloca", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"))
-_op("memref.dealloc", effects=frozenset({FREE}), operand_count=(1, 1))
+_op("memref.alloc", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"), result_count=1)
+_op("memref.alloca", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"), result_count=1)
+_op("memref.dealloc", effects=frozenset({FREE}), operand_count=(1, 1), result_count=0)
 _op("memref.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_count=(1, None), elided_defaults={"nontemporal": "false"},
-    indexed_memref=(0, "incorrect number of indices for load, expected {rank} but got {count}"))  # fmt: skip
+    indexed_memref=(0, "incorrect number of indices for load, expected {rank} but got {count}"), result_count=1)  # fmt: skip
 _op("memref.store", effects=frozenset({WRITE}), inherent=_NONTEMPORAL, operand_count=(2, None), elided_defaults={"nontemporal": "false"},
-    indexed_memref=(1, "store index operand count not equal to memref rank"))  # fmt: skip
-_op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2))
+    indexed_memref=(1, "store index operand count not equal to memref rank"), result_count=0)  # fmt: skip
+_op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2), result_count=0)
 # dim of an index out of range, a cast or view whose static shape the
 # dynamic one does not match: undefined at run time, not speculatable.
-_op("memref.dim", operand_count=(2, 2), speculatable=False)
-_op("memref.cast", operand_count=(1, 1), speculatable=False)
-_op("memref.subview", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"), speculatable=False)
+_op("memref.dim", operand_count=(2, 2), speculatable=False, result_count=1)
+_op("memref.cast", operand_count=(1, 1), speculatable=False, result_count=1)
+_op("memref.subview", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"), speculatable=False, result_count=1)
 
 # scf
 _op("scf.for", recursive=True, loop=True, operand_count=(3, None))
@@ -434,23 +434,23 @@ _op("scf.if", recursive=True, operand_count=(1, 1))
 _op("scf.while", recursive=True, loop=True)
 _op("scf.parallel", recursive=True, loop=True, segments=("lowerBound", "upperBound", "step", "initVals"))
 _op("scf.execute_region", effects=None, operand_count=(0, 0))
-_op("scf.yield", terminator=True, tokens="pass", parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"))
-_op("scf.condition", terminator=True, tokens="pass", operand_count=(1, None), parents=("scf.while",))
-_op("scf.reduce", terminator=True, recursive=True, parents=("scf.parallel",))
-_op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.reduce",))
+_op("scf.yield", terminator=True, tokens="pass", parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"), result_count=0)
+_op("scf.condition", terminator=True, tokens="pass", operand_count=(1, None), parents=("scf.while",), result_count=0)
+_op("scf.reduce", terminator=True, recursive=True, parents=("scf.parallel",), result_count=0)
+_op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.reduce",), result_count=0)
 
 # cf
-_op("cf.br", terminator=True, tokens="pass")
-_op("cf.cond_br", terminator=True, tokens="pass", segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"})  # 22's, not 19's: no inherent entry
-_op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1))
+_op("cf.br", terminator=True, tokens="pass", result_count=0)
+_op("cf.cond_br", terminator=True, tokens="pass", segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"}, result_count=0)  # 22's, not 19's: no inherent entry
+_op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1), result_count=0)
 
 # async
 _op("async.execute", effects=None, sync="thread", segments=("dependencies", "bodyOperands"))
 _op("async.await", effects=None, sync="wait", operand_count=(1, 1))
-_op("async.yield", terminator=True, sync="thread", parents=("async.execute",))
-_op("async.create_group", sync="group", operand_count=(1, 1))
-_op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2))
-_op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1))
+_op("async.yield", terminator=True, sync="thread", parents=("async.execute",), result_count=0)
+_op("async.create_group", sync="group", operand_count=(1, 1), result_count=1)
+_op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2), result_count=1)
+_op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1), result_count=0)
 
 
 # The rest of what mlir-opt-19 registers in gpu, arith, math, index, func
@@ -462,7 +462,7 @@ _op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1))
 _MMA_LEAD = {"leadDimension": _req("index"), "transpose": _opt("unit")}
 _op("gpu.binary", effects=None, symbol=True, operand_count=(0, 0), result_count=0,
     inherent={"sym_name": _req("string"), "offloadingHandler": _opt("offloading_handler"), "objects": _req("gpu_objects")})  # fmt: skip
-_pure("gpu.cluster_block_id gpu.cluster_dim_blocks", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_names=("{name}_{dim}",))
+_pure("gpu.cluster_block_id gpu.cluster_dim_blocks", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_names=("{name}_{dim}",), result_count=1)
 _pure("gpu.dynamic_shared_memory", operand_count=(0, 0), result_count=1)
 _op("gpu.set_default_device", effects=frozenset({WRITE}), operand_count=(1, 1), result_count=0)
 _op("gpu.subgroup_mma_load_matrix", effects=frozenset({READ}), inherent=_MMA_LEAD, operand_count=(1, None), result_count=1)

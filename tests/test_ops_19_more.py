@@ -1,7 +1,6 @@
 """Issue 16, part 3: the rest of what mlir-opt-19 registers in `gpu`,
 `arith`, `math`, `index`, `func`, `memref`, and `scf.index_switch`
-(`rules_gpu_extra`, `rules_scalar`, `rules_memref_extra`,
-`rules_scf_extra` and their printers).
+(read and printed by the dialects' modules in `spec/syntax/dialects/`).
 
 Three kinds of checks:
 

@@ -1,8 +1,9 @@
-"""Issue 16, part 2: the ops `rules_more` reads (`cf.switch`, `memref.global`,
-reshapes, `reinterpret_cast`, `view`, `gpu.all_reduce`/`gpu.yield`,
+"""Issue 16, part 2: `cf.switch`, `memref.global`, reshapes,
+`reinterpret_cast`, `view`, `gpu.all_reduce`/`gpu.yield`,
 `vector.extract`/`insert`/`transfer_read`/`transfer_write`, the llvm
-declarations and calls) and `rules_affine` reads (the `affine` ops, maps,
-sets and `#alias = ...` definitions).
+declarations and calls, and the `affine` ops, maps, sets and
+`#alias = ...` definitions (each read and printed by its dialect's module
+in `spec/syntax/dialects/`).
 
 Each file of `tests/wide/` named in `FILES` has mlir-opt-19's output pasted
 next to it (`tests/wide/expected/NAME.19.{custom,generic,pass}.out`: its

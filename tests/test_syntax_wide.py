@@ -1,5 +1,5 @@
 """Issue 16 steps 3-4: syntax mlir-opt-19 takes that we refused, and the ops
-found around the pass (`rules_wide`, `custom_wide`).
+found around the pass (their dialects' modules in `spec/syntax/dialects/`).
 
 Each case is one input and the custom form we print, written after checking
 it with mlir-opt-19 (so these run without it); with mlir-opt-19 installed,

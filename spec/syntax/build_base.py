@@ -2,8 +2,11 @@
 partial op a rule returns, and the small conversions from tokens.
 
 The builder (`spec.syntax.parser._Builder`) is one lark transformer made of
-one mixin per group of rules (`rules_core`, `rules_func_gpu`, `rules_host`,
-`rules_control`); each mixin builds on `BuilderBase` here.
+mixins: `rules_core` (ops, regions, values, attributes, the generic form)
+and one per dialect (`spec.syntax.dialects`); each builds on `BuilderBase`
+here, which also holds the helpers several dialects share (function-like
+ops, attr-dict splitting, enum errors, splitting type text at top-level
+commas).
 """
 
 from __future__ import annotations
@@ -20,11 +23,15 @@ from spec.attributes import (
     I32,
     I64,
     INDEX,
+    ArrayAttr,
     Attr,
     DenseArrayAttr,
+    DictAttr,
     FunctionType,
+    StringAttr,
     SymbolRefAttr,
     Type,
+    TypeAttr,
     canonical_type_text,
     shared_type,
 )
@@ -320,6 +327,33 @@ def memref_element(text: str) -> str:
 _new_location = tuple.__new__
 
 
+def enum_error(tok: Token, op: str, attr: str, values: tuple[str, ...] | list[str], loc: Any) -> DiagnosticError:
+    return DiagnosticError(
+        error(loc, f"custom op '{op}' expected string or keyword containing one of the following enum values for attribute '{attr}' [{', '.join(values)}]")
+    )
+
+
+def split_top(text: str) -> list[str]:
+    """`text` split at the commas outside brackets, each part stripped."""
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}" and not (c == ">" and i and text[i - 1] == "-"):
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    if text[start:].strip():
+        out.append(text[start:].strip())
+    return out
+
+
+def symbol_text(tok: Token) -> str:
+    text = str(tok)[1:]
+    return unescape(text) if text.startswith('"') else text
+
+
 def raw_rule(fn: Any) -> Any:
     """Mark a rule callback that lark calls with its children alone, without
     the wrapper that gives the others `(meta, items)` and a located
@@ -502,3 +536,65 @@ class BuilderBase(Transformer):
         for i, v in enumerate(entry.args):
             v.index = i
 
+    def _function_parts(self, items: list) -> dict[str, Any]:
+        parts: dict[str, Any] = {"vis": None, "sym": "", "args": [], "results": [], "attrs": {}, "region": Region(), "attribs": [], "kernel": False}
+        for it in items:
+            if isinstance(it, Token) and it.type == "VISIBILITY":
+                parts["vis"] = str(it)
+            elif isinstance(it, Token) and it.type == "SYMBOL":
+                parts["sym"] = symbol_name(str(it))
+            elif isinstance(it, Token) and it.type == "KERNEL_KW":
+                parts["kernel"] = True
+            elif isinstance(it, tuple) and it[0] in ("args", "results"):
+                parts[it[0]] = it[1]
+            elif isinstance(it, tuple) and it[0] == "attrib":
+                parts["attribs"].append(it)
+            elif isinstance(it, dict):
+                parts["attrs"] = it
+            elif isinstance(it, Region):
+                parts["region"] = it
+        return parts
+
+    def _function_like(self, meta: Any, items: list) -> tuple[dict, dict, Region, FunctionType]:
+        p = self._function_parts(items)
+        args, results, region = p["args"], p["results"], p["region"]
+        fn = FunctionType(tuple(a[2] for a in args), tuple(r[2] for r in results))
+        props: dict[str, Attr] = {"sym_name": StringAttr(p["sym"]), "function_type": TypeAttr(fn)}
+        if p["vis"]:
+            props["sym_visibility"] = StringAttr(p["vis"])
+        if any(a[3] for a in args):
+            props["arg_attrs"] = ArrayAttr(tuple(DictAttr(tuple(sorted((a[3] or {}).items()))) for a in args))
+        if any(r[3] for r in results):
+            props["res_attrs"] = ArrayAttr(tuple(DictAttr(tuple(sorted((r[3] or {}).items()))) for r in results))
+        if not region.blocks and id(region) in self.empty_regions:
+            # A body written `{}`: mlir-opt-19's function parser refuses it.
+            where = self.empty_regions[id(region)]
+            raise DiagnosticError(error(where, "custom op 'func.func' expected non-empty function body"))
+        if region.blocks:
+            if any(a[0] != "named" for a in args):
+                raise DiagnosticError(error(self.loc(meta), "expected SSA identifier"))
+            self._entry_args(region, [(a[1], a[2]) for a in args])
+        return props, p["attrs"], region, fn
+
+    def _rest(self, items: list) -> tuple[dict[str, Attr] | None, list]:
+        """The attr-dict among `items` (or None) and the other non-None items."""
+        attrs = next((i for i in items if isinstance(i, dict)), None)
+        return attrs, [i for i in items if i is not None and not isinstance(i, dict)]
+
+    def _attrs(self, items: list) -> dict[str, Attr] | None:
+        return next((i for i in items if isinstance(i, dict)), None)
+
+    def _custom_op(
+        self,
+        name: str,
+        meta: Any,
+        operands: list[UseRef],
+        results: list[Type],
+        attrs: dict | None,
+        props: dict[str, Attr] | None = None,
+        **kw: Any,
+    ) -> PartialOp:
+        """The op `name` of a custom form: `attrs` (its attr-dict) split into
+        properties, joining `props`, and discardable attributes."""
+        props, attrs = self.split_attrs(name, attrs, props or {})
+        return self.op(name, meta, operands, results, properties=props, attributes=attrs, **kw)

@@ -205,10 +205,10 @@ CONSTRAINTS: dict[str, AttrKind] = {
 accepts, with the summary mlir-opt-19 prints (the registry says which op has
 which attribute; this says what the attribute's constraint means)."""
 
-# ---- Issue 16, part 2: constraints of the ops `rules_more` and
-# `rules_affine` read (kept in a block of their own). Storage classes as
-# mlir-opt-19 converts them; the full ODS constraints of the llvm ops are
-# not modelled (`any`: stored as written).
+# ---- Constraints of the cf.switch, memref global, reshape and view, gpu
+# reduction, vector, llvm and affine ops. Storage classes as mlir-opt-19
+# converts them; the full ODS constraints of the llvm ops are not modelled
+# (`any`: stored as written).
 CONSTRAINTS.update(
     {
         "any": AttrKind("any attribute", lambda a: True),
@@ -217,18 +217,8 @@ CONSTRAINTS.update(
         "affine_map": AttrKind("AffineMap attribute", _opaque(r"affine_map<.*>")),
     }
 )
-MORE_OPS = frozenset(
-    "cf.switch memref.global memref.collapse_shape memref.expand_shape memref.reinterpret_cast memref.view "
-    "gpu.all_reduce gpu.yield vector.extract vector.insert vector.transfer_read vector.transfer_write "
-    "llvm.mlir.addressof llvm.call llvm.func llvm.mlir.global affine.apply affine.load affine.store affine.for "
-    "affine.if affine.yield".split()
-)
-"""Those ops: their bad-value diagnostics are not pinned against mlir-opt-19
-yet (`tests/test_syntax_op_checks.py` leaves them out); their printed forms
-are checked in tests/test_syntax_more.py."""
-
-# ---- Issue 16, part 3: constraints of the ops `rules_gpu_extra`,
-# `rules_scalar` and `rules_memref_extra` read, with mlir-opt-19's summaries.
+# ---- Constraints of gpu.binary, the subgroup MMA ops, index.cmp and the
+# memref alignment and prefetch ops, with mlir-opt-19's summaries.
 CONSTRAINTS.update(
     {
         "gpu_objects": AttrKind(
@@ -246,15 +236,6 @@ CONSTRAINTS.update(
         ),
     }
 )
-NEWER_OPS = frozenset(
-    "gpu.binary gpu.cluster_block_id gpu.cluster_dim_blocks gpu.subgroup_mma_load_matrix gpu.subgroup_mma_store_matrix "
-    "gpu.subgroup_mma_compute gpu.subgroup_mma_elementwise index.bool.constant index.constant index.cmp func.constant "
-    "memref.assume_alignment memref.prefetch memref.realloc memref.transpose scf.index_switch".split()
-) | frozenset(f"math.{n}" for n in "acos acosh asin asinh atanh cosh sinh fma fpowi".split())
-"""The ops of part 3 with inherent attributes: their bad-value diagnostics
-are pinned in tests/test_ops_19_more.py, not in the table of
-tests/test_syntax_op_checks.py (so they count with `MORE_OPS` there)."""
-MORE_OPS = MORE_OPS | NEWER_OPS
 
 _FLOAT_REDUCTIONS = frozenset("minnumf maxnumf minimumf maximumf".split())
 _INT_REDUCTIONS = frozenset("minui minsi maxui maxsi and or xor".split())
@@ -512,29 +493,13 @@ def _check_segments(name: str, props: dict[str, Attr], n: int, loc: Location) ->
         raise _fail(loc, f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'")
 
 
-_ZERO_RESULTS = frozenset(
-    "builtin.module func.func func.return gpu.module gpu.module_end gpu.func gpu.return gpu.terminator gpu.barrier "
-    "scf.yield scf.condition scf.reduce scf.reduce.return cf.br cf.cond_br cf.assert memref.store memref.dealloc "
-    "memref.copy async.yield async.await_all".split()
-)
-_ONE_RESULT_PREFIXES = ("arith.", "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_")
-_ONE_RESULT = frozenset(
-    "memref.alloc memref.alloca memref.load memref.dim memref.cast memref.subview async.create_group async.add_to_group".split()
-)
-
-
 def check_result_count(name: str, n: int, loc: Location) -> None:
-    """The `ZeroResults` / `OneResult` traits of the known ops, whose custom
-    forms could not show another count."""
-    if name in _ZERO_RESULTS and n:
-        raise _fail(loc, f"'{name}' op requires zero results")
+    """The result-count traits of the known ops (`ZeroResults`, `OneResult`,
+    `NResults<N>`: the registry's `result_count`), whose custom forms could
+    not show another count."""
     fixed = registry.lookup(name).result_count
-    if fixed is not None:
-        if n != fixed:
-            raise _fail(loc, f"'{name}' op " + ("requires zero results" if fixed == 0 else "requires one result" if fixed == 1 else f"expected {fixed} results"))
-        return
-    if (name in _ONE_RESULT or name.startswith(_ONE_RESULT_PREFIXES)) and n != 1:
-        raise _fail(loc, f"'{name}' op requires one result")
+    if fixed is not None and n != fixed:
+        raise _fail(loc, f"'{name}' op " + ("requires zero results" if fixed == 0 else "requires one result" if fixed == 1 else f"expected {fixed} results"))
 
 
 def operand_count_message(lo: int, hi: int | None, n: int) -> str:

@@ -1,10 +1,11 @@
 """Text to IR: lark LALR over `grammar.lark`, building the IR during the parse.
 
 The grammar's transformer (`_Builder`) runs as LALR reduces each rule, so no
-parse tree is kept. It is one class made of a mixin per group of rules:
-`rules_core` (ops, regions, values, attributes, the generic form),
-`rules_func_gpu`, `rules_host` (arith, memref) and `rules_control` (scf, cf,
-async), over `build_base`. Operands are first recorded as `UseRef`
+parse tree is kept. It is one class made of mixins: `rules_core` (ops,
+regions, values, attributes, the generic form) and one per dialect
+(`spec.syntax.dialects`: `builtin`, `func`, `gpu`, `arith`, `math`, `index`,
+`memref`, `vector`, `scf`, `cf`, `async_`, `llvm`, `affine`), over
+`build_base`. Operands are first recorded as `UseRef`
 placeholders; once the whole text is read, `resolve` binds them with MLIR's
 scoping rules. Parse errors become diagnostics in `syntax_errors`; what
 MLIR's op verifiers check of generic-form ops is in `op_checks`.
@@ -39,62 +40,58 @@ from spec.syntax.build_base import (  # noqa: F401
     UseRef,
 )
 from spec.syntax.dialect_attrs import AttrTextError
+from spec.syntax.dialects import DIALECTS
+from spec.syntax.dialects.affine import AffineRules
+from spec.syntax.dialects.arith import ArithRules
+from spec.syntax.dialects.async_ import AsyncRules
+from spec.syntax.dialects.builtin import BuiltinRules
+from spec.syntax.dialects.cf import CfRules
+from spec.syntax.dialects.func import FuncRules
+from spec.syntax.dialects.gpu import GpuRules
+from spec.syntax.dialects.index import IndexRules
+from spec.syntax.dialects.llvm import LLVMRules
+from spec.syntax.dialects.math import MathRules
+from spec.syntax.dialects.memref import MemrefRules
+from spec.syntax.dialects.scf import ScfRules
+from spec.syntax.dialects.vector import VectorRules
 from spec.syntax.fast_path import FastPath
 from spec.syntax.lark_fast import COMPACT, FastContextualLexer, FusedLALRParser
 from spec.syntax.resolve import MAX_NESTING, check_default_dialects, resolve_ops, verify  # noqa: F401
-from spec.syntax.rules_affine import AFFINE_KEYWORDS, AFFINE_RULES, AffineRules
-from spec.syntax.rules_control import ControlRules
 from spec.syntax.rules_core import CoreRules
-from spec.syntax.rules_func_gpu import FuncGpuRules
-from spec.syntax.rules_host import HostRules
-from spec.syntax.rules_more import MORE_KEYWORDS, MORE_RULES, MoreRules
-from spec.syntax.rules_wide import WIDE_KEYWORDS, WIDE_RULES, WideRules
 from spec.syntax.string_literals import first_bad_literal, line_col
 from spec.syntax.syntax_errors import syntax_error
 
 
-class _Builder(CoreRules, FuncGpuRules, HostRules, ControlRules, WideRules, MoreRules, AffineRules, BuilderBase):
+class _Builder(
+    CoreRules,
+    BuiltinRules,
+    FuncRules,
+    GpuRules,
+    ArithRules,
+    MathRules,
+    IndexRules,
+    MemrefRules,
+    VectorRules,
+    ScfRules,
+    CfRules,
+    AsyncRules,
+    LLVMRules,
+    AffineRules,
+    BuilderBase,
+):
     """Builds IR objects as the LALR parser reduces rules."""
 
 
-_KEYWORD_FIRST = set(
-    "func_op gpu_module_op gpu_func_op gpu_return_op gpu_barrier_op gpu_terminator_op launch_func_op memcpy_op "
-    "memset_op gpu_alloc_op gpu_dealloc_op gpu_wait_op gpu_launch_op arith_constant_op arith_unary_op "
-    "arith_select_op memref_dealloc_op memref_load_op memref_store_op memref_dim_op memref_cast_op memref_copy_op "
-    "memref_subview_op scf_for_op scf_if_op scf_while_op scf_parallel_op scf_yield_op scf_condition_op "
-    "scf_reduce_op scf_reduce_return_op scf_execute_region_op cf_br_op cf_cond_br_op cf_assert_op "
-    "async_execute_op async_await_op async_yield_op async_create_group_op async_add_to_group_op "
-    "async_await_all_op".split()
-)
+_KEYWORD_FIRST: set[str] = set().union(*(d.KEYWORD_FIRST for d in DIALECTS))
 """Rules whose first child is the op keyword: it is the op's location and is
 dropped from the children the callback sees."""
-_NAME_FIRST = set(
-    "module_op call_op return_op gpu_dim_op gpu_library_op gpu_library0_op arith_binary_op arith_cast_op arith_cmp_op memref_alloc_op generic_op".split()
-)
+_NAME_FIRST: set[str] = {"generic_op"}.union(*(d.NAME_FIRST for d in DIALECTS))
 """Rules whose first child is a token naming the op: kept, and the location."""
-_NAME_FIRST |= WIDE_RULES
-_NAME_FIRST |= MORE_RULES
-_NAME_FIRST |= AFFINE_RULES
 
 
-_KEYWORD_RULES = {
-    "module_kw": "MODULE_KW",
-    "visibility": "VISIBILITY",
-    "call_kw": "CALL_KW",
-    "return_kw": "RETURN_KW",
-    "attribution_kw": "ATTRIBUTION_KW",
-    "gpu_dim_kw": "GPU_DIM_KW",
-    "gpu_library_kw": "GPU_LIBRARY_KW",
-    "dim": "DIM",
-    "launch_kw": "LAUNCH_KW",
-    "arith_binary": "ARITH_BINARY",
-    "arith_cast": "ARITH_CAST",
-    "arith_cmp": "ARITH_CMP",
-    "memref_alloc": "MEMREF_ALLOC",
+_KEYWORD_RULES: dict[str, str] = {
+    **{rule: kind for d in DIALECTS for rule, kind in d.KEYWORDS.items()},
     "bool_kw": "BOOL",
-    **WIDE_KEYWORDS,
-    **MORE_KEYWORDS,
-    **AFFINE_KEYWORDS,
 }
 """Keyword choices written as rules of string literals rather than one regex
 terminal: lark's lexer prefers `BARE_ID` over a regex terminal matching the

@@ -1,11 +1,11 @@
 """Printing as mlir-opt-19 prints: the entry point (`print_op`, `join_outputs`).
 
 `spec.syntax.printer.Printer` knows names, the generic form and regions; the
-custom form of each op is a printer function in one module per dialect
-group (`custom_func_gpu`: `builtin`, `func`, `gpu`; `custom_host`: `arith`,
-`memref`; `custom_control`: `scf`, `cf`, `async`; `custom_wide`: the wider
-subset; `custom_more` and `custom_affine`: issue 16's second part), registered with `@custom_printer(name, ...)` in
-`custom_registry.CUSTOM_PRINTERS`. This module loads those groups and hands
+custom form of each op is a printer function in its dialect's module
+(`spec.syntax.dialects`: `builtin`, `func`, `gpu`, `arith`, `math`, `index`,
+`memref`, `vector`, `scf`, `cf`, `async_`, `llvm`, `affine`), registered
+with `@custom_printer(name, ...)` in `custom_registry.CUSTOM_PRINTERS`.
+This module loads those modules and hands
 the table to the `Printer` it builds, so the dependency runs one way:
 custom printers import the printer's helpers, the printer imports none of
 them.
@@ -19,19 +19,7 @@ The spacing quirks of the custom forms are deliberate: they are mlir-opt's
 from __future__ import annotations
 
 from spec.ir import Operation
-from spec.syntax import (  # noqa: F401 - they register their printers
-    affine,
-    custom_affine,
-    custom_control,
-    custom_func_gpu,
-    custom_gpu_extra,
-    custom_host,
-    custom_memref_extra,
-    custom_more,
-    custom_scalar,
-    custom_scf_extra,
-    custom_wide,
-)
+from spec.syntax import affine, dialects  # noqa: F401 - dialects: importing it registers the printers
 from spec.syntax.custom_registry import CUSTOM_PRINTERS
 from spec.syntax.printer import Printer
 

@@ -1,14 +1,19 @@
-"""Builder rules of the `affine` ops (`apply`, `load`, `store`, `for`, `if`,
-`yield`) and of `#name = value` attribute aliases (issue 16). The maps and
-sets themselves are `spec.syntax.affine`'s; the printers `custom_affine`'s.
+"""The `affine` dialect's custom syntax: `affine.apply`, `load`, `store`,
+`for`, `if`, `yield`, and `#name = value` attribute aliases. The maps and
+sets themselves are `spec.syntax.affine`'s.
 
-As mlir-opt-19 builds them: `affine.load`/`store` subscripts become a map
-over the SSA values in them (dims in order of first use, `symbol(%x)` a
-symbol), operands the memref then the dims then the symbols; an
+Parsing, as mlir-opt-19 builds them: `affine.load`/`store` subscripts become
+a map over the SSA values in them (dims in order of first use, `symbol(%x)`
+a symbol), operands the memref then the dims then the symbols; an
 `affine.for` bound is a constant map (`0`), a one-symbol map (`%n`), or a
 map with its operands (`max #map(%a)[%b]`); its `step` an index attribute;
 `affine.if`'s set a discardable `condition` attribute. Regions without a
 terminator get an `affine.yield`.
+
+Printing: `spec.syntax.printing.print_op` prints a module with its maps and
+sets written out, then `affine.with_aliases` names them and puts the
+definitions first. An op printed on its own (a diagnostic's "see current
+operation") keeps them written out, as mlir-opt-19 does.
 """
 
 from __future__ import annotations
@@ -20,14 +25,28 @@ from lark import Token
 
 from spec.attributes import INDEX, Attr, IntegerAttr, OpaqueAttr, Type
 from spec.diagnostics import DiagnosticError, error
-from spec.ir import Region
+from spec.ir import Operation, Region, Value
 from spec.syntax import affine
 from spec.syntax.build_base import BuilderBase, PartialOp, TokenError, UseRef, read_type, segment_sizes
+from spec.syntax.custom_registry import custom_printer, return_like, segments
+from spec.syntax.printer import Printer
 
-AFFINE_RULES = frozenset("affine_apply_op affine_load_op affine_store_op affine_for_op affine_if_op affine_yield_op".split())
-"""Rules whose first child is the keyword token naming the op."""
+KEYWORD_FIRST: frozenset[str] = frozenset()
+"""Rules whose first child is the op keyword: it locates the op and is dropped
+from the children the callback sees."""
 
-AFFINE_KEYWORDS = {rule.removesuffix("_op") + "_kw": rule.removesuffix("_op").upper() + "_KW" for rule in AFFINE_RULES}
+NAME_FIRST: frozenset[str] = frozenset("affine_apply_op affine_for_op affine_if_op affine_load_op affine_store_op affine_yield_op".split())
+"""Rules whose first child is the token naming the op: kept, and the location."""
+
+KEYWORDS: dict[str, str] = {
+    "affine_apply_kw": "AFFINE_APPLY_KW",
+    "affine_for_kw": "AFFINE_FOR_KW",
+    "affine_if_kw": "AFFINE_IF_KW",
+    "affine_load_kw": "AFFINE_LOAD_KW",
+    "affine_store_kw": "AFFINE_STORE_KW",
+    "affine_yield_kw": "AFFINE_YIELD_KW",
+}
+"""Keyword rules (string literals) and the token type each hands on."""
 
 
 def _affine_error(tok: Token, exc: affine.AffineError) -> TokenError:
@@ -60,7 +79,7 @@ def _map_ref(tok: Token) -> tuple[str, affine.AffineMap | affine.IntegerSet]:
 
 
 class AffineRules(BuilderBase):
-    """The `affine_*` rules and `alias_def`."""
+    """The rules of the `affine` ops' custom forms."""
 
     def alias_def(self, meta: Any, items: list) -> None:
         tok: Token = items[0]
@@ -254,3 +273,108 @@ class AffineRules(BuilderBase):
         attrs = items[1] if isinstance(items[1], dict) else None
         return self.op("affine.yield", meta, self._typed_list(items[-2], items[-1], meta), attributes=attrs)
 
+
+def _map(attr: Attr) -> affine.AffineMap:
+    text = str(attr)
+    if not text.startswith("affine_map<"):
+        raise ValueError("not an affine map")
+    return affine.parse_map(text[11:-1])
+
+
+def _dim_syms(p: Printer, operands: list[Value], n_dims: int) -> str:
+    """`printDimAndSymbolList`: `(dims)` always, `[syms]` when there are any."""
+    text = f"({p.values(operands[:n_dims])})"
+    if len(operands) > n_dims:
+        text += f"[{p.values(operands[n_dims:])}]"
+    return text
+
+
+def _left(op: Operation, *known: str) -> dict[str, Attr]:
+    return {**{k: v for k, v in op.properties.items() if k not in known}, **op.attributes}
+
+
+@custom_printer("affine.apply")
+def _apply(p: Printer, op: Operation) -> str:
+    m = _map(op.properties["map"])
+    if len(op.operands) != m.dims + m.syms:
+        raise ValueError("operand count")
+    return f"affine.apply {op.properties['map']}{_dim_syms(p, op.operands, m.dims)}{p.attr_dict(_left(op, 'map'))}"
+
+
+def _subscripts(p: Printer, op: Operation, operands: list[Value]) -> str:
+    m = _map(op.properties["map"])
+    if len(operands) != m.dims + m.syms:
+        raise ValueError("operand count")
+    names = [p.value(v) for v in operands]
+    return affine.ssa_exprs_text(m, names[: m.dims], names[m.dims :])
+
+
+@custom_printer("affine.load")
+def _load(p: Printer, op: Operation) -> str:
+    mem, *idx = op.operands
+    return f"affine.load {p.value(mem)}[{_subscripts(p, op, idx)}]{p.attr_dict(_left(op, 'map'))} : {mem.type}"
+
+
+@custom_printer("affine.store")
+def _store(p: Printer, op: Operation) -> str:
+    val, mem, *idx = op.operands
+    return f"affine.store {p.value(val)}, {p.value(mem)}[{_subscripts(p, op, idx)}]{p.attr_dict(_left(op, 'map'))} : {mem.type}"
+
+
+def _bound(p: Printer, attr: Attr, operands: list[Value], prefix: str) -> str:
+    """`printBound`: a constant, a lone symbol operand, or the map with its operands."""
+    m = _map(attr)
+    if len(operands) != m.dims + m.syms:
+        raise ValueError("operand count")
+    if len(m.results) == 1:
+        e = m.results[0]
+        if m.dims == 0 and m.syms == 0 and e.kind == "const":
+            return str(e.value)
+        if m.dims == 0 and m.syms == 1 and e.kind == "sym":
+            return p.value(operands[0])
+        head = ""
+    else:
+        head = f"{prefix} "
+    return f"{head}{attr}{_dim_syms(p, operands, m.dims)}"
+
+
+@custom_printer("affine.for")
+def _for(p: Printer, op: Operation) -> str:
+    lbs, ubs, inits = segments(op)
+    body = op.regions[0].blocks[0]
+    iv, *iter_args = body.args
+    text = f"affine.for {p.value(iv)} = {_bound(p, op.properties['lowerBoundMap'], lbs, 'max')}"
+    text += f" to {_bound(p, op.properties['upperBoundMap'], ubs, 'min')}"
+    step = op.properties.get("step")
+    if isinstance(step, IntegerAttr) and step.value != 1:
+        text += f" step {step.value}"
+    if inits:
+        pairs = ", ".join(f"{p.value(a)} = {p.value(v)}" for a, v in zip(iter_args, inits))
+        text += f" iter_args({pairs}) -> ({', '.join(str(r.type) for r in op.results)})"
+    text += " " + p.region(op.regions[0], False, bool(inits))
+    return text + p.attr_dict(_left(op, "lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes"))
+
+
+@custom_printer("affine.if")
+def _if(p: Printer, op: Operation) -> str:
+    cond = op.attributes["condition"]
+    text = str(cond)
+    s = affine.parse_set(text[11:-1])
+    if len(op.operands) != s.dims + s.syms:
+        raise ValueError("operand count")
+    text = f"affine.if {cond}{_dim_syms(p, op.operands, s.dims)}"
+    if len(op.results) == 1:
+        text += f" -> {op.results[0].type}"
+    elif op.results:
+        text += " -> (" + ", ".join(str(r.type) for r in op.results) + ")"
+    show = bool(op.results)
+    text += " " + p.region(op.regions[0], False, show)
+    if op.regions[1].blocks:
+        text += " else " + p.region(op.regions[1], False, show)
+    rest = {k: v for k, v in {**op.properties, **op.attributes}.items() if k != "condition"}
+    return text + p.attr_dict(rest)
+
+
+@custom_printer("affine.yield")
+def _yield(p: Printer, op: Operation) -> str:
+    return return_like(p, op, "affine.yield")
