@@ -74,7 +74,7 @@ argument vector and both sides, before it is cut off (`undecided`): the
 schedule bound alone lets one exploration of a deep program, with its
 sleep-set-pruned runs, take minutes. A step costs about 50 us here."""
 
-SKIP_IN_ALIGNMENT = frozenset({"scf.yield"})
+SKIP_IN_ALIGNMENT = frozenset({"scf.yield", "affine.yield", "memref.alloca_scope.return"})
 PLUMBING = frozenset(n for n in registry.known_ops() if registry.sync_kind(n) == "wait")
 """Ops a rewrite adds, drops or moves (the registry's single waits:
 `gpu.wait`, `async.await`): aligned among themselves."""
