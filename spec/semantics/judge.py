@@ -51,7 +51,7 @@ from typing import Any
 from spec import registry
 from spec.diagnostics import DiagnosticError
 from spec.ir import Location, Operation, symbol_path
-from spec.semantics.boundary import CUT_OFF, BoundaryMachine
+from spec.semantics.boundary import CUT_OFF, BlockingBoundaryMachine, BoundaryMachine, blocks_on_return
 from spec.semantics.interp import check_supported, default_args
 from spec.semantics.outcome import Exploration, Outcome
 from spec.semantics.schedule import explore
@@ -192,7 +192,7 @@ def _relocate(fin: Operation, fout: Operation) -> list[tuple[Operation, Location
 # -- exploration -------------------------------------------------------------------
 
 
-def _vectors(func: Operation) -> list[tuple[str, list]]:
+def _vectors(func: Operation) -> list[tuple[str, list, type[BoundaryMachine]]]:
     entry = func.regions[0].blocks[0]
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
     ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
@@ -211,7 +211,14 @@ def _vectors(func: Operation) -> list[tuple[str, list]]:
             over: dict[str, object] = {str(i): n for i in ints} if n is not None else {}
             fl = dict(zip(flags, bits))
             shown = [f"{entry.args[i].hint or i}={v}" for i, v in fl.items()] + ([f"ints={n}"] if n is not None else [])
-            out.append((", ".join(shown), default_args(func, over, fl)))
+            out.append((", ".join(shown), default_args(func, over, fl), BoundaryMachine))
+    # Incoming `!async.token`/`!async.value` arguments whose caller work
+    # begins only after the return (`BlockingBoundaryMachine`): an await of
+    # one the input does not do blocks forever. Only the first integer value.
+    if any(blocks_on_return(a.type) for a in entry.args):
+        first = INDEX_VALUES[0] if ints else None
+        for shown, args, _ in [v for v in out if first is None or v[0].endswith(f"ints={first}")]:
+            out.append((", ".join(x for x in (shown, "blocking") if x), args, BlockingBoundaryMachine))
     return out
 
 
@@ -284,14 +291,14 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
     found: list[SemanticViolation] = []
     reason = ""
     total = spent = 0
-    budget: dict[str, Any] = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
-    for shown, args in _vectors(fin):
+    budget: dict[str, Any] = {"bound": bound, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
+    for shown, args, machine in _vectors(fin):
         left = steps - spent
         if left <= 0:
             reason = reason or f"step budget of {steps} spent before {shown}"
             break
-        ex_in = explore(fin, args, max_steps=left, **budget)
-        ex_out = explore(fout, args, max_steps=max(left - ex_in.steps, 1), **budget)
+        ex_in = explore(fin, args, max_steps=left, machine=machine, **budget)
+        ex_out = explore(fout, args, max_steps=max(left - ex_in.steps, 1), machine=machine, **budget)
         spent += ex_in.steps + ex_out.steps
         total += ex_in.schedules_explored + ex_out.schedules_explored
         if _cut(ex_in) or _cut(ex_out):
