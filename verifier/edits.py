@@ -6,7 +6,8 @@ chosen site, and edits the mutants do not make: move or duplicate a wait,
 add a dependency, swap tokens in a `return` / `scf.yield` / `iter_args` /
 branch operands, retarget a branch, delete a wait in an `async.execute` body,
 touch a kernel or an attribute, hoist a division above its guard, move a
-function into a nested module, rotate a function's arguments. Each edit is `edit(module, pick) -> bool`:
+function into a nested module, rotate a function's arguments, await an
+incoming `!async.token`/`!async.value` argument at the start of the body. Each edit is `edit(module, pick) -> bool`:
 `pick(n)` chooses one of `n` sites (a Hypothesis draw or a `random.Random`),
 the module is changed in place, and False means the edit has no site here.
 Edits keep SSA dominance where they can (a replacement token is defined
@@ -284,6 +285,24 @@ def rotate_arguments(module: Operation, pick: Pick) -> bool:
     return True
 
 
+def await_incoming(module: Operation, pick: Pick) -> bool:
+    """An `async.await` on an incoming `!async.token` or `!async.value<T>`
+    argument is added at the start of the function's body (an added wait
+    that can block forever: the caller may produce the token or value only
+    after the call returns)."""
+    cands = [(f, a) for f in _funcs(module) for a in f.regions[0].blocks[0].args if a.type.is_async_token or a.type.is_async_value]
+    c = _choose(cands, pick)
+    if c is None:
+        return False
+    f, a = c
+    entry = f.regions[0].blocks[0]
+    op = Operation("async.await", operands=[a], loc=entry.ops[0].loc if entry.ops else f.loc)
+    if a.type.is_async_value:
+        op.add_result(gpu_async.value_type_of_async(a.type))
+    entry.insert(0, op)
+    return True
+
+
 def _mutant(name: str) -> Edit:
     def edit(module: Operation, pick: Pick) -> bool:
         return MUTANTS[name].edit(module) > 0
@@ -310,6 +329,7 @@ EDITS: dict[str, Edit] = {
     "hoist-trapping": hoist_trapping,
     "move-to-nested-module": move_to_nested_module,
     "rotate-arguments": rotate_arguments,
+    "await-incoming": await_incoming,
     **{f"mutant:{name}": _mutant(name) for name in MUTANTS},
 }
 """Every edit by name, simplest first (what a shrinking draw moves toward)."""
