@@ -26,10 +26,11 @@ function's edge shows up as a race or a different outcome:
   and every `async.execute` body) is done, reads every buffer too: the
   runtime drains the executes, and work an execute's completion should have
   covered must be finished by then.
-- **Blocking arguments** (`BlockingBoundaryMachine`, one more argument
-  vector of the judge for a function with `!async.token` or
-  `!async.value<...>` arguments): the caller work behind each such argument
-  can only begin once the function's body has returned (the caller produces
+- **Blocking arguments** (`BlockingBoundaryMachine`, more argument vectors
+  of the judge for a function with `!async.token` or `!async.value<...>`
+  arguments, one per such argument): the caller work behind the argument
+  (or each of those at `late`, or all of them) can only begin once the
+  function's body has returned (the caller produces
   it after the call: it depends on the caller continuing), so waiting for
   it in the function's own thread blocks forever (a `deadlock`
   observation, `schedule.Machine.outcome`). That work touches no memory
@@ -51,7 +52,7 @@ from __future__ import annotations
 
 from spec.ir import Location, Operation
 from spec.semantics.interp import Thread
-from spec.semantics.outcome import Event, Footprint, Step
+from spec.semantics.outcome import Event, Footprint, Observation, Outcome, Step
 from spec.semantics.processes import GpuProc, HostProc
 from spec.semantics.schedule import Machine
 from spec.semantics.values import AsyncValue, Producer, Token, View, kernel_mix, stable_hash
@@ -154,16 +155,17 @@ class BoundaryMachine(Machine):
 
     BLOCKING = False
     """Whether the caller work behind `!async.token`/`!async.value`
-    arguments begins only after the function has returned."""
+    arguments (those at `late`, or all of them) begins only after the
+    function has returned."""
 
-    def __init__(self, func: Operation, args: list, aliases: dict[str, str] | None = None) -> None:
+    def __init__(self, func: Operation, args: list, aliases: dict[str, str] | None = None, late: frozenset[int] | None = None) -> None:
         entry = func.regions[0].blocks[0]
         views = [v for v in args if isinstance(v, View)]
         callers: list[CallerWork] = []
         args = list(args)
         for i, (a, v) in enumerate(zip(entry.args, args)):
             t = a.type
-            if self.BLOCKING and blocks_on_return(t):
+            if self.BLOCKING and blocks_on_return(t) and (late is None or i in late):
                 callers.append(self._late_caller(i, args))
                 continue
             gpu_value = t.is_async_value and "!gpu.async.token" in t.text
@@ -349,6 +351,22 @@ class BlockingBoundaryMachine(BoundaryMachine):
     """`BoundaryMachine` where the caller work behind each `!async.token` and
     `!async.value<...>` argument begins only after the function has returned
     (module docstring: an await of one in the function's thread blocks
-    forever)."""
+    forever).
+
+    A deadlock is rendered by the processes left (their names), not by the
+    ops they are blocked at: a caller sees that the call never returns and
+    what memory holds, not which of two waits of one thread blocks it (so an
+    added second await of an argument the input awaits is no new outcome)."""
 
     BLOCKING = True
+
+    def outcome(self) -> Outcome:
+        blocked = self.pending()
+        if not blocked:
+            return super().outcome()
+        obs = {k: list(v) for k, v in self.obs.items()}
+        obs.setdefault("scheduler", []).append(Observation("deadlock", "", "blocked: " + ", ".join(sorted(blocked))))
+        return Outcome(
+            tuple(sorted((k, tuple(v)) for k, v in obs.items())),
+            tuple(sorted((name, b.digest()) for name, b in self.buffers.items())),
+        )

@@ -44,6 +44,7 @@ How:
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +55,7 @@ from spec.ir import Location, Operation, symbol_path
 from spec.semantics.boundary import CUT_OFF, BlockingBoundaryMachine, BoundaryMachine, blocks_on_return
 from spec.semantics.interp import check_supported, default_args
 from spec.semantics.outcome import Exploration, Outcome
-from spec.semantics.schedule import explore
+from spec.semantics.schedule import MachineFactory, explore
 
 OK = "ok"
 WRONG = "wrong"
@@ -192,7 +193,7 @@ def _relocate(fin: Operation, fout: Operation) -> list[tuple[Operation, Location
 # -- exploration -------------------------------------------------------------------
 
 
-def _vectors(func: Operation) -> list[tuple[str, list, type[BoundaryMachine]]]:
+def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     entry = func.regions[0].blocks[0]
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
     ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
@@ -212,13 +213,16 @@ def _vectors(func: Operation) -> list[tuple[str, list, type[BoundaryMachine]]]:
             fl = dict(zip(flags, bits))
             shown = [f"{entry.args[i].hint or i}={v}" for i, v in fl.items()] + ([f"ints={n}"] if n is not None else [])
             out.append((", ".join(shown), default_args(func, over, fl), BoundaryMachine))
-    # Incoming `!async.token`/`!async.value` arguments whose caller work
-    # begins only after the return (`BlockingBoundaryMachine`): an await of
-    # one the input does not do blocks forever. Only the first integer value.
-    if any(blocks_on_return(a.type) for a in entry.args):
-        first = INDEX_VALUES[0] if ints else None
-        for shown, args, _ in [v for v in out if first is None or v[0].endswith(f"ints={first}")]:
-            out.append((", ".join(x for x in (shown, "blocking") if x), args, BlockingBoundaryMachine))
+    # Each incoming `!async.token`/`!async.value` argument alone with its
+    # caller work beginning only after the return (`BlockingBoundaryMachine`):
+    # an await of it the input does not make blocks forever. Only the first
+    # integer value.
+    first = INDEX_VALUES[0] if ints else None
+    plain = [v for v in out if first is None or v[0].endswith(f"ints={first}")]
+    for i in [i for i, a in enumerate(entry.args) if blocks_on_return(a.type)]:
+        late = functools.partial(BlockingBoundaryMachine, late=frozenset({i}))
+        for shown, args, _ in plain:
+            out.append((", ".join(x for x in (shown, f"{entry.args[i].hint or i} blocking") if x), args, late))
     return out
 
 
