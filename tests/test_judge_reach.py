@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import verifier
-from spec.semantics.judge import OK, WRONG, judge_modules
-from spec.semantics.interp import check_supported
 from spec.diagnostics import DiagnosticError
+from spec.semantics.interp import check_supported
+from spec.semantics.judge import OK, WRONG, judge_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from verifier.boundary_programs import ALL, OPTION_NAMES, boundary_programs

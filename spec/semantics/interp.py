@@ -494,12 +494,12 @@ class Thread:
             counts = list(op.properties["case_operand_segments"].ints)  # type: ignore[attr-defined]  # check_supported: a DenseArrayAttr
             values = switch_values(op)
             ty = op.operands[0].type
-            k = next((i for i, v in enumerate(values) if wrap(v, ty) == wrap(flag, ty)), None)
-            if k is None:
+            case = next((i for i, v in enumerate(values) if wrap(v, ty) == wrap(flag, ty)), None)
+            if case is None:
                 dest, args = op.successors[0], rest[:n_default]
             else:
-                at = n_default + sum(counts[:k])
-                dest, args = op.successors[k + 1], rest[at : at + counts[k]]
+                at = n_default + sum(counts[:case])
+                dest, args = op.successors[case + 1], rest[at : at + counts[case]]
             self._continue_at(f, dest, args)
         else:
             raise Fault(op, f"'{name}' op is not supported by the interpreter")

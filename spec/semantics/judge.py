@@ -197,7 +197,7 @@ def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     entry = func.regions[0].blocks[0]
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
     ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
-    out = []
+    out: list[tuple[str, list, MachineFactory]] = []
     # Zero as well where it can change what happens: loops that do not run,
     # and ops that can fault on it (a division: a rewrite that hoists one
     # above its guard faults where the input stops at the guard).
@@ -221,8 +221,8 @@ def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     plain = [v for v in out if first is None or v[0].endswith(f"ints={first}")]
     for i in [i for i, a in enumerate(entry.args) if blocks_on_return(a.type)]:
         late = functools.partial(BlockingBoundaryMachine, late=frozenset({i}))
-        for shown, args, _ in plain:
-            out.append((", ".join(x for x in (shown, f"{entry.args[i].hint or i} blocking") if x), args, late))
+        for text, args, _ in plain:
+            out.append((", ".join(x for x in (text, f"{entry.args[i].hint or i} blocking") if x), args, late))
     return out
 
 
