@@ -146,7 +146,7 @@ def _replace_token_operand(module: Operation, pick: Pick, names: tuple[str, ...]
         for k, v in enumerate(op.operands):
             if _is_token(v):
                 others = [t for t in _tokens_before(op, v.type) if t is not v]
-                if op.name in ("scf.yield", "cf.br", "cf.cond_br", "func.return"):
+                if op.name in ("scf.yield", "affine.yield", "cf.br", "cf.cond_br", "cf.switch", "func.return"):
                     others += [w for w in op.operands if w.type == v.type and w is not v and w not in others]
                 if others:
                     cands.append((op, k, others))
@@ -163,15 +163,15 @@ def swap_return_token(module: Operation, pick: Pick) -> bool:
 
 
 def swap_yield_token(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("scf.yield", "async.yield"))
+    return _replace_token_operand(module, pick, ("scf.yield", "affine.yield", "async.yield"))
 
 
 def swap_iter_arg(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("scf.for",))
+    return _replace_token_operand(module, pick, ("scf.for", "affine.for"))
 
 
 def swap_block_arg(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("cf.br", "cf.cond_br"))
+    return _replace_token_operand(module, pick, ("cf.br", "cf.cond_br", "cf.switch"))
 
 
 def swap_wait_token(module: Operation, pick: Pick) -> bool:
@@ -182,7 +182,7 @@ def retarget_branch(module: Operation, pick: Pick) -> bool:
     """One successor of a `cf.br`/`cf.cond_br` goes to another block of the
     same region taking the same argument types (not the entry block)."""
     cands = []
-    for op in _ops(module, lambda o: o.name in ("cf.br", "cf.cond_br")):
+    for op in _ops(module, lambda o: o.name in ("cf.br", "cf.cond_br", "cf.switch")):
         region = op.parent.parent if op.parent is not None else None
         if region is None:
             continue

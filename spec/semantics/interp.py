@@ -2,8 +2,9 @@
 
 This module is the *sequential* half of the executable semantics (DESIGN.md
 section 4): what one op does to concrete values and buffers, and how one
-thread walks its code (`scf`/`cf` control flow, region frames, block
-arguments). It knows nothing about schedules; `spec.semantics.schedule`
+thread walks its code (`scf`/`cf` control flow, `scf.index_switch`,
+`memref.alloca_scope`, `affine.for`/`affine.if` with their maps and integer
+sets evaluated, `cf.switch`; region frames, block arguments). It knows nothing about schedules; `spec.semantics.schedule`
 drives threads and GPU ops step by step and decides who moves next.
 
 Runtime values and memory are in `spec.semantics.values` (integers, floats,
@@ -121,7 +122,10 @@ CONTROL = frozenset(
     | {"scf.index_switch", "memref.alloca_scope", "memref.alloca_scope.return", "cf.switch", "affine.for", "affine.if", "affine.yield"}
 )
 """The ops whose regions or successors `Thread` walks (control flow, not
-steps): what this interpreter implements, the registry says nothing here."""
+steps): what this interpreter implements, the registry says nothing here.
+`memref.alloca_scope` runs as `scf.execute_region` does (its allocas are
+not freed at its end); `affine.for` bounds are the max (lower) and min
+(upper) of their maps' results, its step a constant."""
 
 
 def _effectful(name: str) -> bool:
