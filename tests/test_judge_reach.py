@@ -11,6 +11,8 @@ programs parse, and the edit makes a rewrite the judge calls `wrong`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -295,3 +297,15 @@ def test_generated_programs_parse(text: str) -> None:
     module = parse_module(text, "gen.mlir")
     func = next(op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks)
     check_supported(func)
+
+
+def test_affine_load_store_race() -> None:
+    """`affine.load`/`affine.store` index through their maps: the gate's
+    `affine.for` pair (a memcpy made async and waited for after the loop)
+    is wrong, the input judged against itself ok."""
+    root = Path(__file__).resolve().parent / "wide_verify"
+    fin = (root / "affine_for_in.mlir").read_text()
+    wrong = (root / "affine_for_wrong.mlir").read_text()
+    assert _judge(fin, fin) == OK
+    (j,) = judge_modules(parse_module(fin, "in.mlir"), parse_module(wrong, "out.mlir")).values()
+    assert j.verdict == WRONG and any(v.kind == "race" and "affine.load" in v.message for v in j.violations), j.text()

@@ -4,7 +4,8 @@ This module is the *sequential* half of the executable semantics (DESIGN.md
 section 4): what one op does to concrete values and buffers, and how one
 thread walks its code (`scf`/`cf` control flow, `scf.index_switch`,
 `memref.alloca_scope`, `affine.for`/`affine.if` with their maps and integer
-sets evaluated, `cf.switch`; region frames, block arguments). It knows nothing about schedules; `spec.semantics.schedule`
+sets evaluated, `cf.switch`; region frames, block arguments). `affine.load`,
+`affine.store` and `affine.apply` apply their map to their operands. It knows nothing about schedules; `spec.semantics.schedule`
 drives threads and GPU ops step by step and decides who moves next.
 
 Runtime values and memory are in `spec.semantics.values` (integers, floats,
@@ -113,6 +114,7 @@ registry's GPU work ops but the library ops (`gpu.wait` only synchronizes)."""
 HOST_OPS = frozenset(
     {"memref.load", "memref.store", "memref.copy", "memref.alloc", "memref.alloca", "memref.dealloc", "func.call", "cf.assert"}
     | {"memref.dim", "memref.cast", "memref.subview", "async.create_group", "async.add_to_group"}
+    | {"affine.load", "affine.store", "affine.apply"}
 )
 """The host ops besides `arith` and the synchronization ops that this
 interpreter has code for (`step_effects`, `Thread`). Which of them are
@@ -176,7 +178,7 @@ def check_supported(func: Operation) -> None:
                 raise DiagnosticError(error(op.loc, "'scf.parallel' op with reductions cannot be interpreted"))
             if name == "scf.reduce" and (op.operands or op.regions):
                 raise DiagnosticError(error(op.loc, "'scf.reduce' op with operands cannot be interpreted"))
-            if name in ("cf.switch", "affine.for", "affine.if", "scf.index_switch"):
+            if name in ("cf.switch", "affine.for", "affine.if", "scf.index_switch", "affine.load", "affine.store", "affine.apply"):
                 why = _unsupported_control(op)
                 if why:
                     raise DiagnosticError(error(op.loc, f"'{name}' op {why}"))
@@ -200,6 +202,10 @@ def _unsupported_control(op: Operation) -> str:
             cases = op.properties.get("cases")
             if not isinstance(cases, DenseArrayAttr) or len(cases.ints) != len(op.regions) - 1:
                 return "with cases that do not match its regions cannot be interpreted"
+        elif op.name in ("affine.load", "affine.store", "affine.apply"):
+            m = _affine_map(op, "map")
+            if len(op.operands) - (op.name != "affine.apply") - (op.name == "affine.store") != m.dims + m.syms:
+                return "with operands that do not match its map cannot be interpreted"
         elif op.name == "affine.for":
             lb, ub = _affine_map(op, "lowerBoundMap"), _affine_map(op, "upperBoundMap")
             if not lb.results or not ub.results:
@@ -266,6 +272,14 @@ def affine_eval(e: affine.Expr, dims: list[int], syms: list[int], op: Operation 
 
 def _map_values(m: affine.AffineMap, operands: list, op: Operation) -> list[int]:
     return [affine_eval(e, operands[: m.dims], operands[m.dims :], op) for e in m.results]
+
+
+def affine_access(op: Operation, vals: list) -> tuple[object, View, list[int]]:
+    """The stored value (None for a load), the memref and the indices of an
+    `affine.load`/`affine.store` from its operand values (its map applied)."""
+    stored, vals = (vals[0], vals[1:]) if op.name == "affine.store" else (None, vals)
+    view, *mops = vals
+    return stored, view, _map_values(_affine_map(op, "map"), mops, op)
 
 
 def gpu_deps(op: Operation) -> list[Value]:
@@ -396,6 +410,9 @@ class Thread:
                 tok, grp = self.operands(op)
                 grp.tokens.append(tok)
                 env[op.results[0]] = len(grp.tokens) - 1
+                f.pos += 1
+            elif name == "affine.apply":
+                env[op.results[0]] = _map_values(_affine_map(op, "map"), self.operands(op), op)[0]
                 f.pos += 1
             elif name == "builtin.module":
                 f.pos += 1
