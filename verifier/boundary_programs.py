@@ -18,9 +18,23 @@ semantic judge (`tests/test_semantic_judge.py`, `bench/judge.py`):
   of a size equal to their adds or not, with an `await_all` in a body issued
   before the adds;
 - an integer division guarded by a `cf.assert`;
+- `scf.index_switch` on `%n` with two cases and a default holding GPU work
+  and host effects, yielding a GPU token or nothing (`index_switch`);
+- `memref.alloca_scope` holding host effects and GPU ops (`alloca_scope`);
+- `affine.for` with constant bounds (`0 to 2`, step 1 or 2), with or without
+  `iter_args` carrying a `!gpu.async.token` into an async launch, and
+  `affine.if` on `%n` (a dim or a symbol of a small integer set) with an
+  `else` or not, holding GPU work (`affine`);
+- incoming values: `%vin: !async.value<f32>` and `%ain: !async.token`
+  arguments (the latter also with `token_args`), awaited by `await` ops or
+  not (`async_args`);
 - function shapes: one block; a `cf.cond_br` with token block arguments on
   both successors joining in a block with a token argument; the same plus an
-  unreachable block branching into the join.
+  unreachable block branching into the join; a `cf.switch` on an `i32`
+  (the `%k` argument, or `%n` cast to `i32`) with a default and one or two
+  cases, with token block arguments or without (the branches then use the
+  entry block's tokens), joining in a block with a token argument
+  (`switch`).
 
 Every construct can be switched off (`Options`), so a test can leave out a
 construct whose verifier hole is known and still open.
@@ -30,7 +44,11 @@ Shrinking: each op is one `_op` draw the shrinker can delete whole, after an
 whose first entries are the simplest (host effects, then GPU ops, then the
 token plumbing, then region and async ops), GPU ops shrink toward
 synchronous and deps toward none, signature options (token arguments,
-returned tokens) shrink toward absent, the function shape toward one block.
+returned tokens, incoming values) shrink toward absent, the function shape
+toward one block; the new region ops are sampled after the older kinds (so
+they shrink toward those), an `index_switch` toward no result, an
+`affine.for` toward no `iter_args`, an `affine.if` toward no `else`, a
+`cf.switch` toward one case and toward switching on `%n`.
 Programs are valid by construction (names unique, every use dominated, the
 types right); buffers are `memref<4xf32>` so exhaustive exploration stays
 small.
@@ -81,6 +99,21 @@ class Options:
     guards: bool = True
     """An integer division by `%n` guarded by a `cf.assert` that `%n` is
     not zero (a rewrite may not run the division before its guard)."""
+    index_switch: bool = True
+    """`scf.index_switch` on `%n` with GPU work and host effects in its
+    cases, yielding a GPU token or not."""
+    alloca_scope: bool = True
+    """`memref.alloca_scope` holding host effects and GPU ops."""
+    affine: bool = True
+    """`affine.for` (constant bounds, `iter_args` with a GPU token or not)
+    and `affine.if` (an integer set on `%n`, `else` or not)."""
+    switch: bool = True
+    """A `cf.switch` function shape (on `%k: i32` or `%n` cast to `i32`),
+    with token block arguments or not."""
+    async_args: bool = True
+    """Incoming values: `%vin: !async.value<f32>` and `%ain: !async.token`
+    arguments (their caller work can begin only after the return in the
+    judge's blocking vectors)."""
     user_tokens: bool = True
     """GPU ops written `async` with `[deps]`, user `gpu.wait`s."""
     max_ops: int = 3
@@ -131,6 +164,12 @@ def _kinds(o: Options, depth: int) -> list[str]:
             kinds += ["rotate", "if"]
         if o.groups and o.execute:
             kinds += ["group"]
+        if o.index_switch:
+            kinds += ["index-switch"]
+        if o.alloca_scope:
+            kinds += ["alloca-scope"]
+        if o.affine:
+            kinds += ["affine-for", "affine-if"]
     return kinds
 
 
@@ -267,6 +306,65 @@ def _op(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: int, ind
             f"{inner}scf.yield {ey} : {GTOK}",
             f"{ind}}}",
         ]
+    if kind == "index-switch":
+        yields = draw(st.booleans())
+        r = new("r")
+        cases = draw(st.lists(st.sampled_from([0, 2, 1, 3]), min_size=1, max_size=2, unique=True))
+        lines = [f"{ind}{r} = scf.index_switch %n -> {GTOK}" if yields else f"{ind}scf.index_switch %n"]
+        for label in [*(f"case {c}" for c in cases), "default"]:
+            sc = scope.child()
+            body = _body_ops(draw, o, new, sc, depth + 1, inner)
+            if yields:
+                y = _token(draw, new, sc, body, inner)
+                body.append(f"{inner}scf.yield {y} : {GTOK}")
+            else:
+                body.append(f"{inner}scf.yield")
+            lines += [f"{ind}{label} {{", *body, f"{ind}}}"]
+        if yields:
+            scope.gtoks.append(r)
+        return lines
+    if kind == "alloca-scope":
+        sc = scope.child()
+        body = _body_ops(draw, o, new, sc, depth + 1, inner)
+        if not body:
+            body = _gpu(draw, o, new, sc, "launch", inner)
+        return [f"{ind}memref.alloca_scope {{", *body, f"{ind}}}"]
+    if kind == "affine-for":
+        carried = o.user_tokens and draw(st.booleans())
+        step = draw(st.sampled_from([1, 2]))
+        i = new("i")
+        step_text = f" step {step}" if step != 1 else ""
+        sc = scope.child()
+        if not carried:
+            body = _body_ops(draw, o, new, sc, depth + 1, inner)
+            if not body:
+                body = _gpu(draw, o, new, sc, "launch", inner)
+            return [f"{ind}affine.for {i} = 0 to 2{step_text} {{", *body, f"{ind}}}"]
+        lines = []
+        t0 = _token(draw, new, scope, lines, ind)
+        r, a, x = new("r"), new("a"), new("t")
+        sc = scope.child()
+        sc.gtoks.append(a)
+        body = _body_ops(draw, o, new, sc, depth + 1, inner)
+        dep = draw(st.sampled_from(sc.gtoks))
+        body.append(f"{inner}{x} = {_launch(draw(st.sampled_from(scope.bufs)), f' async [{dep}]')}")
+        scope.gtoks.append(r)
+        return [
+            *lines,
+            f"{ind}{r} = affine.for {i} = 0 to 2{step_text} iter_args({a} = {t0}) -> ({GTOK}) {{",
+            *body,
+            f"{inner}affine.yield {x} : {GTOK}",
+            f"{ind}}}",
+        ]
+    if kind == "affine-if":
+        cond = draw(st.sampled_from(["affine_set<(d0) : (d0 - 1 >= 0)>(%n)", "affine_set<(d0) : (d0 == 0)>(%n)", "affine_set<()[s0] : (s0 - 2 >= 0, -s0 + 3 >= 0)>()[%n]"]))
+        ts = scope.child()
+        then_body = _body_ops(draw, o, new, ts, depth + 1, inner) or _gpu(draw, o, new, ts, "launch", inner)
+        lines = [f"{ind}affine.if {cond} {{", *then_body]
+        if draw(st.booleans()):
+            es = scope.child()
+            lines += [f"{ind}}} else {{", *_body_ops(draw, o, new, es, depth + 1, inner)]
+        return [*lines, f"{ind}}}"]
     if kind == "guarded-div":
         nz, q = new("nz"), new("q")
         return [
@@ -356,10 +454,21 @@ def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f")
     if o.token_args and o.execute and draw(st.booleans()):
         args.append(f"%ain: {ATOK}")
         scope.atoks.append("%ain")
+    if o.async_args and o.execute:
+        if draw(st.booleans()):
+            args.append("%vin: !async.value<f32>")
+            scope.avals.append(("%vin", "f32"))
+        if "%ain" not in scope.atoks and draw(st.booleans()):
+            args.append(f"%ain: {ATOK}")
+            scope.atoks.append("%ain")
     results: list[str] = []
     if o.returned_tokens:
         results = draw(st.lists(st.sampled_from([GTOK, ATOK] if o.execute else [GTOK]), max_size=2))
     ind = "    "
+    shape = draw(st.sampled_from(["single", *(["diamond", "unreachable"] if o.cf else []), *(["switch"] if o.switch else [])]))
+    on_k = shape == "switch" and draw(st.booleans())
+    if on_k:
+        args.append("%k: i32")
     head = [
         f"  func.func @{name}({', '.join(args)})" + (f" -> ({', '.join(results)})" if results else "") + " {",
         f"{ind}%c0 = arith.constant 0 : index",
@@ -367,7 +476,6 @@ def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f")
         f"{ind}%c2 = arith.constant 2 : index",
         f"{ind}%c3 = arith.constant 3 : index",
     ]
-    shape = draw(st.sampled_from(["single", "diamond", "unreachable"] if o.cf else ["single"]))
     body = _body_ops(draw, o, new, scope, 0, ind)
 
     def ret(lines: list[str], sc: _Scope) -> list[str]:
@@ -389,6 +497,8 @@ def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f")
 
     if shape == "single":
         return "\n".join([*head, *ret(body, scope), "  }"]) + "\n"
+    if shape == "switch":
+        return "\n".join(_switch(draw, o, new, scope, head, body, on_k, ret)) + "\n"
     # a diamond passing GPU tokens as block arguments into a join block
     pre: list[str] = []
     t_left = _token(draw, new, scope, pre, ind)
@@ -413,6 +523,49 @@ def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f")
     join = _body_ops(draw, o, new, sc, 0, ind)
     lines += [f"  ^bb3({j}: {GTOK}):", *ret(join, sc), "  }"]
     return "\n".join(lines) + "\n"
+
+
+def _switch(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, head: list[str], body: list[str], on_k: bool, ret: Any) -> list[str]:
+    """A `cf.switch` on `%k` (or `%n` cast to `i32`): a default and one or
+    two cases into two blocks, with token block arguments or not, joining in
+    a block with a token argument."""
+    ind = "    "
+    pre: list[str] = []
+    flag = "%k"
+    if not on_k:
+        flag = new("sw")
+        pre.append(f"{ind}{flag} = arith.index_cast %n : index to i32")
+    tok_args = draw(st.booleans())
+    cases = draw(st.lists(st.sampled_from([2, 0, 1]), min_size=1, max_size=2, unique=True))
+    targets = ["^bb2", *(draw(st.sampled_from(["^bb1", "^bb2"])) for _ in cases[1:])]
+    if tok_args:
+        t_default = _token(draw, new, scope, pre, ind)
+        base = _Scope(list(scope.bufs), [], list(scope.atoks), list(scope.avals))
+
+        def succ(label: str) -> str:
+            return f"{label}({draw(st.sampled_from(scope.gtoks))} : {GTOK})"
+
+        arms = [f"default: ^bb1({t_default} : {GTOK})", *(f"{c}: {succ(t)}" for c, t in zip(cases, targets))]
+    else:
+        base = _Scope(list(scope.bufs), list(scope.gtoks), list(scope.atoks), list(scope.avals))
+        arms = ["default: ^bb1", *(f"{c}: {t}" for c, t in zip(cases, targets))]
+    lines = [*head, *body, *pre, f"{ind}cf.switch {flag} : i32, [", *(f"{ind}  {a}," for a in arms[:-1]), f"{ind}  {arms[-1]}", f"{ind}]"]
+    for label in ("^bb1", "^bb2"):
+        sc = base.child()
+        if tok_args:
+            arg = new("j")
+            sc.gtoks.append(arg)
+            lines.append(f"  {label}({arg}: {GTOK}):")
+        else:
+            lines.append(f"  {label}:")
+        ops = _body_ops(draw, o, new, sc, 0, ind)
+        out_tok = _token(draw, new, sc, ops, ind)
+        lines += [*ops, f"{ind}cf.br ^bb3({out_tok} : {GTOK})"]
+    j = new("j")
+    sc = base.child()
+    sc.gtoks.append(j)
+    join = _body_ops(draw, o, new, sc, 0, ind)
+    return [*lines, f"  ^bb3({j}: {GTOK}):", *ret(join, sc), "  }"]
 
 
 @st.composite

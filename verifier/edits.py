@@ -7,7 +7,9 @@ move an `async.await`/`await_all` down,
 add a dependency, swap tokens in a `return` / `scf.yield` / `iter_args` /
 branch operands, retarget a branch, delete a wait in an `async.execute` body,
 touch a kernel or an attribute, hoist a division above its guard, drop an
-`async.await`, move a function into another module, rotate a function's arguments. Each edit is `edit(module, pick) -> bool`:
+`async.await`, move a function into another module, rotate a function's
+arguments, await an incoming `!async.token`/`!async.value` argument at the
+start of the body. Each edit is `edit(module, pick) -> bool`:
 `pick(n)` chooses one of `n` sites (a Hypothesis draw or a `random.Random`),
 the module is changed in place, and False means the edit has no site here.
 Edits keep SSA dominance where they can (a replacement token is defined
@@ -156,7 +158,7 @@ def _replace_token_operand(module: Operation, pick: Pick, names: tuple[str, ...]
         for k, v in enumerate(op.operands):
             if _is_token(v):
                 others = [t for t in _tokens_before(op, v.type) if t is not v]
-                if op.name in ("scf.yield", "cf.br", "cf.cond_br", "func.return"):
+                if op.name in ("scf.yield", "affine.yield", "cf.br", "cf.cond_br", "cf.switch", "func.return"):
                     others += [w for w in op.operands if w.type == v.type and w is not v and w not in others]
                 if others:
                     cands.append((op, k, others))
@@ -173,15 +175,15 @@ def swap_return_token(module: Operation, pick: Pick) -> bool:
 
 
 def swap_yield_token(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("scf.yield", "async.yield"))
+    return _replace_token_operand(module, pick, ("scf.yield", "affine.yield", "async.yield"))
 
 
 def swap_iter_arg(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("scf.for",))
+    return _replace_token_operand(module, pick, ("scf.for", "affine.for"))
 
 
 def swap_block_arg(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("cf.br", "cf.cond_br"))
+    return _replace_token_operand(module, pick, ("cf.br", "cf.cond_br", "cf.switch"))
 
 
 def swap_wait_token(module: Operation, pick: Pick) -> bool:
@@ -192,7 +194,7 @@ def retarget_branch(module: Operation, pick: Pick) -> bool:
     """One successor of a `cf.br`/`cf.cond_br` goes to another block of the
     same region taking the same argument types (not the entry block)."""
     cands = []
-    for op in _ops(module, lambda o: o.name in ("cf.br", "cf.cond_br")):
+    for op in _ops(module, lambda o: o.name in ("cf.br", "cf.cond_br", "cf.switch")):
         region = op.parent.parent if op.parent is not None else None
         if region is None:
             continue
@@ -311,6 +313,24 @@ def rotate_arguments(module: Operation, pick: Pick) -> bool:
     return True
 
 
+def await_incoming(module: Operation, pick: Pick) -> bool:
+    """An `async.await` on an incoming `!async.token` or `!async.value<T>`
+    argument is added at the start of the function's body (an added wait
+    that can block forever: the caller may produce the token or value only
+    after the call returns)."""
+    cands = [(f, a) for f in _funcs(module) for a in f.regions[0].blocks[0].args if a.type.is_async_token or a.type.is_async_value]
+    c = _choose(cands, pick)
+    if c is None:
+        return False
+    f, a = c
+    entry = f.regions[0].blocks[0]
+    op = Operation("async.await", operands=[a], loc=entry.ops[0].loc if entry.ops else f.loc)
+    if a.type.is_async_value:
+        op.add_result(gpu_async.value_type_of_async(a.type))
+    entry.insert(0, op)
+    return True
+
+
 def _mutant(name: str) -> Edit:
     def edit(module: Operation, pick: Pick) -> bool:
         return MUTANTS[name].edit(module) > 0
@@ -339,6 +359,7 @@ EDITS: dict[str, Edit] = {
     "move-to-nested-module": move_to_nested_module,
     "drop-await": drop_await,
     "rotate-arguments": rotate_arguments,
+    "await-incoming": await_incoming,
     **{f"mutant:{name}": _mutant(name) for name in MUTANTS},
 }
 """Every edit by name, simplest first (what a shrinking draw moves toward)."""

@@ -26,6 +26,16 @@ function's edge shows up as a race or a different outcome:
   and every `async.execute` body) is done, reads every buffer too: the
   runtime drains the executes, and work an execute's completion should have
   covered must be finished by then.
+- **Blocking arguments** (`BlockingBoundaryMachine`, more argument vectors
+  of the judge for a function with `!async.token` or `!async.value<...>`
+  arguments, one per such argument): the caller work behind the argument
+  (or each of those at `late`, or all of them) can only begin once the
+  function's body has returned (the caller produces
+  it after the call: it depends on the caller continuing), so waiting for
+  it in the function's own thread blocks forever (a `deadlock`
+  observation, `schedule.Machine.outcome`). That work touches no memory
+  here: it stands only for when the value or token becomes available (an
+  `!async.value<T>` holds the value the default arguments give it).
 - **Kernels**: what `gpu.launch_func` writes depends on the kernel's code, not
   only on its name: the mix is seeded with a digest of the module's
   `gpu.module`s, so a rewrite that edits a kernel computes other values.
@@ -42,7 +52,7 @@ from __future__ import annotations
 
 from spec.ir import Location, Operation
 from spec.semantics.interp import Thread
-from spec.semantics.outcome import Event, Footprint, Step
+from spec.semantics.outcome import Event, Footprint, Observation, Outcome, Step
 from spec.semantics.processes import GpuProc, HostProc
 from spec.semantics.schedule import Machine
 from spec.semantics.values import AsyncValue, Producer, Token, View, kernel_mix, stable_hash
@@ -56,6 +66,9 @@ CUT_OFF = "run cut off"
 
 class CallerWork(GpuProc):
     """GPU work of the caller behind an incoming token argument."""
+
+    late = False
+    """Whether it begins only once the function has returned (`BlockingBoundaryMachine`)."""
 
 
 class Observer(Producer):
@@ -131,16 +144,30 @@ def escapes(v: object) -> bool:
     return isinstance(v, (Token, AsyncValue))
 
 
+def blocks_on_return(a_type: object) -> bool:
+    """Whether an argument of this type gets caller work that begins only
+    after the function has returned (`BlockingBoundaryMachine`)."""
+    return bool(getattr(a_type, "is_async_token", False) or getattr(a_type, "is_async_value", False))
+
+
 class BoundaryMachine(Machine):
     """`schedule.Machine` with the function's boundary (module docstring)."""
 
-    def __init__(self, func: Operation, args: list, aliases: dict[str, str] | None = None) -> None:
+    BLOCKING = False
+    """Whether the caller work behind `!async.token`/`!async.value`
+    arguments (those at `late`, or all of them) begins only after the
+    function has returned."""
+
+    def __init__(self, func: Operation, args: list, aliases: dict[str, str] | None = None, late: frozenset[int] | None = None) -> None:
         entry = func.regions[0].blocks[0]
         views = [v for v in args if isinstance(v, View)]
         callers: list[CallerWork] = []
         args = list(args)
         for i, (a, v) in enumerate(zip(entry.args, args)):
             t = a.type
+            if self.BLOCKING and blocks_on_return(t) and (late is None or i in late):
+                callers.append(self._late_caller(i, args))
+                continue
             gpu_value = t.is_async_value and "!gpu.async.token" in t.text
             if not (t.is_gpu_token or t.is_async_token or gpu_value):
                 continue
@@ -167,6 +194,24 @@ class BoundaryMachine(Machine):
         self.procs["end"] = self.live["end"] = end  # type: ignore[assignment]  # an Observer, a process kind only this machine has (its _ready and steps take it)
         self._kernel_seed = kernel_digest(func)
 
+    def _late_caller(self, i: int, args: list) -> CallerWork:
+        """Caller work behind argument `i` that begins after the return: it
+        touches no memory; the argument becomes its token, or its value."""
+        pid = f"caller-work(arg {i})"
+        op = _stand_in(CALLER_OP, Location(f"<argument {i}>", 0, 0))
+        ev = Event(pid, op, pid, 0, True)
+        g = CallerWork(pid, op, pid, [], {}, ev)
+        g.late = True
+        g.args = [stable_hash(pid), []]
+        v = args[i]
+        if isinstance(v, AsyncValue):
+            inner = v.producer.values[v.index] if v.index < len(getattr(v.producer, "values", [])) else 0
+            g.values = [Token((g,)) if isinstance(inner, Token) else inner]
+            args[i] = AsyncValue(g, 0)
+        else:
+            args[i] = Token((g,))
+        return g
+
     MAX_RUN_STEPS = 2000
     """Steps one run may take here (`schedule.MAX_STEPS` is far larger): the
     judge explores many runs of small programs, and a run this long is a loop
@@ -185,6 +230,8 @@ class BoundaryMachine(Machine):
 
     # -- who may step -------------------------------------------------------------
     def _ready(self, p: HostProc | GpuProc) -> bool:
+        if isinstance(p, CallerWork) and p.late and p.state == "issued":
+            return self.procs["main"].done
         if isinstance(p, Observer):
             if p.state != "wait":
                 return False
@@ -298,3 +345,28 @@ class BoundaryMachine(Machine):
                 continue
             for i, x in zip(w.positions(), kernel_mix(seed + pos * 7919, w, snap)):
                 w.buffer.data[i] = x
+
+
+class BlockingBoundaryMachine(BoundaryMachine):
+    """`BoundaryMachine` where the caller work behind each `!async.token` and
+    `!async.value<...>` argument begins only after the function has returned
+    (module docstring: an await of one in the function's thread blocks
+    forever).
+
+    A deadlock is rendered by the processes left (their names), not by the
+    ops they are blocked at: a caller sees that the call never returns and
+    what memory holds, not which of two waits of one thread blocks it (so an
+    added second await of an argument the input awaits is no new outcome)."""
+
+    BLOCKING = True
+
+    def outcome(self) -> Outcome:
+        blocked = self.pending()
+        if not blocked:
+            return super().outcome()
+        obs = {k: list(v) for k, v in self.obs.items()}
+        obs.setdefault("scheduler", []).append(Observation("deadlock", "", "blocked: " + ", ".join(sorted(blocked))))
+        return Outcome(
+            tuple(sorted((k, tuple(v)) for k, v in obs.items())),
+            tuple(sorted((name, b.digest()) for name, b in self.buffers.items())),
+        )

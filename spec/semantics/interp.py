@@ -2,8 +2,10 @@
 
 This module is the *sequential* half of the executable semantics (DESIGN.md
 section 4): what one op does to concrete values and buffers, and how one
-thread walks its code (`scf`/`cf` control flow, region frames, block
-arguments). It knows nothing about schedules; `spec.semantics.schedule`
+thread walks its code (`scf`/`cf` control flow, `scf.index_switch`,
+`memref.alloca_scope`, `affine.for`/`affine.if` with their maps and integer
+sets evaluated, `cf.switch`; region frames, block arguments). `affine.load`,
+`affine.store` and `affine.apply` apply their map to their operands. It knows nothing about schedules; `spec.semantics.schedule`
 drives threads and GPU ops step by step and decides who moves next.
 
 Runtime values and memory are in `spec.semantics.values` (integers, floats,
@@ -49,6 +51,7 @@ from spec.semantics.values import (
     unsigned,
     wrap,
 )
+from spec.syntax import affine
 
 __all__ = [
     # defined here
@@ -111,15 +114,20 @@ registry's GPU work ops but the library ops (`gpu.wait` only synchronizes)."""
 HOST_OPS = frozenset(
     {"memref.load", "memref.store", "memref.copy", "memref.alloc", "memref.alloca", "memref.dealloc", "func.call", "cf.assert"}
     | {"memref.dim", "memref.cast", "memref.subview", "async.create_group", "async.add_to_group"}
+    | {"affine.load", "affine.store", "affine.apply"}
 )
 """The host ops besides `arith` and the synchronization ops that this
 interpreter has code for (`step_effects`, `Thread`). Which of them are
 effectful is the registry's word, not this list's (`HOST_EFFECTS`)."""
 CONTROL = frozenset(
     {"scf.for", "scf.if", "scf.while", "scf.parallel", "scf.execute_region", "scf.yield", "scf.condition", "scf.reduce", "cf.br", "cf.cond_br", "builtin.module"}
+    | {"scf.index_switch", "memref.alloca_scope", "memref.alloca_scope.return", "cf.switch", "affine.for", "affine.if", "affine.yield"}
 )
 """The ops whose regions or successors `Thread` walks (control flow, not
-steps): what this interpreter implements, the registry says nothing here."""
+steps): what this interpreter implements, the registry says nothing here.
+`memref.alloca_scope` runs as `scf.execute_region` does (its allocas are
+not freed at its end); `affine.for` bounds are the max (lower) and min
+(upper) of their maps' results, its step a constant."""
 
 
 def _effectful(name: str) -> bool:
@@ -170,12 +178,108 @@ def check_supported(func: Operation) -> None:
                 raise DiagnosticError(error(op.loc, "'scf.parallel' op with reductions cannot be interpreted"))
             if name == "scf.reduce" and (op.operands or op.regions):
                 raise DiagnosticError(error(op.loc, "'scf.reduce' op with operands cannot be interpreted"))
-            if name == "builtin.module":
-                continue
+            if name in ("cf.switch", "affine.for", "affine.if", "scf.index_switch", "affine.load", "affine.store", "affine.apply"):
+                why = _unsupported_control(op)
+                if why:
+                    raise DiagnosticError(error(op.loc, f"'{name}' op {why}"))
             continue
         if op.parent_op is not None and op.parent_op.name == "builtin.module" and op.parent_op is not func:
             continue
         raise DiagnosticError(error(op.loc, f"'{name}' op is not supported by the interpreter"))
+
+
+def _unsupported_control(op: Operation) -> str:
+    """Why the interpreter cannot run this `cf.switch`, `scf.index_switch`,
+    `affine.for` or `affine.if` ("" if it can)."""
+    try:
+        if op.name == "cf.switch":
+            values = switch_values(op)
+            counts = op.properties.get("case_operand_segments")
+            n = len(counts.ints) if isinstance(counts, DenseArrayAttr) else 0
+            if len(values) != n or len(op.successors) != n + 1:
+                return "with case values that do not match its successors cannot be interpreted"
+        elif op.name == "scf.index_switch":
+            cases = op.properties.get("cases")
+            if not isinstance(cases, DenseArrayAttr) or len(cases.ints) != len(op.regions) - 1:
+                return "with cases that do not match its regions cannot be interpreted"
+        elif op.name in ("affine.load", "affine.store", "affine.apply"):
+            m = _affine_map(op, "map")
+            if len(op.operands) - (op.name != "affine.apply") - (op.name == "affine.store") != m.dims + m.syms:
+                return "with operands that do not match its map cannot be interpreted"
+        elif op.name == "affine.for":
+            lb, ub = _affine_map(op, "lowerBoundMap"), _affine_map(op, "upperBoundMap")
+            if not lb.results or not ub.results:
+                return "with an empty bound map cannot be interpreted"
+            if len(segment(op, 0)) != lb.dims + lb.syms or len(segment(op, 1)) != ub.dims + ub.syms:
+                return "with bound operands that do not match its maps cannot be interpreted"
+            if not isinstance(op.properties.get("step"), IntegerAttr):
+                return "without a constant step cannot be interpreted"
+        else:
+            s = _affine_set(op)
+            if len(op.operands) != s.dims + s.syms:
+                return "with operands that do not match its integer set cannot be interpreted"
+    except (ValueError, KeyError) as exc:
+        return f"cannot be interpreted ({exc})"
+    return ""
+
+
+def switch_values(op: Operation) -> list[int]:
+    """The case values of a `cf.switch` (`dense<[1, 2]> : vector<2xi32>`)."""
+    from spec.syntax.custom_more import switch_case_values
+
+    return switch_case_values(op.properties.get("case_values"))
+
+
+def _affine_map(op: Operation, key: str) -> affine.AffineMap:
+    text = str(op.properties.get(key, op.attributes.get(key, "")))
+    if not text.startswith("affine_map<"):
+        raise ValueError(f"'{key}' is not an affine map")
+    return affine.parse_map(text[11:-1])
+
+
+def _affine_set(op: Operation) -> affine.IntegerSet:
+    text = str(op.attributes.get("condition", op.properties.get("condition", "")))
+    if not text.startswith("affine_set<"):
+        raise ValueError("'condition' is not an integer set")
+    return affine.parse_set(text[11:-1])
+
+
+def affine_eval(e: affine.Expr, dims: list[int], syms: list[int], op: Operation | None = None) -> int:
+    """The value of an affine expression at `dims` and `syms`."""
+    k = e.kind
+    if k == "const":
+        return e.value
+    if k == "dim":
+        return dims[e.value]
+    if k == "sym":
+        return syms[e.value]
+    a = affine_eval(e.lhs, dims, syms, op)  # type: ignore[arg-type]  # a binary expr: lhs and rhs are set
+    b = affine_eval(e.rhs, dims, syms, op)  # type: ignore[arg-type]  # as above
+    if k == "add":
+        return a + b
+    if k == "mul":
+        return a * b
+    if b == 0:
+        raise Fault(op, f"affine {k} by zero")
+    if k == "floordiv":
+        return a // b
+    if k == "ceildiv":
+        return -((-a) // b)
+    if k == "mod":
+        return a % abs(b)
+    raise Fault(op, f"affine expression '{k}' cannot be interpreted")
+
+
+def _map_values(m: affine.AffineMap, operands: list, op: Operation) -> list[int]:
+    return [affine_eval(e, operands[: m.dims], operands[m.dims :], op) for e in m.results]
+
+
+def affine_access(op: Operation, vals: list) -> tuple[object, View, list[int]]:
+    """The stored value (None for a load), the memref and the indices of an
+    `affine.load`/`affine.store` from its operand values (its map applied)."""
+    stored, vals = (vals[0], vals[1:]) if op.name == "affine.store" else (None, vals)
+    view, *mops = vals
+    return stored, view, _map_values(_affine_map(op, "map"), mops, op)
 
 
 def gpu_deps(op: Operation) -> list[Value]:
@@ -307,6 +411,9 @@ class Thread:
                 grp.tokens.append(tok)
                 env[op.results[0]] = len(grp.tokens) - 1
                 f.pos += 1
+            elif name == "affine.apply":
+                env[op.results[0]] = _map_values(_affine_map(op, "map"), self.operands(op), op)[0]
+                f.pos += 1
             elif name == "builtin.module":
                 f.pos += 1
             else:
@@ -330,8 +437,37 @@ class Thread:
                 self._enter(region.blocks[0], op, None, [])
             else:
                 f.pos += 1
-        elif name == "scf.execute_region":
+        elif name in ("scf.execute_region", "memref.alloca_scope"):
             self._enter(op.regions[0].blocks[0], op, None, [])
+        elif name == "scf.index_switch":
+            (flag,) = self.operands(op)
+            cases = op.properties["cases"]
+            at = list(cases.ints).index(flag) + 1 if flag in cases.ints else 0  # type: ignore[attr-defined]  # check_supported: a DenseArrayAttr
+            self._enter(op.regions[at].blocks[0], op, None, [])
+        elif name == "affine.for":
+            vals = self.operands(op)
+            n_lb, n_ub = len(segment(op, 0)), len(segment(op, 1))
+            lb = max(_map_values(_affine_map(op, "lowerBoundMap"), vals[:n_lb], op))
+            ub = min(_map_values(_affine_map(op, "upperBoundMap"), vals[n_lb : n_lb + n_ub], op))
+            step = op.properties["step"].value  # type: ignore[attr-defined]  # check_supported: an IntegerAttr
+            inits = vals[n_lb + n_ub :]
+            if step <= 0:
+                raise Fault(op, "affine.for step must be positive")
+            if lb < ub:
+                self._enter(op.regions[0].blocks[0], op, [lb, ub, step], [lb, *inits])
+            else:
+                self.set_results(op, inits)
+                f.pos += 1
+        elif name == "affine.if":
+            s = _affine_set(op)
+            vals = self.operands(op)
+            dims, syms = vals[: s.dims], vals[s.dims :]
+            holds = all((affine_eval(e, dims, syms, op) == 0) if eq else (affine_eval(e, dims, syms, op) >= 0) for e, eq in s.constraints)
+            region = op.regions[0] if holds else op.regions[1]
+            if region.blocks:
+                self._enter(region.blocks[0], op, None, [])
+            else:
+                f.pos += 1
         elif name == "scf.while":
             self._enter(op.regions[0].blocks[0], op, "before", self.operands(op))
         elif name == "scf.parallel":
@@ -349,7 +485,7 @@ class Thread:
                 f.pos += 1
             else:
                 self._enter(op.regions[0].blocks[0], op, it, first)
-        elif name == "scf.yield":
+        elif name in ("scf.yield", "affine.yield", "memref.alloca_scope.return"):
             self._yield(op, f)
         elif name == "scf.condition":
             cond, *vals = self.operands(op)
@@ -373,6 +509,19 @@ class Thread:
                 n_t = len(segment(op, 1))
                 dest, args = (op.successors[0], vals[1 : 1 + n_t]) if vals[0] else (op.successors[1], vals[1 + n_t :])
             self._continue_at(f, dest, args)
+        elif name == "cf.switch":
+            flag, *rest = self.operands(op)
+            n_default = len(segment(op, 1))
+            counts = list(op.properties["case_operand_segments"].ints)  # type: ignore[attr-defined]  # check_supported: a DenseArrayAttr
+            values = switch_values(op)
+            ty = op.operands[0].type
+            case = next((i for i, v in enumerate(values) if wrap(v, ty) == wrap(flag, ty)), None)
+            if case is None:
+                dest, args = op.successors[0], rest[:n_default]
+            else:
+                at = n_default + sum(counts[:case])
+                dest, args = op.successors[case + 1], rest[at : at + counts[case]]
+            self._continue_at(f, dest, args)
         else:
             raise Fault(op, f"'{name}' op is not supported by the interpreter")
 
@@ -381,7 +530,7 @@ class Thread:
         loop = f.op
         if loop is None:
             raise Fault(op, "scf.yield outside a region op")
-        if loop.name == "scf.for":
+        if loop.name in ("scf.for", "affine.for"):
             iv: int
             ub: int
             step: int

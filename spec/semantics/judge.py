@@ -44,6 +44,7 @@ How:
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,10 +52,10 @@ from typing import Any
 from spec import registry
 from spec.diagnostics import DiagnosticError
 from spec.ir import Location, Operation, symbol_path
-from spec.semantics.boundary import CUT_OFF, BoundaryMachine
+from spec.semantics.boundary import CUT_OFF, BlockingBoundaryMachine, BoundaryMachine, blocks_on_return
 from spec.semantics.interp import check_supported, default_args
 from spec.semantics.outcome import Exploration, Outcome
-from spec.semantics.schedule import explore
+from spec.semantics.schedule import MachineFactory, explore
 
 OK = "ok"
 WRONG = "wrong"
@@ -74,7 +75,7 @@ argument vector and both sides, before it is cut off (`undecided`): the
 schedule bound alone lets one exploration of a deep program, with its
 sleep-set-pruned runs, take minutes. A step costs about 50 us here."""
 
-SKIP_IN_ALIGNMENT = frozenset({"scf.yield"})
+SKIP_IN_ALIGNMENT = frozenset({"scf.yield", "affine.yield", "memref.alloca_scope.return"})
 PLUMBING = frozenset(n for n in registry.known_ops() if registry.sync_kind(n) == "wait")
 """Ops a rewrite adds, drops or moves (the registry's single waits:
 `gpu.wait`, `async.await`): aligned among themselves."""
@@ -201,11 +202,11 @@ def _relocate(fin: Operation, fout: Operation) -> list[tuple[Operation, Location
 # -- exploration -------------------------------------------------------------------
 
 
-def _vectors(func: Operation) -> list[tuple[str, list]]:
+def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     entry = func.regions[0].blocks[0]
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
     ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
-    out = []
+    out: list[tuple[str, list, MachineFactory]] = []
     # Zero as well where it can change what happens: loops that do not run,
     # and ops that can fault on it (a division: a rewrite that hoists one
     # above its guard faults where the input stops at the guard).
@@ -220,7 +221,17 @@ def _vectors(func: Operation) -> list[tuple[str, list]]:
             over: dict[str, object] = {str(i): n for i in ints} if n is not None else {}
             fl = dict(zip(flags, bits))
             shown = [f"{entry.args[i].hint or i}={v}" for i, v in fl.items()] + ([f"ints={n}"] if n is not None else [])
-            out.append((", ".join(shown), default_args(func, over, fl)))
+            out.append((", ".join(shown), default_args(func, over, fl), BoundaryMachine))
+    # Each incoming `!async.token`/`!async.value` argument alone with its
+    # caller work beginning only after the return (`BlockingBoundaryMachine`):
+    # an await of it the input does not make blocks forever. Only the first
+    # integer value.
+    first = INDEX_VALUES[0] if ints else None
+    plain = [v for v in out if first is None or v[0].endswith(f"ints={first}")]
+    for i in [i for i, a in enumerate(entry.args) if blocks_on_return(a.type)]:
+        late = functools.partial(BlockingBoundaryMachine, late=frozenset({i}))
+        for text, args, _ in plain:
+            out.append((", ".join(x for x in (text, f"{entry.args[i].hint or i} blocking") if x), args, late))
     return out
 
 
@@ -293,14 +304,14 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
     found: list[SemanticViolation] = []
     reason = ""
     total = spent = 0
-    budget: dict[str, Any] = {"bound": bound, "machine": BoundaryMachine, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
-    for shown, args in _vectors(fin):
+    budget: dict[str, Any] = {"bound": bound, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
+    for shown, args, machine in _vectors(fin):
         left = steps - spent
         if left <= 0:
             reason = reason or f"step budget of {steps} spent before {shown}"
             break
-        ex_in = explore(fin, args, max_steps=left, **budget)
-        ex_out = explore(fout, args, max_steps=max(left - ex_in.steps, 1), **budget)
+        ex_in = explore(fin, args, max_steps=left, machine=machine, **budget)
+        ex_out = explore(fout, args, max_steps=max(left - ex_in.steps, 1), machine=machine, **budget)
         spent += ex_in.steps + ex_out.steps
         total += ex_in.schedules_explored + ex_out.schedules_explored
         if _cut(ex_in) or _cut(ex_out):

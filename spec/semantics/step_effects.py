@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING
 from spec import registry
 from spec.invariant import InternalError
 from spec.ir import Operation
-from spec.semantics.interp import GPU_OPS, Thread, free_values, gpu_deps, is_effectful_event, kernel_name, segment
+from spec.semantics.interp import (
+    GPU_OPS,
+    Thread,
+    affine_access,
+    free_values,
+    gpu_deps,
+    is_effectful_event,
+    kernel_name,
+    segment,
+)
 from spec.semantics.outcome import Event, Footprint
 from spec.semantics.processes import GpuProc, HostProc
 from spec.semantics.values import (
@@ -111,6 +120,9 @@ class StepEffects:
 
     def _host_fp(self, t: Thread, op: Operation) -> Footprint:
         name = op.name
+        if name in ("affine.load", "affine.store"):
+            _, view, idx = affine_access(op, t.operands(op))
+            return ((view.buffer.name, frozenset([view.flat(idx)]), name == "affine.store"),)
         if name == "memref.load":
             view, *idx = t.operands(op)
             return ((view.buffer.name, frozenset([view.flat(idx)]), False),)
@@ -176,6 +188,10 @@ class StepEffects:
         t = p.thread
         name = op.name
         vals = t.operands(op)
+        if name in ("affine.load", "affine.store"):
+            stored, view, idx = affine_access(op, vals)
+            vals = [view, *idx] if name == "affine.load" else [stored, view, *idx]
+            name = "memref.load" if name == "affine.load" else "memref.store"
         if name == "memref.load":
             view, *idx = vals
             self._check_live(op, [view])
