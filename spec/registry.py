@@ -396,7 +396,7 @@ _op("affine.load", effects=frozenset({READ}), inherent={"map": _req("affine_map"
 _op("affine.store", effects=frozenset({WRITE}), inherent={"map": _req("affine_map")}, operand_count=(2, None))
 _op("affine.for", recursive=True, loop=True, inherent={"lowerBoundMap": _req("affine_map"), "upperBoundMap": _req("affine_map"), "step": _req("index")}, segments=("lowerBoundOperands", "upperBoundOperands", "inits"))
 _op("affine.if", recursive=True)
-_op("affine.yield", terminator=True, parents=("affine.for", "affine.if", "affine.parallel"))
+_op("affine.yield", terminator=True, tokens="pass", parents=("affine.for", "affine.if", "affine.parallel"))
 
 # arith: all pure
 for _n in "addi subi muli shli".split():

@@ -47,7 +47,6 @@ control flow to it.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -65,6 +64,7 @@ from spec.semantics.events import (
     defining_block_around,
     enclosing_blocks,
 )
+from spec.semantics.interp import switch_values
 
 ALWAYS = itertools.repeat(TRUE)
 """The edge conditions of a node whose edges all hold (`GuardedGraph.eguards`)."""
@@ -871,13 +871,6 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
     return out
 
 
-def _switch_values(op: Operation) -> list[str]:
-    """A `cf.switch`'s case values, as written (`dense<[1, 2]> : vector<2xi32>`)."""
-    text = str(op.properties.get("case_values", ""))
-    body = text[text.find("<") + 1 : text.find(">")] if "<" in text else ""
-    return re.findall(r"-?\d+", body)
-
-
 def describe_choice(op: Operation, c: int) -> str:
     """A decision at `op` and its option in words, as the report names the path."""
     loc, kind = op.loc, op.name
@@ -889,7 +882,7 @@ def describe_choice(op: Operation, c: int) -> str:
     if kind == "cf.cond_br":
         return f"cf.cond_br at {loc} goes to its {'true' if c == 0 else 'false'} successor"
     if kind == "cf.switch":
-        values = _switch_values(op)
+        values = switch_values(op)
         case = f"case {values[c - 1]}" if 0 < c <= len(values) else f"case #{c - 1}"
         return f"cf.switch at {loc} goes to its {'default' if c == 0 else case} successor"
     if kind == "arith.select":
