@@ -42,7 +42,9 @@ class Symbols:
     """Decisions and conditions, shared by the input's and the output's graph.
 
     A condition is an int naming an entry of `conds`: `("true",)`,
-    `("opt", d, o)` (decision d took option o, for two-way decisions),
+    `("opt", d, o)` (decision d took option o, for the decisions that pick
+    one of their options; the solver gives a two-way one a Boolean and a
+    many-way one a flag per option, exactly one set),
     `("runs", d, j)` (loop decision d ran at least j iterations), `("and",
     a, b)`, `("or", (a, b, ...))`, `("not", a)`."""
 

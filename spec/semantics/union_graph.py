@@ -17,6 +17,8 @@ Decisions (rule 8), one per occurrence (an `scf.if` inside an unrolled loop
 iteration is one decision per iteration):
 
 - `scf.if`, `cf.cond_br`: two options (then/else, true/false successor);
+  `scf.index_switch`, `cf.switch`: one option per region or successor
+  (the default first);
 - `scf.for`, `scf.while`: a trip count 0..unroll, as the flags "iteration j
   runs" (j = 1..unroll); iteration j's events are guarded by its flag, and
   a decoder keeps the flags monotone (iteration j+1 runs only if j does);
