@@ -221,7 +221,7 @@ def test_verdicts_on_heads_rewrite(verdict_rows: dict) -> None:
     assert not [k for k, r in accepted.items() if r.verdict_head == "refuted"]
     # the verdict on head's rewrite is 19's, except where our parser cannot read head's output
     changed = {k: (r.verdict19, r.verdict_head) for k, r in accepted.items() if r.verdict19 != r.verdict_head}
-    assert changed == {"tests/wide/memref_host_more.mlir:1": ("unknown", "error (exit 2)")}
+    assert changed == {"tests/wide/memref_host_more.mlir:1": ("verified", "error (exit 2)")}
 
 
 @needs_iree
@@ -231,7 +231,7 @@ def test_assume_alignment_result_changes_the_verdict(bench: ModuleType, rows: di
     waits are where 19 puts them) but of `memref.assume_alignment`, which
     returns the aligned memref at head. Our parser (the 19 subset) rejects
     `%assume_align = memref.assume_alignment ...`, so the verifier stops at
-    head's output (exit 2) where on 19's rewrite it says unknown."""
+    head's output (exit 2) where on 19's rewrite it says verified."""
     r = rows["tests/wide/memref_host_more.mlir:1"]
     assert "    %assume_align = memref.assume_alignment %arg0, 64 : memref<256xf32>\n" in r.out_head
     assert "    memref.assume_alignment %arg0, 64 : memref<256xf32>\n" in r.out19
@@ -241,7 +241,7 @@ def test_assume_alignment_result_changes_the_verdict(bench: ModuleType, rows: di
     assert subprocess.run([MLIR_OPT_19, "-"], input=fixed, capture_output=True, text=True).stdout == r.out19
     word, message = bench.verdict(r.text, r.out_head, r.flags19)
     assert (word, message) == ("error (exit 2)", "out.mlir: error: the output does not parse")
-    assert bench.verdict(r.text, r.out19, r.flags19)[0] == "unknown"
+    assert bench.verdict(r.text, r.out19, r.flags19)[0] == "verified"
 
 
 @needs_iree
