@@ -13,15 +13,17 @@ from pathlib import Path
 
 from tests.support.rewrites import LAUNCH, module
 
-# The body waits on `%a0` from outside the loop as well as on the carried
-# token: a loop the induction on iterations does not take, so its proof is
-# the unrolled one, bounded.
-LOOP = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+# An `scf.while` carrying a token: neither the loop lemma nor the induction
+# on iterations covers it, so its proof is the unrolled one, bounded.
+LOOP = module("""  func.func @f(%m: memref<4xf32>, %n: index, %p: i1) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %a0 = gpu.wait async
-    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %a0) -> (!gpu.async.token) {
-      %x = gpu.launch_func async [%a, %a0] """ + LAUNCH + """
+    %r = scf.while (%a = %a0) : (!gpu.async.token) -> !gpu.async.token {
+      scf.condition(%p) %a : !gpu.async.token
+    } do {
+    ^bb0(%a1: !gpu.async.token):
+      %x = gpu.launch_func async [%a1] """ + LAUNCH + """
       scf.yield %x : !gpu.async.token
     }
     gpu.wait [%r]
@@ -71,7 +73,7 @@ def test_a_bounded_proof_at_unroll_1_misses_a_two_iteration_race(tmp_path: Path)
     """At `--unroll 1` a race between iterations 1 and 2 is out of reach:
     the verdict must not be `verified` (exit 0) but `bounded`; at the
     default bound the race is refuted."""
-    wrong = LOOP.replace("%x = gpu.launch_func async [%a, %a0]", "%x = gpu.launch_func async []")
+    wrong = LOOP.replace("%x = gpu.launch_func async [%a1]", "%x = gpu.launch_func async []")
     out = tmp_path / "out.mlir"
     out.write_text(wrong)
     r = verifier(tmp_path, LOOP, "--after", str(out), "--unroll", "1")

@@ -174,7 +174,7 @@ def test_a_token_carried_by_the_loop_is_not_composed_but_proved_by_induction() -
     assert r.verdict == BOUNDED and r.functions[0].regions == 0, r.text()
     r = verdict(text, out)
     assert r.verdict == VERIFIED and r.functions[0].regions == 0, r.text()
-    assert r.functions[0].lemma.startswith("tokens carried across iterations (scf.for at in.mlir:"), r.functions[0].lemma
+    assert r.functions[0].lemma.startswith("by induction on iterations (scf.for at in.mlir:"), r.functions[0].lemma
 
 
 def _refutation(r) -> list[str]:  # type: ignore[no-untyped-def]

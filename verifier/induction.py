@@ -22,7 +22,8 @@ So the loop is proved in two steps, on copies of both modules:
    checked as any function pair is. Verified: one iteration keeps, against
    tokens from any earlier iteration, every ordering its input keeps;
 2. **the context**: in the enclosing functions the loop becomes a call of an
-   opaque function taking the inits and returning the results (a call's
+   opaque function taking the inits and the tokens the body uses from
+   outside the loop, and returning the results (a call's
    token operands escape to receivers, its token results stand for callee
    work, the call itself touches any memory), and that pair is checked.
 
@@ -34,19 +35,21 @@ yield, before the next iteration's first op) or through a carried token
 on it). Each crossing is an obligation of the step (`before-return`,
 `before-receiver`, `caller-work-before`: obligations include the boundary
 events among themselves, so a token passed on untouched is one too), and
-the context gives the crossings into the loop and out of it (inits to
-receivers, callee work to the users of the results; zero trips: the
-results are the inits, the same token on both sides). Chaining the
+the context gives the crossings into the loop and out of it (inits and the
+tokens the body uses from outside to receivers, callee work to the users of
+the results; zero trips: the results are the inits, the same token on both
+sides). A token from outside is the same token in every iteration: each
+step has it as caller work, which is all an iteration can know of it. Chaining the
 output's orderings across iterations by induction on the trip count
 gives every ordering of the input.
 
 Only `verified` answers are taken from these checks: a refuted step may be
 one the loop's real context rules out, so the function keeps the verdict
 of its unrolled proof (`bounded`, and its counterexamples). Not attempted
-(the function stays `bounded`): a loop that uses a token defined outside it
-other than through its inits, a loop of several blocks, a body the output
-captures other values in than the input's counterparts, a loop the output
-has not kept.
+(the function stays `bounded`): a loop that uses an `!async.group` from
+outside, a loop of several blocks, a body the output captures other values
+in than the input's counterparts, a loop the output has not kept,
+`scf.while` and `scf.parallel`.
 """
 
 from __future__ import annotations
@@ -57,9 +60,8 @@ from collections.abc import Callable, Iterator, Sequence
 from spec import registry
 from spec.attributes import Attr, FunctionType, StringAttr, SymbolRefAttr, Type, TypeAttr
 from spec.ir import Block, Location, Operation, Region, Value
-from spec.semantics.events import is_token_type
+from spec.semantics.events import is_effectful, is_token_type
 from verifier.correspondence import Correspondence
-from verifier.lemma import crosses_iterations
 from verifier.report import FunctionReport
 from verifier.solver import Status
 
@@ -70,15 +72,18 @@ CheckPair = Callable[[Operation, Operation], FunctionReport]
 
 
 def carried_loops(func: Operation) -> list[Operation]:
-    """The outermost loops of `func` whose iterations carry tokens (inner
-    ones are the step's business: its function has them)."""
+    """The outermost loops of `func` with effectful events inside: those
+    whose iterations carry tokens, use tokens from outside or leave work
+    pending, and the closed ones beside them (proved as steps too, which
+    costs one body proof each). Inner loops are the step's business: its
+    function has them."""
     found: list[Operation] = []
     inside: set[int] = set()
     for op in func.walk():
         if op.parent_op is not None and id(op.parent_op) in inside:
             inside.add(id(op))
             continue
-        if op.name in LOOPS and crosses_iterations(op):
+        if op.name in LOOPS and (is_effectful(op) or any(o.dialect in ("gpu", "async") for o in op.nested_ops())):
             found.append(op)
             inside.add(id(op))
     return found
@@ -99,7 +104,10 @@ def _inside(loop: Operation) -> tuple[set[int], list[Operation]]:
 
 def captured(loop: Operation) -> list[Value] | None:
     """Values the loop's body uses from outside it, in order of first use;
-    None if one is a token (a token that crosses other than by `iter_args`)."""
+    None if one is an `!async.group` (adds from every iteration to one
+    group: not a step's work). A token among them is an argument of the
+    step (caller work, the same token every iteration) and an operand of
+    the call that stands for the loop (a receiver)."""
     ids, ops = _inside(loop)
     out: list[Value] = []
     seen: set[int] = set()
@@ -107,7 +115,7 @@ def captured(loop: Operation) -> list[Value] | None:
         for v in op.operands:
             if id(v.owner) in ids or id(v) in seen:
                 continue
-            if is_token_type(v.type):
+            if v.type.text == "!async.group":
                 return None
             seen.add(id(v))
             out.append(v)
@@ -185,7 +193,7 @@ def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
         block.append(op)
     block.append(Operation("func.return", operands=list(term.operands), loc=term.loc))
     _replace_uses(step, {id(old): new for old, new in zip([*body.args, *capture], fresh)})
-    inits = list(registry.loop_init_operands(loop))
+    inits = list(registry.loop_init_operands(loop)) + [v for v in capture if is_token_type(v.type)]
     decl = _function(f"{name}_loop", [v.type for v in inits], [r.type for r in loop.results], loop.loc, private=True)
     call = Operation("func.call", operands=inits, properties={"callee": SymbolRefAttr(f"{name}_loop")}, loc=loop.loc)
     for r in loop.results:
@@ -259,7 +267,7 @@ def prove(fin: Operation, fout: Operation, corr: Correspondence, check: CheckPai
     if check(cin.op(fin), cout.op(fout)).verdict != Status.VERIFIED:
         return None
     where = ", ".join(f"{loop.name} at {loop.loc}" for loop in found)
-    return f"tokens carried across iterations ({where}): one iteration proved against tokens from any earlier one, for every trip count"
+    return f"by induction on iterations ({where}): one iteration proved against the tokens and work of any earlier one, for every trip count"
 
 
 def _root_name(func: Operation) -> str:
