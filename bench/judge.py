@@ -96,10 +96,10 @@ def main(argv: list[str] | None = None) -> int:
             _armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
         cpu.append((time.process_time() - started, len(rows) - 1))
-        if rows[-1].unsound:
+        if rows[-1].unsound or rows[-1].verdict in ("inconsistent", "crash"):
             # At once, so a long run that is stopped still shows what it found.
             r = rows[-1]
-            print(f"UNSOUND at pair {len(rows)}: {r.pair.describe()}\n---- input:\n{r.pair.input_text}\n---- output:\n{r.output}\n---- {r.detail[:1500]}", file=sys.stderr, flush=True)
+            print(f"{'UNSOUND' if r.unsound else r.verdict.upper()} at pair {len(rows)}: {r.pair.describe()}\n---- input:\n{r.pair.input_text}\n---- output:\n{r.output}\n---- {r.detail[:1500]}", file=sys.stderr, flush=True)
         if len(rows) % 100 == 0:
             # The running table, so a run that is stopped still has its figures.
             so_far = Counter((r.verdict, r.judgement) for r in rows)
