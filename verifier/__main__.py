@@ -41,7 +41,7 @@ from spec.tool import (
     run_tool,
     write_file,
 )
-from verifier import CheckOptions, budget, check, progress
+from verifier import CheckOptions, budget, check, progress, split_check
 from verifier.external import IMPL_TIMEOUT_S, ImplProcess
 from verifier.report import FunctionReport, Report
 from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, Status
@@ -151,7 +151,14 @@ def _parser(prog: str = "python -m verifier", exhaustive_args: bool = True) -> a
         "Z3's queries in a forked second process, whatever the size. Default: fork only large inputs (above "
         "about 4 MB). Forking saves wall time and costs CPU time",
     )
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument(
+        "--split-input-file",
+        "-split-input-file",
+        action="store_true",
+        help="check every '// -----' chunk of INPUT against the same chunk of the rewrite (the refimpl is run with "
+        "--split-input-file; an --impl command should split too); one report per chunk, the worst chunk's exit code",
+    )
+    c.add_argument("--format", choices=["text", "json"], default="text", help="json: with --split-input-file, one report per line")
     c.add_argument(
         "--dot", metavar="FILE", help="write the output's happens-before graph (DOT), the missing edge highlighted"
     )
@@ -240,16 +247,7 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         raise _usage("INPUT and --after OUTPUT cannot both be read from stdin")
     if args.save_output is not None and args.after is not None:
         raise _usage("--save-output keeps a rewrite the verifier runs (--impl or --mode); with --after it is a file already")
-    if not args.impl_timeout > 0:
-        raise _usage("--impl-timeout must be > 0")
-    cmd: list[str] | None = None
-    if args.impl is not None:
-        try:
-            cmd = shlex.split(args.impl)
-        except ValueError as exc:
-            raise _usage(f"--impl: cannot split the command: {exc}") from None
-        if not cmd:
-            raise DiagnosticError(error(Location("--impl", 0, 0), "empty implementation command"))
+    cmd, label = _impl_command(args)
     src_in = read_source(args.input)
     sources[src_in.name] = src_in.text
     if args.after is not None:
@@ -261,20 +259,11 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         # use its definition does not dominate refutes the rewrite).
         parsed_in, parsed_out = parse_modules([(src_in.text, src_in.name), (src_out.text, src_out.name)], dominance=[True, False])
         return src_in, _parsed(src_in, parsed_in, "input"), src_out, _parsed(src_out, parsed_out, "output")
-    if cmd is not None:
-        label = "<impl output>"
-    else:
-        cmd = [sys.executable, "-m", "refimpl", "--mode", args.mode]
-        if args.allow_unregistered_dialect:
-            cmd.append("--allow-unregistered-dialect")
-        label = f"<refimpl --mode {args.mode} output>"
     # The implementation gets INPUT read from stdin (or from a pipe or a
     # FIFO: read once, it is gone) as a private file, and a user's `--impl`
     # a private copy of INPUT: one that rewrites its input in place must not
     # change the user's file. The refimpl never does.
-    data = src_in.text.encode(*BYTES) if args.input == "-" or not _regular_file(args.input) else None
-    path = "stdin.mlir" if args.input == "-" else args.input
-    impl = _Impl(cmd, path, label, args.impl_timeout, private=args.impl is not None, data=data)
+    impl = _start_impl(args, src_in, cmd, label)
     try:
         (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
         module_in = _parsed(src_in, parsed_in, "input")
@@ -291,6 +280,59 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
     sources.setdefault(src_out.name, src_out.text)
     (parsed_out,) = parse_modules([(src_out.text, src_out.name)], dominance=[False])
     return src_in, module_in, src_out, _parsed(src_out, parsed_out, "output")
+
+
+def _impl_command(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The implementation to run (`--impl`, else the refimpl in `--mode`)
+    and the label its output is named by."""
+    if not args.impl_timeout > 0:
+        raise _usage("--impl-timeout must be > 0")
+    if args.impl is not None:
+        try:
+            cmd = shlex.split(args.impl)
+        except ValueError as exc:
+            raise _usage(f"--impl: cannot split the command: {exc}") from None
+        if not cmd:
+            raise DiagnosticError(error(Location("--impl", 0, 0), "empty implementation command"))
+        return cmd, "<impl output>"
+    cmd = [sys.executable, "-m", "refimpl", "--mode", args.mode]
+    if args.allow_unregistered_dialect:
+        cmd.append("--allow-unregistered-dialect")
+    if args.split_input_file:
+        cmd.append("--split-input-file")
+    return cmd, f"<refimpl --mode {args.mode} output>"
+
+
+def _start_impl(args: argparse.Namespace, src_in: Source, cmd: list[str], label: str) -> _Impl:
+    # The implementation gets INPUT read from stdin (or from a pipe or a
+    # FIFO: read once, it is gone) as a private file, and a user's `--impl`
+    # a private copy of INPUT: one that rewrites its input in place must not
+    # change the user's file. The refimpl never does.
+    data = src_in.text.encode(*BYTES) if args.input == "-" or not _regular_file(args.input) else None
+    path = "stdin.mlir" if args.input == "-" else args.input
+    return _Impl(cmd, path, label, args.impl_timeout, private=args.impl is not None, data=data)
+
+
+def _split_sources(args: argparse.Namespace, sources: dict[str, str]) -> tuple[Source, Source]:
+    """INPUT and the whole rewrite, as text (`--split-input-file`)."""
+    if args.input == "-" and args.after == "-":
+        raise _usage("INPUT and --after OUTPUT cannot both be read from stdin")
+    for flag in ("dot", "svg", "html", "save_output", "func"):
+        if getattr(args, flag) is not None:
+            raise _usage(f"--{flag.replace('_', '-')} takes one check, not one per chunk of --split-input-file")
+    cmd, label = _impl_command(args)
+    src_in = read_source(args.input)
+    sources[src_in.name] = src_in.text
+    if args.after is not None:
+        src_out = read_source(args.after)
+    else:
+        impl = _start_impl(args, src_in, cmd, label)
+        try:
+            src_out = impl.output()
+        finally:
+            impl.kill()
+    sources.setdefault(src_out.name, src_out.text)
+    return src_in, src_out
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m verifier") -> int:
@@ -315,40 +357,18 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
         _print_diags([_usage("--jobs must be >= 1").diagnostics[0]], sources)
         return EXIT_BAD_INPUT
     fork_child.set_jobs(args.jobs)
+    if args.split_input_file:
+        return _check_chunks(args, prog, sources)
     prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, module_in, src_out, module_out = _read_and_parse(args, sources)
     except DiagnosticError as exc:
         _print_diags(exc.diagnostics, sources)
         return EXIT_BAD_INPUT
-    if args.unroll < 1 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1) or (args.budget_s is not None and args.budget_s < 0):
-        _print_diags(
-            [
-                error(
-                    Location("<command line>", 0, 0),
-                    "--unroll must be >= 1 (0 would check no loop iteration), --timeout-ms > 0, --budget-s >= 0 "
-                    "and --max-paths >= 1",
-                )
-            ],
-            sources,
-        )
+    if _bad_numbers(args, sources):
         return EXIT_BAD_INPUT
     prog.phase("check")
-    options = CheckOptions(
-        func=args.func,
-        timeout_ms=args.timeout_ms,
-        seed=args.seed,
-        rlimit=args.rlimit,
-        unroll=args.unroll,
-        max_paths=args.max_paths,
-        budget_s=_budget_seconds(args.budget_s, module_in),
-        on_overrun=lambda b: _overrun(b, args, src_in.name, src_out.name),
-        require_unbounded=args.require_unbounded,
-        accept_bounded=args.accept_bounded,
-        compose=not args.no_compose,
-        induction=not args.no_induction,
-    )
-    report = check(module_in, module_out, options)
+    report = check(module_in, module_out, _options(args, module_in, src_in, src_out))
     report.input_file, report.output_file = src_in.name, src_out.name
     prog.phase("report")
     if args.func is not None and not report.functions:
@@ -371,6 +391,57 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
         prog.finish()
         sys.stdout.write(text)
     return report.exit_code
+
+
+def _bad_numbers(args: argparse.Namespace, sources: dict[str, str]) -> bool:
+    if args.unroll < 1 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1) or (args.budget_s is not None and args.budget_s < 0):
+        _print_diags(
+            [
+                error(
+                    Location("<command line>", 0, 0),
+                    "--unroll must be >= 1 (0 would check no loop iteration), --timeout-ms > 0, --budget-s >= 0 "
+                    "and --max-paths >= 1",
+                )
+            ],
+            sources,
+        )
+        return True
+    return False
+
+
+def _options(args: argparse.Namespace, module_in: Operation, src_in: Source, src_out: Source) -> CheckOptions:
+    return CheckOptions(
+        func=args.func,
+        timeout_ms=args.timeout_ms,
+        seed=args.seed,
+        rlimit=args.rlimit,
+        unroll=args.unroll,
+        max_paths=args.max_paths,
+        budget_s=_budget_seconds(args.budget_s, module_in),
+        on_overrun=lambda b: _overrun(b, args, src_in.name, src_out.name),
+        require_unbounded=args.require_unbounded,
+        accept_bounded=args.accept_bounded,
+        compose=not args.no_compose,
+        induction=not args.no_induction,
+    )
+
+
+def _check_chunks(args: argparse.Namespace, prog: progress.Progress, sources: dict[str, str]) -> int:
+    """`--split-input-file` (`verifier/split_check.py`)."""
+    prog.phase("parse" if args.after is not None else "run the implementation, parse")
+    try:
+        src_in, src_out = _split_sources(args, sources)
+        if _bad_numbers(args, sources):
+            return EXIT_BAD_INPUT
+        reports = split_check.chunk_reports(src_in, src_out, lambda module: _options(args, module, src_in, src_out))
+    except DiagnosticError as exc:
+        _print_diags(exc.diagnostics, sources)
+        return EXIT_BAD_INPUT
+    text = split_check.joined_text(reports, sources, args.format == "json")
+    with _OUTPUT:
+        prog.finish()
+        sys.stdout.write(text)
+    return split_check.exit_code(reports)
 
 
 _OUTPUT = threading.Lock()
