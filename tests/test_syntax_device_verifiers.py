@@ -77,6 +77,16 @@ REFUSED = {
     'mma-constant-of-matrix': 'func.func @f(%a: !gpu.mma_matrix<16x16xf16, "COp">) {\n  %d = "gpu.subgroup_mma_constant_matrix"(%a) : (!gpu.mma_matrix<16x16xf16, "COp">) -> !gpu.mma_matrix<16x16xf16, "COp">\n  return\n}\n',
     'mma-load-of-scalar': 'func.func @f(%m: f16, %i: index) {\n  %a = "gpu.subgroup_mma_load_matrix"(%m, %i, %i) <{leadDimension = 32 : index}> : (f16, index, index) -> !gpu.mma_matrix<16x16xf16, "AOp">\n  return\n}\n',
     'mma-load-scalar-result': 'func.func @f(%m: memref<32x32xf16>, %i: index) {\n  %a = "gpu.subgroup_mma_load_matrix"(%m, %i, %i) <{leadDimension = 32 : index}> : (memref<32x32xf16>, index, index) -> f16\n  return\n}\n',
+    'mma-type-role': 'func.func @f(%m: memref<32x32xf16, 3>, %i: index) {\n  %a = gpu.subgroup_mma_load_matrix %m[%i, %i] {leadDimension = 32 : index} : memref<32x32xf16, 3> -> !gpu.mma_matrix<16x16xf16, "DOp">\n  return\n}\n',
+    'mma-type-role-before-dims': 'func.func @f(%a: !gpu.mma_matrix<16x16x16xi8, "DOp">) {\n  return\n}\n',
+    'mma-type-three-dims': 'func.func @f(%a: !gpu.mma_matrix<16x16x16xf16, "AOp">) {\n  return\n}\n',
+    'mma-type-dims-before-elements': 'func.func @f(%a: !gpu.mma_matrix<16x16x16xi8, "AOp">) {\n  return\n}\n',
+    'mma-type-i8-elements': 'func.func @f(%a: !gpu.mma_matrix<16x16xi8, "AOp">, %b: !gpu.mma_matrix<16x16xi8, "BOp">, %c: !gpu.mma_matrix<16x16xi32, "COp">) {\n  %d = gpu.subgroup_mma_compute %a, %b, %c {a_transpose} :\n      !gpu.mma_matrix<16x16xi8, "AOp">, !gpu.mma_matrix<16x16xi8, "BOp"> -> !gpu.mma_matrix<16x16xi32, "COp">\n  return\n}\n',
+    'mma-type-vector-elements': 'func.func @f(%a: !gpu.mma_matrix<16x16xvector<2xf16>, "AOp">) {\n  return\n}\n',
+    'mma-type-dynamic-shape': 'func.func @f(%a: !gpu.mma_matrix<16x?xf16, "AOp">) {\n  return\n}\n',
+    'mma-type-no-role': 'func.func @f(%a: !gpu.mma_matrix<16x16xf16>) {\n  return\n}\n',
+    'dialect-known-sizes-by-name': 'func.func @k() attributes {gpu.known_grid_size = array<i32: 1>, gpu.known_block_size = array<i32: 1, 2>} {\n  return\n}\n',
+    'all-reduce-index-in-a-launch': 'func.func @f() {\n  %c9 = arith.constant 9 : index\n  gpu.launch blocks(%bx, %by, %bz) in (%x = %c9, %y = %c9, %z = %c9) threads(%tx, %ty, %tz) in (%a = %c9, %b = %c9, %c = %c9) {\n    %r = gpu.all_reduce add %c9 {} : (index) -> (index)\n    gpu.terminator\n  }\n  return\n}\n',
 }
 """Each invalid input, by the check it fails."""
 
@@ -98,9 +108,11 @@ ACCEPTED = {
     'mma-elementwise-mixed-types': 'func.func @f(%a: !gpu.mma_matrix<16x16xf16, "COp">, %b: !gpu.mma_matrix<16x16xf32, "COp">) {\n  %e = gpu.subgroup_mma_elementwise addf %a, %b : (!gpu.mma_matrix<16x16xf16, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf16, "COp">\n  return\n}\n',
     'mma-mixed-accumulator': 'func.func @f(%a: !gpu.mma_matrix<16x16xf16, "AOp">, %b: !gpu.mma_matrix<16x16xf16, "BOp">, %c: !gpu.mma_matrix<16x16xf32, "COp">) {\n  %d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">\n  return\n}\n',
     'all-reduce-yield-in-a-later-block': 'func.func @f(%v: f32) {\n  %r = gpu.all_reduce %v {\n  ^bb(%a: f32, %b: f32):\n    cf.br ^bb1\n  ^bb1:\n    gpu.yield %a : f32\n  } : (f32) -> (f32)\n  return\n}\n',
+    'launch-of-a-kernel-with-other-known-sizes': 'module attributes {gpu.container_module} {\n  gpu.module @m {\n    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 2, 3>, known_grid_size = array<i32: 4, 5, 6>} {\n      gpu.return\n    }\n  }\n  func.func @f() {\n    %c9 = arith.constant 9 : index\n    gpu.launch_func @m::@k blocks in (%c9, %c9, %c9) threads in (%c9, %c9, %c9)\n    return\n  }\n}\n',
 }
 """Valid twins, and what 19 lets through (no positivity of the known sizes,
-no element type or index count match of an MMA load or store)."""
+no element type or index count match of an MMA load or store, no launch
+sizes against a kernel's known sizes)."""
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))

@@ -84,6 +84,13 @@ Device side (tests/test_syntax_device_verifiers.py):
   only (`operand #N must be variadic of MMAMatrix type`). The element type
   of a load or store need not match the memref's, nor the index count its
   rank.
+- `!gpu.mma_matrix` itself, as its type is read (`build_base`, at the
+  type's name): a role of AOp, BOp or COp (`operand expected to be one of
+  AOp, BOp or COp`), two dimensions (`MMAMatrixType must have exactly two
+  dimensions`), an si8/ui8/i32/f16/f32 element (`MMAMatrixType elements
+  must be SI8, UI8, I32, F16, or F32`); a static shape (`expected static
+  shape`, at the `?`) and a role (`expected ','`, at the `>`).
+- A launch's sizes are not compared with the kernel's known sizes.
 """
 
 from __future__ import annotations
@@ -547,8 +554,9 @@ RULES: dict[str, Callable[[Operation], None]] = {
 
 
 def check_dialect_attributes(op: Operation) -> None:
-    """The dialect attribute verifiers of `op`'s discardable attributes."""
-    for key in op.attributes:
+    """The dialect attribute verifiers of `op`'s discardable attributes, by
+    name (a dictionary attribute's order)."""
+    for key in sorted(op.attributes):
         rule = registry.DIALECT_ATTRIBUTE_VERIFIERS.get(key)
         if rule is not None:
             RULES[rule](op)
