@@ -87,8 +87,18 @@ REFUSED = {
     'mma-type-no-role': 'func.func @f(%a: !gpu.mma_matrix<16x16xf16>) {\n  return\n}\n',
     'dialect-known-sizes-by-name': 'func.func @k() attributes {gpu.known_grid_size = array<i32: 1>, gpu.known_block_size = array<i32: 1, 2>} {\n  return\n}\n',
     'all-reduce-index-in-a-launch': 'func.func @f() {\n  %c9 = arith.constant 9 : index\n  gpu.launch blocks(%bx, %by, %bz) in (%x = %c9, %y = %c9, %z = %c9) threads(%tx, %ty, %tz) in (%a = %c9, %b = %c9, %c = %c9) {\n    %r = gpu.all_reduce add %c9 {} : (index) -> (index)\n    gpu.terminator\n  }\n  return\n}\n',
+    'gpu-func-too-few-attribution-arguments': 'gpu.module @m {\n  "gpu.func"() ({\n    gpu.return\n  }) {function_type = () -> (), sym_name = "k", workgroup_attributions = 2 : i64} : () -> ()\n}\n',
+    'mma-elementwise-scalar-result': 'func.func @f(%a: !gpu.mma_matrix<16x16xf16, "COp">) {\n  %e = "gpu.subgroup_mma_elementwise"(%a) <{opType = #gpu<mma_element_wise addf>}> : (!gpu.mma_matrix<16x16xf16, "COp">) -> f16\n  return\n}\n',
+    'mma-store-of-scalar': 'func.func @f(%m: memref<32x32xf16>, %i: index, %a: !gpu.mma_matrix<16x16xf16, "COp">) {\n  "gpu.subgroup_mma_store_matrix"(%a, %m, %i, %i) <{leadDimension = 32 : index}> : (!gpu.mma_matrix<16x16xf16, "COp">, memref<32x32xf16>, index, index) -> ()\n  "gpu.subgroup_mma_store_matrix"(%i, %m, %i, %i) <{leadDimension = 32 : index}> : (index, memref<32x32xf16>, index, index) -> ()\n  return\n}\n',
+    'mma-store-to-scalar': 'func.func @f(%m: f16, %i: index, %a: !gpu.mma_matrix<16x16xf16, "COp">) {\n  "gpu.subgroup_mma_store_matrix"(%a, %m, %i, %i) <{leadDimension = 32 : index}> : (!gpu.mma_matrix<16x16xf16, "COp">, f16, index, index) -> ()\n  return\n}\n',
+    'mma-load-i32-indices': 'func.func @f(%m: memref<32x32xf16>, %i: i32) {\n  %a = "gpu.subgroup_mma_load_matrix"(%m, %i, %i) <{leadDimension = 32 : index}> : (memref<32x32xf16>, i32, i32) -> !gpu.mma_matrix<16x16xf16, "AOp">\n  return\n}\n',
+    'mma-store-i32-indices': 'func.func @f(%m: memref<32x32xf16>, %i: i32, %a: !gpu.mma_matrix<16x16xf16, "COp">) {\n  "gpu.subgroup_mma_store_matrix"(%a, %m, %i, %i) <{leadDimension = 32 : index}> : (!gpu.mma_matrix<16x16xf16, "COp">, memref<32x32xf16>, i32, i32) -> ()\n  return\n}\n',
 }
 """Each invalid input, by the check it fails."""
+FIRST_ONLY = frozenset({"gpu-func-too-few-attribution-arguments"})
+"""Cases where only 19's error is compared, not its `see current operation`
+note (the generic `gpu.func`'s attribution count is checked as it is built,
+before there is an op to show)."""
 
 ACCEPTED = {
     'all-reduce-ops': 'func.func @f(%v: f32, %i: i32, %o: i32, %w: i32) {\n  %a = gpu.all_reduce add %v {} : (f32) -> (f32)\n  %b = gpu.all_reduce and %i uniform {} : (i32) -> (i32)\n  %c = gpu.all_reduce %v {\n  ^bb(%x: f32, %y: f32):\n    %s = arith.mulf %x, %y : f32\n    gpu.yield %s : f32\n  } : (f32) -> (f32)\n  %r, %p = gpu.shuffle xor %v, %o, %w : f32\n  %r2, %p2 = gpu.shuffle idx %i, %o, %w : i32\n  return\n}\n',
@@ -109,6 +119,8 @@ ACCEPTED = {
     'mma-mixed-accumulator': 'func.func @f(%a: !gpu.mma_matrix<16x16xf16, "AOp">, %b: !gpu.mma_matrix<16x16xf16, "BOp">, %c: !gpu.mma_matrix<16x16xf32, "COp">) {\n  %d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">\n  return\n}\n',
     'all-reduce-yield-in-a-later-block': 'func.func @f(%v: f32) {\n  %r = gpu.all_reduce %v {\n  ^bb(%a: f32, %b: f32):\n    cf.br ^bb1\n  ^bb1:\n    gpu.yield %a : f32\n  } : (f32) -> (f32)\n  return\n}\n',
     'launch-of-a-kernel-with-other-known-sizes': 'module attributes {gpu.container_module} {\n  gpu.module @m {\n    gpu.func @k() kernel attributes {known_block_size = array<i32: 1, 2, 3>, known_grid_size = array<i32: 4, 5, 6>} {\n      gpu.return\n    }\n  }\n  func.func @f() {\n    %c9 = arith.constant 9 : index\n    gpu.launch_func @m::@k blocks in (%c9, %c9, %c9) threads in (%c9, %c9, %c9)\n    return\n  }\n}\n',
+    'mma-store-i32-matrix-to-f16': 'func.func @f(%m: memref<32x32xf16>, %i: index, %a: !gpu.mma_matrix<16x16xi32, "COp">) {\n  "gpu.subgroup_mma_store_matrix"(%a, %m, %i, %i) <{leadDimension = 32 : index}> : (!gpu.mma_matrix<16x16xi32, "COp">, memref<32x32xf16>, index, index) -> ()\n  return\n}\n',
+    'gpu-yield-outside-a-reduction': 'func.func @f(%v: f32) {\n  gpu.yield %v : f32\n}\n',
 }
 """Valid twins, and what 19 lets through (no positivity of the known sizes,
 no element type or index count match of an MMA load or store, no launch
@@ -136,6 +148,8 @@ def test_refused_as_mlir_opt_19(name: str, tool: str, tmp_path: Path) -> None:
     err, ref_err = mine.stderr.decode(*BYTES), ref.stderr.decode(*BYTES)
     assert ref.returncode == 1
     assert err.splitlines()[:1] == ref_err.splitlines()[:1]
+    if name in FIRST_ONLY:
+        ref_err = "".join(ref_err.splitlines(keepends=True)[:3])
     assert (mine.returncode, mine.stdout, err) == (1, b"", ref_err)
 
 

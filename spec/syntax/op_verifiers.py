@@ -69,7 +69,8 @@ Device side (tests/test_syntax_device_verifiers.py):
   `gpu.subgroup_mma_load_matrix` reads a memref of i8/i32/f16/f32 or of
   1-D vectors of them (`operand #0 must be memref of ...`) whose innermost
   stride is 1 (`expected source memref most minor dim must have unit
-  stride`) into an MMA matrix (`result #0 must be MMAMatrix type`);
+  stride`) at `index` indices (`operand #N must be variadic of index`,
+  a store's too) into an MMA matrix (`result #0 must be MMAMatrix type`);
   `gpu.subgroup_mma_store_matrix` stores to such a memref (`expected
   destination memref most minor dim must have unit stride`) a `COp`
   matrix (`expected the operand matrix being stored to have 'COp' operand
@@ -465,10 +466,25 @@ def _unit_minor_stride(t: str) -> bool:
     return bool(dims) and bool(results) and results[-1] == dims[-1]
 
 
+_MMA_STORED = (
+    lambda t: _mma(t) is not None,
+    "gpu.mma_matrix of 8-bit signed integer or 8-bit unsigned integer or 32-bit signless integer or 16-bit float or 32-bit float values",
+)
+
+
+def _check_indices(op: Operation, start: int) -> None:
+    """The `index` operands of an MMA load or store, from `start` on."""
+    for i in range(start, len(op.operands)):
+        t = _type(op.operands[i])
+        if t is not None and t != "index":
+            raise op_error(op, f"operand #{i} must be variadic of index, but got '{t}'")
+
+
 def _mma_load(op: Operation) -> None:
     """`gpu.subgroup_mma_load_matrix`: a memref of i8/i32/f16/f32 (or
     vectors of them) whose innermost stride is 1, an MMA matrix result."""
     _check_types(op, "operand", list(op.operands[:1]), (_MMA_MEMREF,))
+    _check_indices(op, 1)
     _check_types(op, "result", list(op.results), (_MMA_TYPE,))
     src = _type(op.operands[0]) if op.operands else None
     if src is not None and not _unit_minor_stride(src):
@@ -478,7 +494,8 @@ def _mma_load(op: Operation) -> None:
 def _mma_store(op: Operation) -> None:
     """`gpu.subgroup_mma_store_matrix`: an MMA matrix of role `COp` stored
     to a memref whose innermost stride is 1."""
-    _check_types(op, "operand", list(op.operands[:2]), (_MMA_TYPE, _MMA_MEMREF))
+    _check_types(op, "operand", list(op.operands[:2]), (_MMA_STORED, _MMA_MEMREF))
+    _check_indices(op, 2)
     if len(op.operands) < 2:
         return
     dst = _type(op.operands[1])
