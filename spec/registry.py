@@ -270,8 +270,8 @@ _op("func.return", terminator=True, tokens="escape", parents=("func.func",), res
 _op("gpu.module", effects=None, symbol=True, symbol_table=True, no_terminator=True, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True, result_count=0)
 _op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",), result_count=0)
 # gpu.func keeps `sym_name` in the discardable dict (spec.syntax.op_checks checks it).
-_op("gpu.func", effects=None, symbol=True, inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",), result_count=0)
-_op("gpu.return", terminator=True, parents=("gpu.func",), result_count=0)
+_op("gpu.func", effects=None, symbol=True, verifier="gpu.func", inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",), result_count=0)
+_op("gpu.return", terminator=True, verifier="gpu.return", parents=("gpu.func",), result_count=0)
 _op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",), result_count=0)
 _op("gpu.barrier", effects=None, operand_count=(0, 0), result_count=0)
 _pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_count=1)
@@ -348,7 +348,7 @@ _op("gpu.host_register", effects=None, operand_count=(1, 1), operand_types=((0, 
 _op("gpu.host_unregister", effects=None, operand_count=(1, 1), operand_types=((0, "unranked_memref"),))
 _pure("gpu.global_id", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
 _pure("gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size", inherent={"upper_bound": _opt("index")}, operand_count=(0, 0))
-_op("gpu.shuffle", inherent={"mode": _req("shuffle_mode")}, operand_count=(3, 3))
+_op("gpu.shuffle", verifier="gpu.shuffle", inherent={"mode": _req("shuffle_mode")}, operand_count=(3, 3))
 _op("gpu.subgroup_reduce", effects=None, inherent={"op": _req("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1))
 _op("gpu.printf", effects=frozenset({WRITE}), inherent={"format": _req("string")})
 _op("memref.atomic_rmw", effects=frozenset({READ, WRITE}), inherent={"kind": _req("atomic_rmw_kind")}, operand_count=(2, None))
@@ -378,7 +378,7 @@ _pure("memref.collapse_shape", inherent={"reassociation": _req("array")}, operan
 _pure("memref.expand_shape", inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")}, operand_count=(1, None), speculatable=False)
 _pure("memref.reinterpret_cast", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"), speculatable=False)
 _pure("memref.view", operand_count=(2, None), speculatable=False)
-_op("gpu.all_reduce", effects=None, inherent={"op": _opt("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1), isolated=True)
+_op("gpu.all_reduce", effects=None, verifier="gpu.all_reduce", inherent={"op": _opt("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1), isolated=True)
 _op("gpu.yield", terminator=True)
 _pure("vector.extract", inherent={"static_position": _req("dense_i64")}, operand_count=(1, None))
 _pure("vector.insert", inherent={"static_position": _req("dense_i64")}, operand_count=(2, None))
@@ -465,11 +465,11 @@ _op("gpu.binary", effects=None, symbol=True, operand_count=(0, 0), result_count=
 _pure("gpu.cluster_block_id gpu.cluster_dim_blocks", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_names=("{name}_{dim}",), result_count=1)
 _pure("gpu.dynamic_shared_memory", operand_count=(0, 0), result_count=1)
 _op("gpu.set_default_device", effects=frozenset({WRITE}), operand_count=(1, 1), result_count=0)
-_op("gpu.subgroup_mma_load_matrix", effects=frozenset({READ}), inherent=_MMA_LEAD, operand_count=(1, None), result_count=1)
-_op("gpu.subgroup_mma_store_matrix", effects=frozenset({WRITE}), inherent=_MMA_LEAD, operand_count=(2, None), result_count=0)
-_pure("gpu.subgroup_mma_compute", inherent={"a_transpose": _opt("unit"), "b_transpose": _opt("unit")}, operand_count=(3, 3), result_count=1)
-_pure("gpu.subgroup_mma_constant_matrix", operand_count=(1, 1), result_count=1)
-_pure("gpu.subgroup_mma_elementwise", inherent={"opType": _req("mma_element_wise")}, operand_count=(1, None), result_count=1)
+_op("gpu.subgroup_mma_load_matrix", effects=frozenset({READ}), verifier="gpu.subgroup_mma_load_matrix", inherent=_MMA_LEAD, operand_count=(1, None), result_count=1)
+_op("gpu.subgroup_mma_store_matrix", effects=frozenset({WRITE}), verifier="gpu.subgroup_mma_store_matrix", inherent=_MMA_LEAD, operand_count=(2, None), result_count=0)
+_pure("gpu.subgroup_mma_compute", verifier="gpu.subgroup_mma_compute", inherent={"a_transpose": _opt("unit"), "b_transpose": _opt("unit")}, operand_count=(3, 3), result_count=1)
+_pure("gpu.subgroup_mma_constant_matrix", verifier="gpu.subgroup_mma_constant_matrix", operand_count=(1, 1), result_count=1)
+_pure("gpu.subgroup_mma_elementwise", verifier="gpu.subgroup_mma_elementwise", inherent={"opType": _req("mma_element_wise")}, operand_count=(1, None), result_count=1)
 
 _pure("arith.ceildivui", operand_count=(2, 2), result_count=1, speculatable=False)
 _pure("arith.addui_extended", operand_count=(2, 2), result_count=2, result_names=("sum", "overflow"))
@@ -620,7 +620,7 @@ that is not in `COMPLETE_DIALECTS` (`vector.print`, `memref.atomic_rmw` in
 the generic form, `test.*`) parses as an opaque op with unknown effects."""
 
 
-DIALECT_ATTRIBUTE_VERIFIERS: dict[str, str] = {"gpu.container_module": "gpu.container_module"}
+DIALECT_ATTRIBUTE_VERIFIERS: dict[str, str] = {"gpu.container_module": "gpu.container_module", "gpu.known_block_size": "gpu.known_block_size", "gpu.known_grid_size": "gpu.known_grid_size"}
 """Discardable attributes whose dialect verifies the op that carries them
 (MLIR's `Dialect::verifyOperationAttribute`, run on the op's entrance before
 its own checks): the attribute's name to its rule among

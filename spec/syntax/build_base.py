@@ -258,6 +258,10 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
                 if dialect == "gpu":
                     return m.start(2), f"unknown gpu type: {name}"
                 return m.start(2), f"unknown  type `{name}` in dialect `{dialect}`"
+            if name == "mma_matrix":
+                refused = _mma_matrix_error(text, m.end())
+                if refused is not None:
+                    return (m.start(2) if refused[0] is None else refused[0]), refused[1]
     if text.startswith("!") and not registry.registered_dialect(text[1:].split("<", 1)[0]):
         # A type of a dialect mlir-opt-19 does not know is kept as written
         # (`!bb9.memref<4 x f32>` prints so); only its outer blanks go.
@@ -272,6 +276,31 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
             if bad is not None:
                 return bad, "expected '>'"
     return shared_type(Type(canonical_type_text(text)))
+
+
+_MMA_NO_ROLE = re.compile(r"<\s*(?:\d+\s*x\s*)*[^,<>?]+(?:<[^>]*>)?\s*>")
+_MMA_MATRIX = re.compile(r'<\s*((?:\d+\s*x\s*)*)([^,<>]+(?:<[^>]*>)?)\s*,\s*"([^"]*)"\s*>')
+
+
+def _mma_matrix_error(text: str, pos: int) -> tuple[int | None, str] | None:
+    """Where (None: at the type's name) and why mlir-opt-19 refuses the
+    `!gpu.mma_matrix<...>` whose parameters start at `pos`, or None: a
+    static shape (`expected static shape`, at the `?`), then
+    `MMAMatrixType::verify`: a role of AOp, BOp or COp, two dimensions, an
+    si8, ui8, i32, f16 or f32 element."""
+    m = _MMA_MATRIX.match(text, pos)
+    if m is None:
+        bare = _MMA_NO_ROLE.match(text, pos)
+        return (bare.end() - 1, "expected ','") if bare is not None else None
+    if m.group(2).lstrip().startswith("?"):
+        return m.start(2) + m.group(2).index("?"), "expected static shape"
+    if m.group(3) not in ("AOp", "BOp", "COp"):
+        return None, "operand expected to be one of AOp, BOp or COp"
+    if m.group(1).count("x") != 2:
+        return None, "MMAMatrixType must have exactly two dimensions"
+    if m.group(2).strip() not in ("si8", "ui8", "i32", "f16", "f32"):
+        return None, "MMAMatrixType elements must be SI8, UI8, I32, F16, or F32"
+    return None
 
 
 _LLVM_PTR = re.compile(r"(?<![\w$.])(?:!llvm\.)?ptr\s*<\s*")

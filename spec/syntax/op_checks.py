@@ -72,7 +72,7 @@ from spec.attributes import (
     arith_flags_text,
     format_attr_entries,
 )
-from spec.diagnostics import DiagnosticError, error
+from spec.diagnostics import Diagnostic, DiagnosticError, error
 from spec.ir import Location, Region, Value
 from spec.syntax.dialect_attrs import is_gpu_target, is_offloading_handler
 
@@ -241,7 +241,7 @@ _FLOAT_REDUCTIONS = frozenset("minnumf maxnumf minimumf maximumf".split())
 _INT_REDUCTIONS = frozenset("minui minsi maxui maxsi and or xor".split())
 
 
-def check_reduction_kind(kind: Attr | None, value_type: str, loc: Location) -> None:
+def check_reduction_kind(kind: Attr | None, value_type: str, loc: Location, *more: Diagnostic) -> None:
     """`gpu.all_reduce` and `gpu.subgroup_reduce`: a float reduction needs a
     float value, an integer one an integer value (of a vector: its element)."""
     m = re.fullmatch(r"#gpu<all_reduce_op (\w+)>", str(kind)) if kind is not None else None
@@ -250,7 +250,7 @@ def check_reduction_kind(kind: Attr | None, value_type: str, loc: Location) -> N
     elem = re.sub(r"^vector<(?:\d+x)*", "", value_type).rstrip(">")
     is_float = Type(elem).is_float
     if (m.group(1) in _FLOAT_REDUCTIONS and not is_float) or (m.group(1) in _INT_REDUCTIONS and is_float):
-        raise DiagnosticError(error(loc, f"`{m.group(1)}` reduction operation is not compatible with type '{value_type}'"))
+        raise DiagnosticError(error(loc, f"`{m.group(1)}` reduction operation is not compatible with type '{value_type}'", *more))
 
 
 @dataclass(frozen=True)
@@ -413,7 +413,7 @@ def check_generic_properties(
     kind = props.get("kind")
     if name == "memref.atomic_rmw" and len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
         _check_atomic_kind(kind.value, results[0].text, loc)
-    if name in ("gpu.all_reduce", "gpu.subgroup_reduce") and len(results) == 1:
+    if name == "gpu.subgroup_reduce" and len(results) == 1:
         check_reduction_kind(props.get("op"), results[0].text, loc)
     if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType) and regions and regions[0].blocks:
         _check_entry_block(name, fn.type, attrs, regions[0].blocks[0].args, loc)

@@ -21,7 +21,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Block, Location, Operation, Value
 from spec.syntax.build_base import UseRef
-from spec.syntax.op_verifiers import check_dialect_attributes, check_op
+from spec.syntax.op_verifiers import check_dialect_attributes, check_on_exit, check_op
 from spec.syntax.structure import Dominance, check_on_entrance, check_symbol_table
 
 MAX_NESTING = 1000
@@ -210,6 +210,8 @@ def _on_exit(op: Operation, info: registry.OpInfo, escapes: set[int], later: dic
     if info.isolated and id(op) in escapes:
         user = _first_escape(op)
         raise DiagnosticError(error(user.loc, f"'{user.name}' op using value defined outside the region"))
+    if info.verifier:
+        check_on_exit(op)
     failed = later.get(id(op)) if later else None
     if failed is not None and failed.unregistered is not None:
         raise failed.unregistered

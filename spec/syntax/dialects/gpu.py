@@ -469,7 +469,14 @@ class GpuRules(BuilderBase):
     def gpu_shuffle_op(self, meta: Any, items: list) -> PartialOp:
         mode = str(items[1])
         if mode not in SHUFFLE_MODES:
-            raise enum_error(items[1], "gpu.shuffle", "mode", SHUFFLE_MODES, self.tok_loc(items[1]))
+            # 19 reports the keyword, then the attribute it could not build, at the next token.
+            name = "custom op 'gpu.shuffle'"
+            raise DiagnosticError(
+                [
+                    error(self.tok_loc(items[1]), f"{name} expected ::mlir::gpu::ShuffleMode to be one of: {', '.join(SHUFFLE_MODES)}"),
+                    error(items[2].loc, f"{name} failed to parse GPU_ShuffleModeAttr parameter 'value' which is to be a `::mlir::gpu::ShuffleMode`"),
+                ]
+            )
         t = read_type(items[-1])
         attrs = items[5] if isinstance(items[5], dict) else None
         i32 = Type("i32")
@@ -506,7 +513,7 @@ class GpuRules(BuilderBase):
         if isinstance(rest[0], Token) and rest[0].type == "BARE_ID":
             kind = str(rest[0])
             if kind not in REDUCE_OPS:
-                raise DiagnosticError(error(self.tok_loc(rest[0]), "custom op 'gpu.all_reduce' invalid op kind"))
+                raise DiagnosticError(error(rest[1].loc if isinstance(rest[1], UseRef) else self.tok_loc(rest[0]), "custom op 'gpu.all_reduce' invalid op kind"))
             props["op"] = OpaqueAttr(f"#gpu<all_reduce_op {kind}>")
             rest = rest[1:]
         value = rest[0]
@@ -516,7 +523,6 @@ class GpuRules(BuilderBase):
             props["uniform"] = UnitAttr()
         if len(fn.inputs) != 1 or len(fn.results) != 1:
             raise DiagnosticError(error(self.loc(meta), "'gpu.all_reduce' op expects one operand and one result"))
-        check_reduction_kind(props.get("op"), fn.results[0].text, self.loc(meta))
         return self._custom_op(
             "gpu.all_reduce",
             meta,
