@@ -27,10 +27,10 @@ from tests.support.rewrites import LAUNCH, module, pair
 from verifier.report import BOUNDED, REFUTED, UNKNOWN, VERIFIED
 
 
-def run(inp: str, out: str) -> verifier.Report:
+def run(inp: str, out: str, **options: object) -> verifier.Report:
     """The whole-function proof (paths, loop lemma, bound: what this file
     tests); composition off (`tests/test_verifier_compose.py` tests it)."""
-    return rewrites.run(inp, out, compose=False)
+    return rewrites.run(inp, out, compose=False, **options)
 
 
 def check(*args: object, **kw: object) -> verifier.Report:
@@ -213,12 +213,18 @@ def test_async_execute_inside_a_loop() -> None:
     r = run(inp, good)
     assert r.verdict == VERIFIED
     assert not r.functions[0].bounded
-    # The body's await moved out of the loop: an iteration's async work is
-    # pending when the next begins, so only the bound is claimed.
+    # No await at all: an iteration's execute is still running when the
+    # next begins, so the loop lemma does not apply; the induction on
+    # iterations proves it for every trip count (nothing orders the body
+    # with the next iteration, in the input as in the rewrite), and without
+    # it only the bound is claimed.
     late = good.replace("      async.await %t : !async.token\n      func.call", "      func.call").replace("    }\n    return", "    }\n    return")
-    r = run(inp.replace("      async.await %t : !async.token\n", ""), late)
+    unawaited = inp.replace("      async.await %t : !async.token\n", "")
+    r = run(unawaited, late, induction=False)
     assert r.verdict == BOUNDED
     assert r.functions[0].bounded and "pending" in r.functions[0].lemma
+    r = run(unawaited, late)
+    assert r.verdict == VERIFIED and r.functions[0].lemma.startswith("by induction on iterations"), r.text()
     r = run(inp, good.replace("        gpu.wait [%1]\n", ""))
     assert r.verdict == REFUTED
     assert path_of(r) == ["scf.for at in.mlir:12:5 runs 1 time"]
