@@ -312,6 +312,13 @@ def symbol_name(op: Operation) -> str:
     return getattr(sym, "value", None) or str(sym).strip('"')
 
 
+def outermost(op: Operation) -> Operation:
+    """The op `op` is nested in that no op holds (the top-level module)."""
+    while op.parent_op is not None:
+        op = op.parent_op
+    return op
+
+
 def symbol_path(op: Operation) -> str:
     """Where `op` sits among the symbol tables around it, as MLIR writes a
     nested symbol reference: `f` at the top, `A::@f` in `module @A`. An

@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from spec import registry
 from spec.attributes import Attr, FunctionType, StringAttr, SymbolRefAttr, Type, TypeAttr
-from spec.ir import Block, Location, Operation, Region, Value
+from spec.ir import Block, Location, Operation, Region, Value, outermost
 from spec.semantics.events import is_effectful, is_token_type
 from verifier.correspondence import Correspondence
 from verifier.report import FunctionReport
@@ -142,18 +142,12 @@ def _counterpart(v: Value, ops: Callable[[Operation], Operation | None]) -> Valu
     return None
 
 
-def _root(op: Operation) -> Operation:
-    while op.parent_op is not None:
-        op = op.parent_op
-    return op
-
-
 class _Copy:
     """A copy of the module holding `func`, and the way from its ops and
     values to the copy's."""
 
     def __init__(self, func: Operation) -> None:
-        root = _root(func)
+        root = outermost(func)
         self.root: Operation = pickle.loads(pickle.dumps(root, protocol=pickle.HIGHEST_PROTOCOL))
         self._ops = {id(a): b for a, b in zip(root.walk(), self.root.walk())}
 

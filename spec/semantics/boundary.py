@@ -50,7 +50,7 @@ the same names.
 
 from __future__ import annotations
 
-from spec.ir import Location, Operation
+from spec.ir import Location, Operation, outermost
 from spec.semantics.interp import Thread
 from spec.semantics.outcome import Event, Footprint, Observation, Outcome, Step
 from spec.semantics.processes import GpuProc, HostProc
@@ -93,12 +93,6 @@ def _stand_in(name: str, loc: Location) -> Operation:
     return Operation(name=name, loc=loc)
 
 
-def _module_of(op: Operation) -> Operation:
-    while op.parent_op is not None:
-        op = op.parent_op
-    return op
-
-
 _KERNEL_DIGESTS: dict[int, tuple[Operation, int]] = {}
 
 
@@ -107,7 +101,7 @@ def kernel_digest(func: Operation) -> int:
     printed text), cached per module object."""
     from spec.syntax.printer import Printer
 
-    root = _module_of(func)
+    root = outermost(func)
     hit = _KERNEL_DIGESTS.get(id(root))
     if hit is not None and hit[0] is root:
         return hit[1]

@@ -51,7 +51,7 @@ from typing import Any
 
 from spec import registry
 from spec.diagnostics import DiagnosticError
-from spec.ir import Location, Operation, symbol_path
+from spec.ir import Location, Operation, outermost, symbol_path
 from spec.semantics.boundary import CUT_OFF, BlockingBoundaryMachine, BoundaryMachine, blocks_on_return
 from spec.semantics.interp import check_supported, default_args
 from spec.semantics.outcome import Exploration, Outcome
@@ -119,12 +119,6 @@ class Judgement:
 # -- interface ------------------------------------------------------------------
 
 
-def _root(op: Operation) -> Operation:
-    while op.parent_op is not None:
-        op = op.parent_op
-    return op
-
-
 def _printed(op: Operation) -> str:
     from spec.syntax.printer import Printer
 
@@ -140,7 +134,7 @@ def _context(func: Operation) -> list[str]:
     attributes, `func`'s attributes, and every other op of the module (the
     other functions' attributes; nested modules op by op, the same way;
     every other op printed whole)."""
-    root = _root(func)
+    root = outermost(func)
     out = [f"function {_attrs(func)}"]
     _surroundings(root, func, out)
     return out

@@ -19,7 +19,7 @@ from spec.attributes import (
     TypeAttr,
 )
 from spec.diagnostics import DiagnosticError, error, note
-from spec.ir import Block, Location, Operation, Value
+from spec.ir import Block, Location, Operation, Value, outermost
 from spec.syntax.build_base import UseRef
 from spec.syntax.op_verifiers import check_dialect_attributes, check_on_exit, check_op
 from spec.syntax.structure import Dominance, check_on_entrance, check_symbol_table
@@ -37,12 +37,10 @@ def check_default_dialects(top: list[Operation], bare_names: list[tuple[Operatio
     Ops of a parse that was abandoned (not under `top`) are not checked."""
     roots = {id(op) for op in top}
     for op, loc, name in bare_names:
-        holder, root = op.parent_op, op
+        holder = op.parent_op
         while holder is not None and id(holder) in generic_ops:
             holder = holder.parent_op
-        while root.parent_op is not None:
-            root = root.parent_op
-        if id(root) not in roots:
+        if id(outermost(op)) not in roots:
             continue
         dialect = registry.lookup(holder.name if holder is not None else TOP_LEVEL).default_dialect
         if op.name == f"{dialect}.{name}":
