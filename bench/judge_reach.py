@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -53,16 +54,6 @@ Mutation = Callable[[], contextlib.AbstractContextManager[None]]
 
 
 @contextlib.contextmanager
-def _patched(owner: Any, name: str, replacement: Any) -> Iterator[None]:
-    old = getattr(owner, name)
-    setattr(owner, name, replacement)
-    try:
-        yield
-    finally:
-        setattr(owner, name, old)
-
-
-@contextlib.contextmanager
 def _ignore_group_size() -> Iterator[None]:
     # Every group followed whatever its size, and an `await_all` waits for
     # the tokens added before it only: the model before sizes counted.
@@ -71,21 +62,21 @@ def _ignore_group_size() -> Iterator[None]:
         for c, a in self.groups[group]:
             self.g.edge_when(a, n, self.both(here, c))
 
-    with _patched(events, "group_plan", lambda create: ""), _patched(events.EventBuilder, "wait_for_group", wait_for_group):
+    with patch.object(events, "group_plan", lambda create: ""), patch.object(events.EventBuilder, "wait_for_group", wait_for_group):
         yield
 
 
 def _any_pure_op_moves() -> contextlib.AbstractContextManager[None]:
     # Effect-free taken for speculatable: a division may cross its guard.
-    return _patched(correspondence._Matcher, "speculation_kept", lambda self, ba, bb, moved: True)
+    return patch.object(correspondence._Matcher, "speculation_kept", lambda self, ba, bb, moved: True)
 
 
 def _pair_by_leaf_name() -> contextlib.AbstractContextManager[None]:
-    return _patched(pipeline, "function_name", lambda func: func.properties["sym_name"].value)
+    return patch.object(pipeline, "function_name", lambda func: func.properties["sym_name"].value)
 
 
 def _no_progress_check() -> contextlib.AbstractContextManager[None]:
-    return _patched(pipeline, "added_waits", lambda fin, fout, corr: blocking.Progress([], []))
+    return patch.object(pipeline, "added_waits", lambda fin, fout, corr: blocking.Progress([], []))
 
 
 @contextlib.contextmanager
@@ -97,7 +88,7 @@ def _bounded_is_verified() -> Iterator[None]:
         if run.fr.verdict == Status.BOUNDED:
             run.fr.verdict = Status.VERIFIED
 
-    with _patched(pipeline, "conclude", conclude):
+    with patch.object(pipeline, "conclude", conclude):
         yield
 
 
@@ -109,7 +100,7 @@ def _signature_not_compared() -> contextlib.AbstractContextManager[None]:
             return True
         return bool(real(self, a, b))
 
-    return _patched(correspondence._Matcher, "same_interface", same_interface)
+    return patch.object(correspondence._Matcher, "same_interface", same_interface)
 
 
 def _only(*names: str) -> Options:
