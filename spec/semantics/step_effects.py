@@ -145,16 +145,27 @@ class StepEffects:
             if isinstance(v, View) and v.buffer.freed:
                 raise Fault(op, f"use of freed buffer {v.buffer.name}")
 
+    def _propagate_error(self, p: HostProc) -> None:
+        p.thread.finish()
+        p.failed = True
+        p.done = True
+        p.done_clock = p.clock
+        p.state = "done"
+
     def _host_step(self, p: HostProc, index: int) -> None:
         t = p.thread
         if p.state == "begin":
             op = p.exec_op
             if op is None:
                 raise InternalError("spec.semantics.step_effects: expected op is not None")
-            vals = [v.producer.values[v.index] if isinstance(v, AsyncValue) and not v.producer.failed else v for v in p.exec_operands]
-            if any(isinstance(v, AsyncValue) and v.producer.failed for v in p.exec_operands):
-                self._fail(p, Fault(op, "operand of an async body that failed"))
+            failed_deps = any(getattr(q, "failed", False) for tok in p.exec_deps for q in tok.producers)
+            if failed_deps or any(isinstance(v, AsyncValue) and v.producer.failed for v in p.exec_operands):
+                # The async runtime does not run a body whose dependency or
+                # operand is in the error state: it sets the body's results to
+                # error, which whoever awaits them then sees (no fault here).
+                self._propagate_error(p)
                 return
+            vals = [v.producer.values[v.index] if isinstance(v, AsyncValue) else v for v in p.exec_operands]
             for a, v in zip(op.regions[0].blocks[0].args, vals):
                 t.env[a] = v
             p.state = "run"
