@@ -125,7 +125,7 @@ CLASSES = [
     SoundnessClass("group size", "events.group_plan, EventBuilder.wait_for_group", _ignore_group_size, _only("groups", "execute", "user_tokens"), sources=["identity", "refimpl", "refimpl-mlir19"]),
     SoundnessClass("trapping op hoisted", "correspondence._Matcher.speculation_kept", _any_pure_op_moves, _only("guards"), edits=["hoist-trapping"]),
     SoundnessClass("function moved between modules", "pipeline.function_name", _pair_by_leaf_name, edits=["move-to-nested-module"], nest=True),
-    SoundnessClass("blocking wait added", "pipeline.added_waits", _no_progress_check, edits=["await-incoming"]),
+    SoundnessClass("blocking wait added", "pipeline.added_waits", _no_progress_check, _only("execute", "async_args"), edits=["await-incoming"]),
     SoundnessClass("bounded taken for verified", "pipeline.conclude", _bounded_is_verified, _only("loops", "user_tokens"), edits=["swap-iter-arg", "swap-yield-token", "drop-dependency", "drop-wait", "move-wait"], unrolls=[1]),
     SoundnessClass("signature changed", "correspondence._Matcher.same_interface", _signature_not_compared, edits=["rotate-arguments"]),
 ]

@@ -3,7 +3,7 @@
 Each edit is applied to a small hand-written rewrite and must give an output
 the semantics calls `wrong` and the verifier refutes (`move-await`,
 `move-to-nested-module` into an existing module). `bench/judge_reach.py`
-reverts one verifier fix at a time; here two of its classes are drawn for a
+reverts one verifier fix at a time; here three of its classes are drawn for a
 few dozen pairs, and the judge must find the reverted hole (a `verified`
 of the mutated verifier on a pair the semantics calls wrong) while the real
 verifier says `verified` on none of them.
@@ -97,7 +97,7 @@ def _judge_reach():  # type: ignore[no-untyped-def]
     return module
 
 
-@pytest.mark.parametrize("name", ["trapping op hoisted", "bounded taken for verified"])
+@pytest.mark.parametrize("name", ["trapping op hoisted", "bounded taken for verified", "blocking wait added"])
 def test_the_judge_finds_the_class_when_its_fix_is_reverted(name: str) -> None:
     reach = _judge_reach()
     cls = next(c for c in reach.CLASSES if c.name == name)

@@ -25,7 +25,8 @@ semantic judge (`tests/test_semantic_judge.py`, `bench/judge.py`):
   `iter_args` carrying a `!gpu.async.token` into an async launch, and
   `affine.if` on `%n` (a dim or a symbol of a small integer set) with an
   `else` or not, holding GPU work (`affine`);
-- incoming values: `%vin: !async.value<f32>` and `%ain: !async.token`
+- incoming values: `%vin: !async.value<f32>`, `%vt: !async.value<!gpu.async.token>`
+  and `%ain: !async.token`
   arguments (the latter also with `token_args`), awaited by `await` ops or
   not (`async_args`);
 - function shapes: one block; a `cf.cond_br` with token block arguments on
@@ -111,7 +112,8 @@ class Options:
     """A `cf.switch` function shape (on `%k: i32` or `%n` cast to `i32`),
     with token block arguments or not."""
     async_args: bool = True
-    """Incoming values: `%vin: !async.value<f32>` and `%ain: !async.token`
+    """Incoming values: `%vin: !async.value<f32>`, `%vt: !async.value<!gpu.async.token>`
+    and `%ain: !async.token`
     arguments (their caller work can begin only after the return in the
     judge's blocking vectors)."""
     user_tokens: bool = True
@@ -458,6 +460,12 @@ def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f")
         if draw(st.booleans()):
             args.append("%vin: !async.value<f32>")
             scope.avals.append(("%vin", "f32"))
+        if draw(st.booleans()):
+            # A GPU token the caller hands over inside a value: the shape
+            # whose await the pass itself adds (so the correspondence lets a
+            # rewrite add one, and only the progress check can refuse it).
+            args.append(f"%vt: !async.value<{GTOK}>")
+            scope.avals.append(("%vt", GTOK))
         if "%ain" not in scope.atoks and draw(st.booleans()):
             args.append(f"%ain: {ATOK}")
             scope.atoks.append("%ain")

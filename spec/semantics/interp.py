@@ -602,7 +602,8 @@ def default_args(func: Operation, overrides: dict[str, object] | None = None, fl
             done = Producer()
             done.done = True
             done.done_clock = {}
-            done.values = [0]
+            # A GPU token inside is complete, as a token argument is.
+            done.values = [Token() if "!gpu.async.token" in t.text else 0]
             done.failed = False
             out.append(AsyncValue(done, 0))
         elif t.is_float:
