@@ -125,6 +125,14 @@ CASES = [
         "expected 2 operand types but had 1",
         same_as_mlir=False,  # mlir-opt points at the function type (2:22)
     ),
+    Case(
+        "function_type_for_a_value",
+        "func.func @f(%m: memref<4xf32>) {\n  %c0 = arith.constant 0 : index\n  %v = memref.load %m[%c0] : () -> ()\n  return\n}\n",
+        3,
+        8,
+        "custom op 'memref.load' invalid kind of type specified",
+        same_as_mlir=False,  # mlir-opt points at the type (3:30)
+    ),
     Case("unknown_custom_op", "func.func @f() {\n  gpu.frobnicate\n  return\n}\n", 2, 3, "custom op 'gpu.frobnicate' is unknown"),
     Case(
         "unknown_dialect",

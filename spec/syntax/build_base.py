@@ -246,6 +246,16 @@ def read_type(tok: Any) -> Type | FunctionType:
     return t
 
 
+def read_value_type(tok: Any) -> Type:
+    """`read_type` where the grammar's place holds the type of a value: a
+    function type written there is an error at the token, not a value of
+    the wrong kind for the builder."""
+    t = read_type(tok)
+    if isinstance(t, FunctionType):
+        raise TokenError(tok, 0, "invalid kind of type specified")
+    return t
+
+
 @functools.lru_cache(maxsize=4096)
 def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
     """The type `text` spells, canonical; or, for an unknown `gpu` or

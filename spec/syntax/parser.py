@@ -132,7 +132,7 @@ def _wrap(fn: Any, rule: str) -> Any:
     def failed(self: _Builder, items: list, exc: Exception) -> DiagnosticError:
         if isinstance(exc, DiagnosticError):
             return exc
-        if isinstance(exc, TokenError) and exc.tok.line is not None:
+        if isinstance(exc, TokenError) and getattr(exc.tok, "line", None) is not None:
             # The token may span lines (`#spirv.target_env<` then a newline).
             text = str(exc.tok)
             newline = text.rfind("\n", 0, exc.offset)
@@ -142,6 +142,10 @@ def _wrap(fn: Any, rule: str) -> Any:
                 loc = Location(self.file, exc.tok.line + self.line_offset + text.count("\n", 0, exc.offset), exc.offset - newline)
             return DiagnosticError([error(loc, exc.message), *(error(loc, m) for m in exc.also)])
         loc = _first_location(items, self.file, self.line_offset)
+        if isinstance(exc, TokenError):
+            # A token already built into a value (a function type) has no
+            # place of its own: the op's is the nearest.
+            return DiagnosticError(error(loc, f"custom op '{rule.removesuffix('_op').replace('_', '.', 1)}' {exc.message}"))
         return DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}"))
 
     if rule in _KEYWORD_FIRST:

@@ -27,7 +27,7 @@ from spec.attributes import INDEX, Attr, IntegerAttr, OpaqueAttr, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation, Region, Value
 from spec.syntax import affine
-from spec.syntax.build_base import BuilderBase, PartialOp, TokenError, UseRef, read_type, segment_sizes
+from spec.syntax.build_base import BuilderBase, PartialOp, TokenError, UseRef, read_value_type, segment_sizes
 from spec.syntax.custom_registry import custom_printer, return_like, segments
 from spec.syntax.printer import Printer
 
@@ -184,20 +184,20 @@ class AffineRules(BuilderBase):
         return OpaqueAttr(m.text), [*dims, *syms]
 
     def affine_load_op(self, meta: Any, items: list) -> PartialOp:
-        mt = read_type(items[-1])
+        mt = read_value_type(items[-1])
         amap, idx = items[2]
         attrs = items[3] if isinstance(items[3], dict) else None
         elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
         props, attrs = self.split_attrs("affine.load", attrs, {"map": amap})
-        return self.op("affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
+        return self.op("affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs)
 
     def affine_store_op(self, meta: Any, items: list) -> PartialOp:
-        mt = read_type(items[-1])
+        mt = read_value_type(items[-1])
         amap, idx = items[3]
         attrs = items[4] if isinstance(items[4], dict) else None
         elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
         props, attrs = self.split_attrs("affine.store", attrs, {"map": amap})
-        operands = [self.typed(items[1], elem), self.typed(items[2], mt), *idx]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        operands = [self.typed(items[1], elem), self.typed(items[2], mt), *idx]
         return self.op("affine.store", meta, operands, [], properties=props, attributes=attrs)
 
     def affine_bound(self, meta: Any, items: list) -> tuple[str, list[UseRef]]:

@@ -15,7 +15,7 @@ from spec.attributes import I1, Attr, DenseArrayAttr, OpaqueAttr, StringAttr, Ty
 from spec.diagnostics import DiagnosticError, error
 from spec.invariant import InternalError
 from spec.ir import Operation, Value
-from spec.syntax.build_base import BuilderBase, PartialOp, read_type, segment_sizes
+from spec.syntax.build_base import BuilderBase, PartialOp, read_value_type, segment_sizes
 from spec.syntax.custom_registry import custom_printer, segments, shown_attrs
 from spec.syntax.printer import Printer
 from spec.syntax.string_literals import unescape
@@ -70,7 +70,7 @@ class CfRules(BuilderBase):
 
     def cf_switch_op(self, meta: Any, items: list) -> PartialOp:
         flag = items[1]
-        t = read_type(items[2])
+        t = read_value_type(items[2])
         width = t.int_width if isinstance(t, Type) else None
         if width is None:
             raise DiagnosticError(error(self.loc(meta), "'cf.switch' op flag must be an integer"))
@@ -84,7 +84,7 @@ class CfRules(BuilderBase):
             props["case_values"] = OpaqueAttr(f"dense<{text}> : vector<{len(values)}x{t}>")
         props["case_operand_segments"] = DenseArrayAttr(Type("i32"), tuple(len(ops) for _, (_, ops) in cases))
         props["operandSegmentSizes"] = segment_sizes(1, len(d_ops), sum(len(ops) for _, (_, ops) in cases))
-        operands = [self.typed(flag, t), *d_ops, *(u for _, (_, ops) in cases for u in ops)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        operands = [self.typed(flag, t), *d_ops, *(u for _, (_, ops) in cases for u in ops)]
         labels = [d_label, *(label for _, (label, _) in cases)]
         return self._custom_op("cf.switch", meta, operands, [], self._attrs(items), props, successors=labels)
 

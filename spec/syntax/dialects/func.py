@@ -15,7 +15,7 @@ from lark import Token
 from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, quote_symbol
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation
-from spec.syntax.build_base import BuilderBase, PartialOp, read_type, symbol_name, symbol_ref_attr
+from spec.syntax.build_base import BuilderBase, PartialOp, read_value_type, symbol_name, symbol_ref_attr
 from spec.syntax.custom_registry import custom_printer, fn_signature, return_like, shown_attrs
 from spec.syntax.printer import Printer
 from spec.syntax.rules_core import value_type
@@ -62,7 +62,7 @@ class FuncRules(BuilderBase):
             if isinstance(it, tuple):
                 out.append(it)
             else:
-                out.append(("type", None, read_type(it), None))
+                out.append(("type", None, read_value_type(it), None))
         return ("results", out)
 
     def func_op(self, meta: Any, items: list) -> PartialOp:

@@ -52,7 +52,7 @@ from spec.syntax.build_base import (
     UseRef,
     enum_error,
     raw_rule,
-    read_type,
+    read_value_type,
     segment_sizes,
     symbol_name,
 )
@@ -210,7 +210,7 @@ class GpuRules(BuilderBase):
         return [i for i in items if i is not None]
 
     def launch_arg(self, meta: Any, items: list) -> UseRef:
-        return self.typed(items[0], read_type(items[1]))  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self.typed(items[0], read_value_type(items[1]))
 
     def launch_clusters(self, meta: Any, items: list) -> tuple[str, list[UseRef]]:
         return ("clusters", items[0])
@@ -239,7 +239,7 @@ class GpuRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None:
-                size_type = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
+                size_type = read_value_type(it)
         sizes_ops = [self.typed(u, size_type) for u in (*grid, *block, *cluster)]
         sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
         props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": segment_sizes(*sizes)})
@@ -251,13 +251,13 @@ class GpuRules(BuilderBase):
         is_async, deps = items[0]
         a, b = items[1], items[2]
         attrs = items[3] if len(items) > 5 else None
-        t1, t2 = read_type(items[-2]), read_type(items[-1])
+        t1, t2 = read_value_type(items[-2]), read_value_type(items[-1])
         for at, t in ((-2, t1), (-1, t2)):
-            refused = custom_type_refused(name, at, t)  # type: ignore[arg-type]
+            refused = custom_type_refused(name, at, t)
             if refused is not None:
                 raise TokenError(items[at], 0, refused)
         props, attrs = self.split_attrs(name, attrs, {})
-        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))
 
     def memcpy_op(self, meta: Any, items: list) -> PartialOp:
         return self._copy_like("gpu.memcpy", meta, items)
@@ -277,7 +277,7 @@ class GpuRules(BuilderBase):
                 lists.append(it or [])
             elif isinstance(it, dict):
                 attrs = it
-        t = read_type(items[-1])
+        t = read_value_type(items[-1])
         dyn = [self.typed(u, INDEX) for u in (lists[0] if lists else [])]
         syms = [self.typed(u, INDEX) for u in (lists[1] if len(lists) > 1 else [])]
         props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), len(dyn), len(syms))}
@@ -285,12 +285,12 @@ class GpuRules(BuilderBase):
             props["hostShared"] = UnitAttr()
         props, attrs = self.split_attrs("gpu.alloc", attrs, props)
         results = [t, GPU_TOKEN] if is_async else [t]
-        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))  # type: ignore[arg-type]  # read_type of a memref: no function type
+        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))
 
     def gpu_dealloc_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         attrs = items[2] if len(items) > 3 else None
-        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], read_type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], read_value_type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))
 
     def gpu_wait_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
@@ -326,7 +326,7 @@ class GpuRules(BuilderBase):
             elif isinstance(it, list):
                 colon = it
             elif it is not None:
-                into = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
+                into = read_value_type(it)
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] | None = None
         if form.lead and lead is None:
@@ -447,11 +447,11 @@ class GpuRules(BuilderBase):
     def gpu_host_register_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         attrs, (_, v, t) = self._rest(items)
-        t = read_type(t)
-        refused = custom_type_refused(name, 0, t)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        t = read_value_type(t)
+        refused = custom_type_refused(name, 0, t)
         if refused is not None:
             raise TokenError(items[-1], 0, refused)
-        return self._custom_op(name, meta, [self.typed(v, t)], [], attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self._custom_op(name, meta, [self.typed(v, t)], [], attrs)
 
     def gpu_subgroup_dim_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
@@ -459,7 +459,7 @@ class GpuRules(BuilderBase):
         props: dict[str, Attr] = {}
         if len(rest) == 2:
             props["upper_bound"] = IntegerAttr(int(str(rest[0])), INDEX)
-        return self._custom_op(name, meta, [], [read_type(rest[-1])], attrs, props)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        return self._custom_op(name, meta, [], [read_value_type(rest[-1])], attrs, props)
 
     def gpu_lane_id_op(self, meta: Any, items: list) -> PartialOp:
         attrs, rest = self._rest(items[1:])
@@ -477,11 +477,11 @@ class GpuRules(BuilderBase):
                     error(items[2].loc, f"{name} failed to parse GPU_ShuffleModeAttr parameter 'value' which is to be a `::mlir::gpu::ShuffleMode`"),
                 ]
             )
-        t = read_type(items[-1])
+        t = read_value_type(items[-1])
         attrs = items[5] if isinstance(items[5], dict) else None
         i32 = Type("i32")
-        ops = [self.typed(items[2], t), self.typed(items[3], i32), self.typed(items[4], i32)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
-        return self._custom_op("gpu.shuffle", meta, ops, [t, I1], attrs, {"mode": OpaqueAttr(f"#gpu<shuffle_mode {mode}>")})  # type: ignore[list-item]  # read_type of a value type: no function type here
+        ops = [self.typed(items[2], t), self.typed(items[3], i32), self.typed(items[4], i32)]
+        return self._custom_op("gpu.shuffle", meta, ops, [t, I1], attrs, {"mode": OpaqueAttr(f"#gpu<shuffle_mode {mode}>")})
 
     def gpu_subgroup_reduce_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])
@@ -555,7 +555,7 @@ class GpuRules(BuilderBase):
 
     def gpu_dynamic_shared_memory_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if isinstance(items[1], dict) else None
-        return self._custom_op("gpu.dynamic_shared_memory", meta, [], [read_type(items[-1])], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        return self._custom_op("gpu.dynamic_shared_memory", meta, [], [read_value_type(items[-1])], attrs)
 
     def gpu_set_default_device_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if isinstance(items[1], dict) else None
@@ -569,28 +569,28 @@ class GpuRules(BuilderBase):
     def gpu_mma_load_op(self, meta: Any, items: list) -> PartialOp:
         src, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
-        mt, rt = read_type(items[-2]), read_type(items[-1])
-        return self._lead("gpu.subgroup_mma_load_matrix", meta, [self.typed(src, mt), *(self.typed(i, INDEX) for i in idx)], [rt], attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
+        mt, rt = read_value_type(items[-2]), read_value_type(items[-1])
+        return self._lead("gpu.subgroup_mma_load_matrix", meta, [self.typed(src, mt), *(self.typed(i, INDEX) for i in idx)], [rt], attrs)
 
     def gpu_mma_store_op(self, meta: Any, items: list) -> PartialOp:
         val, dst, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
-        vt, mt = read_type(items[-2]), read_type(items[-1])
-        return self._lead("gpu.subgroup_mma_store_matrix", meta, [self.typed(val, vt), self.typed(dst, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        vt, mt = read_value_type(items[-2]), read_value_type(items[-1])
+        return self._lead("gpu.subgroup_mma_store_matrix", meta, [self.typed(val, vt), self.typed(dst, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)
 
     def gpu_mma_compute_op(self, meta: Any, items: list) -> PartialOp:
         """`A, B, C : TA, TB -> TC`: C's type is the result's."""
         attrs = items[4] if isinstance(items[4], dict) else None
-        ta, tb, tc = (read_type(t) for t in items[-3:])
-        ops = [self.typed(items[1], ta), self.typed(items[2], tb), self.typed(items[3], tc)]  # type: ignore[arg-type]  # read_type of a value type: no function type here
-        return self._custom_op("gpu.subgroup_mma_compute", meta, ops, [tc], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        ta, tb, tc = (read_value_type(t) for t in items[-3:])
+        ops = [self.typed(items[1], ta), self.typed(items[2], tb), self.typed(items[3], tc)]
+        return self._custom_op("gpu.subgroup_mma_compute", meta, ops, [tc], attrs)
 
     def gpu_mma_constant_op(self, meta: Any, items: list) -> PartialOp:
         """`%v : !gpu.mma_matrix<..., E>`: the operand's type is the element."""
         attrs = items[2] if isinstance(items[2], dict) else None
-        t = read_type(items[-1])
-        elem = Type(t.text.rsplit("x", 1)[-1].split(",", 1)[0])  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
-        return self._custom_op("gpu.subgroup_mma_constant_matrix", meta, [self.typed(items[1], elem)], [t], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        t = read_value_type(items[-1])
+        elem = Type(t.text.rsplit("x", 1)[-1].split(",", 1)[0])
+        return self._custom_op("gpu.subgroup_mma_constant_matrix", meta, [self.typed(items[1], elem)], [t], attrs)
 
     def gpu_mma_elementwise_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])

@@ -10,7 +10,7 @@ from typing import Any
 from spec.attributes import I1, INDEX, IntegerAttr, OpaqueAttr
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation
-from spec.syntax.build_base import BuilderBase, PartialOp, read_type
+from spec.syntax.build_base import BuilderBase, PartialOp, read_value_type
 from spec.syntax.custom_registry import custom_printer, shown_attrs
 from spec.syntax.printer import Printer
 
@@ -52,7 +52,7 @@ class IndexRules(BuilderBase):
         return self.op_with_flags("index.constant", meta, [], [INDEX], items[1:-1], {"value": IntegerAttr(int(str(items[-1]), 0), INDEX)})
 
     def index_cast_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], items[2:-2])  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
+        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], read_value_type(items[-2]))], [read_value_type(items[-1])], items[2:-2])
 
     def index_cmp_op(self, meta: Any, items: list) -> PartialOp:
         pred = str(items[1])

@@ -16,7 +16,7 @@ from lark import Token
 from spec.attributes import I1, I64, INDEX, Attr, DenseArrayAttr, FunctionType, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation, Region
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_type, segment_sizes
+from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_value_type, segment_sizes
 from spec.syntax.custom_registry import custom_printer, return_like, segments, shown_attrs
 from spec.syntax.printer import Printer
 
@@ -64,7 +64,7 @@ class ScfRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None:
-                iv_type = read_type(it)  # type: ignore[assignment]  # read_type of a value type: no function type here
+                iv_type = read_value_type(it)
         bounds = [self.typed(u, iv_type) for u in items[1:4]]
         inits = [self.typed(u, t) for (_, u), t in zip(pairs, types)]
         self._entry_args(region, [(iv, iv_type), *((tok, t) for (tok, _), t in zip(pairs, types))])
@@ -136,11 +136,11 @@ class ScfRules(BuilderBase):
         return self.op("scf.reduce", meta, self._typed_list(uses, types, meta), attributes=attrs, regions=regions)
 
     def scf_reduce_return_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op("scf.reduce.return", meta, [self.typed(items[0], read_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        return self.op("scf.reduce.return", meta, [self.typed(items[0], read_value_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)
 
     def arrow_types(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
-            return [read_type(items[0])]  # type: ignore[list-item]  # read_type of a value type: no function type here
+            return [read_value_type(items[0])]
         return items[0] or []
 
     def scf_execute_region_op(self, meta: Any, items: list) -> PartialOp:

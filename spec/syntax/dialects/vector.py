@@ -11,7 +11,7 @@ from typing import Any
 from spec import registry
 from spec.attributes import INDEX, ArrayAttr, Attr, IntegerAttr, OpaqueAttr, StringAttr, Type
 from spec.ir import Operation
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, memref_element, read_type, segment_sizes, split_top
+from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, memref_element, read_value_type, segment_sizes, split_top
 from spec.syntax.custom_registry import custom_printer, mixed, segments, shown_attrs
 from spec.syntax.printer import Printer
 from spec.syntax.string_literals import unescape
@@ -63,21 +63,21 @@ class VectorRules(BuilderBase):
     def vector_splat_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         attrs, (_, v, t) = self._rest(items)
-        t = read_type(t)
-        elem = Type(memref_element(t.text.replace("vector<", "memref<", 1)))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
-        return self._custom_op(name, meta, [self.typed(v, elem)], [t], attrs)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        t = read_value_type(t)
+        elem = Type(memref_element(t.text.replace("vector<", "memref<", 1)))
+        return self._custom_op(name, meta, [self.typed(v, elem)], [t], attrs)
 
     def vector_load_op(self, meta: Any, items: list) -> PartialOp:
         base, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
-        mt, vt = read_type(items[-2]), read_type(items[-1])
-        return self._custom_op("vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
+        mt, vt = read_value_type(items[-2]), read_value_type(items[-1])
+        return self._custom_op("vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs)
 
     def vector_store_op(self, meta: Any, items: list) -> PartialOp:
         val, base, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
-        mt, vt = read_type(items[-2]), read_type(items[-1])
-        return self._custom_op("vector.store", meta, [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        mt, vt = read_value_type(items[-2]), read_value_type(items[-1])
+        return self._custom_op("vector.store", meta, [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)
 
     def vector_print_op(self, meta: Any, items: list) -> PartialOp:
         rest = items[1:]
@@ -90,7 +90,7 @@ class VectorRules(BuilderBase):
             elif isinstance(item, tuple) and item[0] == "str":
                 props["stringLiteral"] = StringAttr(unescape(item[1]))
         if len(rest) >= 2 and not isinstance(rest[0], tuple):
-            operands = [self.typed(rest[0], read_type(rest[1]))]  # type: ignore[arg-type]  # read_type of a value type: no function type here
+            operands = [self.typed(rest[0], read_value_type(rest[1]))]
         return self._custom_op("vector.print", meta, operands, [], attrs, props)
 
     def vector_print_punct(self, meta: Any, items: list) -> tuple[str, str]:
@@ -101,22 +101,22 @@ class VectorRules(BuilderBase):
 
     def vector_broadcast_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
-        return self._custom_op("vector.broadcast", meta, [self.typed(items[1], read_type(items[-2]))], [read_type(items[-1])], attrs)  # type: ignore[arg-type,list-item]  # read_type of a value type: no function type here
+        return self._custom_op("vector.broadcast", meta, [self.typed(items[1], read_value_type(items[-2]))], [read_value_type(items[-1])], attrs)
 
     def vector_extract_op(self, meta: Any, items: list) -> PartialOp:
-        res_t, src_t = read_type(items[-2]), read_type(items[-1])
+        res_t, src_t = read_value_type(items[-2]), read_value_type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self.mixed_sizes(items[2], "static_position", props)
         return self._custom_op(
-            "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props  # type: ignore[arg-type, list-item]  # read_type of vector types: no function type
+            "vector.extract", meta, [self.typed(items[1], src_t), *dyn], [res_t], self._attrs(items), props
         )
 
     def vector_insert_op(self, meta: Any, items: list) -> PartialOp:
-        val_t, dst_t = read_type(items[-2]), read_type(items[-1])
+        val_t, dst_t = read_value_type(items[-2]), read_value_type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self.mixed_sizes(items[3], "static_position", props)
-        operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]  # type: ignore[arg-type]  # read_type of a value type: no function type here
-        return self._custom_op("vector.insert", meta, operands, [dst_t], self._attrs(items), props)  # type: ignore[list-item]  # read_type of a value type: no function type here
+        operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]
+        return self._custom_op("vector.insert", meta, operands, [dst_t], self._attrs(items), props)
 
     def _transfer(self, name: str, meta: Any, mem: UseRef, idx: list, vec_t: Type, mem_t: Type, lead: list[UseRef], mask: UseRef | None, attrs: dict | None) -> PartialOp:
         shape = shape_dims(vec_t.text)
@@ -134,18 +134,18 @@ class VectorRules(BuilderBase):
         return self._custom_op(name, meta, operands, [vec_t] if name == "vector.transfer_read" else [], attrs, props)
 
     def vector_transfer_read_op(self, meta: Any, items: list) -> PartialOp:
-        mem_t, vec_t = read_type(items[-2]), read_type(items[-1])
+        mem_t, vec_t = read_value_type(items[-2]), read_value_type(items[-1])
         uses = [i for i in items[3:-2] if isinstance(i, UseRef)]
         mask = uses[1] if len(uses) > 1 else None
-        pad = self.typed(uses[0], Type(_element(vec_t.text)))  # type: ignore[union-attr]  # read_type of a shaped type: a Type, no FunctionType
-        return self._transfer("vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items))  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        pad = self.typed(uses[0], Type(_element(vec_t.text)))
+        return self._transfer("vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items))
 
     def vector_transfer_write_op(self, meta: Any, items: list) -> PartialOp:
-        vec_t, mem_t = read_type(items[-2]), read_type(items[-1])
+        vec_t, mem_t = read_value_type(items[-2]), read_value_type(items[-1])
         uses = [i for i in items[4:-2] if isinstance(i, UseRef)]
         mask = uses[0] if uses else None
-        val = self.typed(items[1], vec_t)  # type: ignore[arg-type]  # read_type of a value type: no function type here
-        return self._transfer("vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items))  # type: ignore[arg-type]  # read_type of a value type: no function type here
+        val = self.typed(items[1], vec_t)
+        return self._transfer("vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items))
 
 
 _left = shown_attrs
