@@ -23,6 +23,7 @@ lit: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 # mypy over spec, refimpl and verifier; the settings are pyproject.toml's [tool.mypy].
 typecheck: $(STAMP)
@@ -30,6 +31,7 @@ typecheck: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
 	$(PY) -m pytest
 	$(PY) tests/run_lit.py

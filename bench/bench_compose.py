@@ -86,7 +86,9 @@ def drop_a_wait(out: str) -> str:
     """The rewrite with the first `gpu.wait` that sits inside a region (an
     indented line after the first region op) removed: a wrong rewrite."""
     lines = out.splitlines(keepends=True)
-    start = next(i for i, line in enumerate(lines) if line.rstrip().endswith("{") and ("scf." in line or "async.execute" in line))
+    start = next(
+        i for i, line in enumerate(lines) if line.rstrip().endswith("{") and ("scf." in line or "async.execute" in line)
+    )
     for i in range(start + 1, len(lines)):
         if lines[i].lstrip().startswith("gpu.wait"):
             return "".join(lines[:i] + lines[i + 1 :])
@@ -119,7 +121,11 @@ def row(family: str, n: int, runs: int, py: str, tmp: str) -> dict:
     w = measure([*check, wrong], report)
     if "refuted" not in last_line(report):
         raise SystemExit(f"{family} {n}: the rewrite with a dropped wait is not refuted: {last_line(report)}")
-    child = json.loads(subprocess.run([py, "-c", CHECK_CHILD, inp, out, str(runs)], capture_output=True, text=True, check=True, cwd=ROOT).stdout)
+    child = json.loads(
+        subprocess.run(
+            [py, "-c", CHECK_CHILD, inp, out, str(runs)], capture_output=True, text=True, check=True, cwd=ROOT
+        ).stdout
+    )
     return {
         "family": family,
         "n": n,

@@ -90,7 +90,13 @@ def main() -> None:
         fh.write(text)
         path = fh.name
     try:
-        proc = subprocess.run([sys.executable, "-m", "refimpl", "--mode", "reference", path], capture_output=True, text=True, cwd=ROOT, check=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "refimpl", "--mode", "reference", path],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        )
     finally:
         os.unlink(path)
     inp, out = parse_module(text, "in.mlir"), parse_module(proc.stdout, "out.mlir")
@@ -104,11 +110,17 @@ def main() -> None:
     assert report is not None
     f = report.functions[0]
     paths = f.paths
-    print(f"function: {args.ifs} scf.if, {args.loops} scf.for, unroll {args.unroll}; output by refimpl --mode reference")
+    print(
+        f"function: {args.ifs} scf.if, {args.loops} scf.for, unroll {args.unroll}; output by refimpl --mode reference"
+    )
     print(f"verdict: {report.verdict} ({f.lemma or f.reason or 'no loop claim'})")
-    print(f"check: median {statistics.median(times):.2f} s wall, {statistics.median(cpu):.2f} s CPU over {args.runs} runs")
+    print(
+        f"check: median {statistics.median(times):.2f} s wall, {statistics.median(cpu):.2f} s CPU over {args.runs} runs"
+    )
     print(f"Z3 queries: {f.z3_checks} for {f.obligations} obligations")
-    print(f"paths: {paths} (= 2^{args.ifs} x {(args.unroll + 1)}^{args.loops}, about 10^{len(str(paths)) - 1}); none enumerated")
+    print(
+        f"paths: {paths} (= 2^{args.ifs} x {(args.unroll + 1)}^{args.loops}, about 10^{len(str(paths)) - 1}); none enumerated"
+    )
     print("phases (last run, s): " + ", ".join(f"{k} {v:.2f}" for k, v in report.timings.items()))
 
 

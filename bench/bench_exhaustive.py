@@ -83,7 +83,9 @@ def machine() -> str:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-        mem_kib = next(int(x.split()[1]) for x in Path("/proc/meminfo").read_text().splitlines() if x.startswith("MemTotal"))
+        mem_kib = next(
+            int(x.split()[1]) for x in Path("/proc/meminfo").read_text().splitlines() if x.startswith("MemTotal")
+        )
         mem = f", {mem_kib / 2**20:.1f} GiB"
     except (OSError, StopIteration, ValueError):
         mem = ""
@@ -93,8 +95,16 @@ def machine() -> str:
 def commit() -> str:
     """The checked-out commit (and `+dirty` with uncommitted changes)."""
     try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, cwd=ROOT, check=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return rev + ("+dirty" if dirty else "")
@@ -118,7 +128,9 @@ def main() -> int:
     print(f"commit:  {commit()}")
     print(f"run:     python -m verifier exhaustive --alphabet whole --max-size K --mode {args.mode}"
           f"{' --results FILE' if args.results else ''} (in-process), one fresh process per run\n")  # fmt: skip
-    print("| K | programs | CPU/program (ms, median) | CPU runs (s) | wall (s, median) | peak RSS (MiB) | RSS before run (MiB) | verified | exit |")
+    print(
+        "| K | programs | CPU/program (ms, median) | CPU runs (s) | wall (s, median) | peak RSS (MiB) | RSS before run (MiB) | verified | exit |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     rows = []
     for k in sizes:

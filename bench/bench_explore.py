@@ -118,12 +118,16 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--plain-bound", type=int, default=2000)
     args = ap.parse_args()
-    print(f"{'program':14} {'gpu ops':>7} {'schedules':>9} {'pruned':>7} {'outcomes':>8} {'complete':>8} {'median s':>9} {'sched/s':>8} {'runs/s':>7}")
+    print(
+        f"{'program':14} {'gpu ops':>7} {'schedules':>9} {'pruned':>7} {'outcomes':>8} {'complete':>8} {'median s':>9} {'sched/s':>8} {'runs/s':>7}"
+    )
     rows = [(name, make(), True, args.repeat, 100_000) for name, make in PROGRAMS.items()]
     rows += [(name + "/plain", PROGRAMS[name](), False, 1, args.plain_bound) for name in ("streams", "writers")]
     for name, text, por, repeat, bound in rows:
         ops, n, complete, t, outs, pruned = measure(text, repeat, por=por, bound=bound)
-        print(f"{name:14} {ops:7d} {n:9d} {pruned:7d} {outs:8d} {str(complete):>8} {t:9.3f} {n / t:8.1f} {(n + pruned) / t:7.1f}")
+        print(
+            f"{name:14} {ops:7d} {n:9d} {pruned:7d} {outs:8d} {str(complete):>8} {t:9.3f} {n / t:8.1f} {(n + pruned) / t:7.1f}"
+        )
 
 
 if __name__ == "__main__":

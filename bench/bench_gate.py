@@ -39,7 +39,9 @@ from verifier.generators import Features, program_texts  # noqa: E402
 def draw(count: int) -> tuple[list[str], float]:
     texts: list[str] = []
 
-    @settings(max_examples=count, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(program_texts(Features()))
     def collect(text: str) -> None:
         parse_module(text, "<gen>")
@@ -73,7 +75,9 @@ def line(name: str, times: list[float], verdicts: Counter | None = None) -> str:
 def main() -> int:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     texts, gen_s = draw(count)
-    print(f"{len(texts)} programs, {sum(len(t) for t in texts) // len(texts)} bytes on average; drawn and parsed in {gen_s:.2f} s")
+    print(
+        f"{len(texts)} programs, {sum(len(t) for t in texts) // len(texts)} bytes on average; drawn and parsed in {gen_s:.2f} s"
+    )
     ref, ref_v = timed(lambda t: judge(t, RefimplImpl("reference")).verdict, texts)
     print(line("gate/refimpl", ref, ref_v))
     opt = shutil.which("mlir-opt-19")
@@ -83,12 +87,15 @@ def main() -> int:
     up, up_v = timed(lambda t: judge(t, CommandImpl((opt, "-gpu-async-region"))).verdict, texts)
     print(line("gate/mlir-opt-19", up, up_v))
     alone, _ = timed(
-        lambda t: subprocess.run([opt, "-gpu-async-region", "-"], input=t, capture_output=True, text=True).returncode, texts
+        lambda t: subprocess.run([opt, "-gpu-async-region", "-"], input=t, capture_output=True, text=True).returncode,
+        texts,
     )
     print(line("mlir-opt-19 alone", alone))
     base = statistics.median(alone)
-    print(f"ratio of medians to mlir-opt-19 alone: gate/refimpl {statistics.median(ref) / base:.1f}x, "
-          f"gate/mlir-opt-19 {statistics.median(up) / base:.1f}x")
+    print(
+        f"ratio of medians to mlir-opt-19 alone: gate/refimpl {statistics.median(ref) / base:.1f}x, "
+        f"gate/mlir-opt-19 {statistics.median(up) / base:.1f}x"
+    )
     return 0
 
 

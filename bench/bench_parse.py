@@ -107,7 +107,9 @@ def measure(n_gpu: int, runs: int, mlir_opt: str | None, workdir: Path, output: 
     path.write_text(text)
     if output:
         assert mlir_opt is not None
-        text = subprocess.run([mlir_opt, "-gpu-async-region", str(path)], capture_output=True, text=True, check=True).stdout
+        text = subprocess.run(
+            [mlir_opt, "-gpu-async-region", str(path)], capture_output=True, text=True, check=True
+        ).stdout
         path = workdir / f"out_{n_gpu}.mlir"
         path.write_text(text)
     module = parse_module(text, str(path))
@@ -164,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--no-outputs", action="store_true", help="skip mlir-opt-19's outputs of the generated programs")
+    parser.add_argument(
+        "--no-outputs", action="store_true", help="skip mlir-opt-19's outputs of the generated programs"
+    )
     args = parser.parse_args(argv)
     mlir_opt = shutil.which("mlir-opt-19")
     if mlir_opt is None:

@@ -48,7 +48,9 @@ def main() -> None:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         module = parse_module(text, str(args.file), dominance=dominance)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(f"{args.file.name}: peak RSS {peak / 1024:.1f} MiB (before the parse {before / 1024:.1f} MiB), {sum(1 for _ in module.walk())} ops")
+        print(
+            f"{args.file.name}: peak RSS {peak / 1024:.1f} MiB (before the parse {before / 1024:.1f} MiB), {sum(1 for _ in module.walk())} ops"
+        )
         return
     times: list[float] = []
     ops = 0
@@ -60,7 +62,9 @@ def main() -> None:
         del module
         gc.collect()
     med = statistics.median(times)
-    print(f"{args.file.name}: median {med:.3f} s CPU of {args.runs} ({' '.join(f'{t:.3f}' for t in times)}), {ops} ops, {ops / med:,.0f} ops/s")
+    print(
+        f"{args.file.name}: median {med:.3f} s CPU of {args.runs} ({' '.join(f'{t:.3f}' for t in times)}), {ops} ops, {ops / med:,.0f} ops/s"
+    )
 
 
 if __name__ == "__main__":

@@ -48,7 +48,9 @@ def straight_line(n_gpu: int, seed: int = 0) -> str:
     while gpu < n_gpu:
         r = rng.random()
         if r < 0.25:
-            lines.append("    gpu.launch_func @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%m : memref<256xf32>)")
+            lines.append(
+                "    gpu.launch_func @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%m : memref<256xf32>)"
+            )
         elif r < 0.45:
             lines.append("    gpu.memcpy %h, %m : memref<256xf32>, memref<256xf32>")
         elif r < 0.6:
@@ -63,7 +65,11 @@ def straight_line(n_gpu: int, seed: int = 0) -> str:
             lines.append(f"    %p{k} = arith.addf %c, %c : f32")
             continue
         else:
-            lines.append("    func.call @host(%h) : (memref<256xf32>) -> ()" if rng.random() < 0.5 else "    memref.store %c, %h[%n] : memref<256xf32>")
+            lines.append(
+                "    func.call @host(%h) : (memref<256xf32>) -> ()"
+                if rng.random() < 0.5
+                else "    memref.store %c, %h[%n] : memref<256xf32>"
+            )
             continue
         gpu += 1
     return HEADER + "\n".join(lines) + "\n    return\n  }\n}\n"

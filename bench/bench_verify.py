@@ -148,7 +148,9 @@ def run_cli(inp: str, out: str) -> float:
     """Wall time of `python -m verifier check INP --after OUT`, the command
     a user runs: what the ratio against mlir-opt-19 is taken of."""
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "verifier", "check", inp, "--after", out], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "verifier", "check", inp, "--after", out], capture_output=True, text=True, cwd=ROOT
+    )
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"verifier exited {proc.returncode}: {proc.stdout[-500:]}{proc.stderr[-500:]}")
@@ -166,7 +168,13 @@ def run_check(inp: str, out: str) -> dict:
 
 def run_ir(n: int) -> dict:
     """`bench/verify_ir.py N`: the same program built as IR (no parsing)."""
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "verify_ir.py"), str(n)], capture_output=True, text=True, cwd=ROOT, check=True)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "bench", "verify_ir.py"), str(n)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     return json.loads(proc.stdout)
 
 
@@ -188,7 +196,12 @@ def main() -> None:
             ir = [run_ir(n) for _ in range(args.repeat)]
             for k in ("check", "match", "events", "reach", "z3", "z3_cpu", "maxrss_mib"):
                 row[f"ir_{k}"] = statistics.median(r[k] for r in ir)
-            row.update(verdict=ir[0]["verdict"], obligations=ir[0]["obligations"], agreements=ir[0]["agreements"], z3_queries=ir[0]["z3_queries"])
+            row.update(
+                verdict=ir[0]["verdict"],
+                obligations=ir[0]["obligations"],
+                agreements=ir[0]["agreements"],
+                z3_queries=ir[0]["z3_queries"],
+            )
             row["ratio_check"] = row["ir_check"] / t_opt
             line = (
                 f"N={n:>6} gpu_ops={row['gpu_ops']:>6} {row['verdict']:<9} obligations={row['obligations']:>6} agree={row['agreements']:>6} "

@@ -123,7 +123,9 @@ def measure(paths: list[Path]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="example: bench/chunk_refusals.py tests/wide")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog="example: bench/chunk_refusals.py tests/wide"
+    )
     ap.add_argument("paths", nargs="*", type=Path)
     ap.add_argument("--format", choices=("text", "json"), default="text")
     args = ap.parse_args(argv)
@@ -131,11 +133,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.format == "json":
         print(json.dumps(r, indent=2))
         return 0
-    print(f"chunks {r['chunks']}, accepted by mlir-opt-19 {r['accepted_by_mlir_opt_19']}, refused by us {r['refused_by_us']}")
+    print(
+        f"chunks {r['chunks']}, accepted by mlir-opt-19 {r['accepted_by_mlir_opt_19']}, refused by us {r['refused_by_us']}"
+    )
     for op, n in r["refused_by_op"].items():
         print(f"  {n:3d}  {op}  ({', '.join(r['where'][op][:3])})")
     ident = r["identical"]
-    print(f"both accept {r['both_accept']}: custom print identical {ident['custom']}, generic {ident['generic']}, --mode mlir19 pass {ident['mlir19']}")
+    print(
+        f"both accept {r['both_accept']}: custom print identical {ident['custom']}, generic {ident['generic']}, --mode mlir19 pass {ident['mlir19']}"
+    )
     return 0
 
 

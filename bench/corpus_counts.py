@@ -65,7 +65,13 @@ def _ours(text: str, mode: str) -> tuple[bool, str]:
 def _verdict(text: str) -> str:
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(text)
-    r = subprocess.run([sys.executable, "-m", "verifier", "check", f.name, "--mode", "mlir19"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "verifier", "check", f.name, "--mode", "mlir19"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
     Path(f.name).unlink()
     return {0: "verified", 1: "refuted", 3: "unknown"}.get(r.returncode, f"exit {r.returncode}")
 
@@ -98,7 +104,9 @@ def measure(paths: list[Path], verify: bool) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="example: bench/corpus_counts.py tests/wide --no-verify")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog="example: bench/corpus_counts.py tests/wide --no-verify"
+    )
     ap.add_argument("paths", nargs="*", type=Path)
     ap.add_argument("--no-verify", action="store_true", help="leave out the verifier's verdicts")
     ap.add_argument("--format", choices=("text", "json"), default="text")
@@ -111,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     for tool, modes in r["tools"].items():
         for mode in ("custom", "generic", "pass"):
             c = modes[mode]
-            print(f"  {tool} {mode:8s} identical {c.get('identical', 0)}, rejected as it rejects {c.get('rejected as it rejects', 0)}, other {c.get('other', 0)}  {' '.join(modes['other_chunks'].get(mode, [])[:6])}")
+            print(
+                f"  {tool} {mode:8s} identical {c.get('identical', 0)}, rejected as it rejects {c.get('rejected as it rejects', 0)}, other {c.get('other', 0)}  {' '.join(modes['other_chunks'].get(mode, [])[:6])}"
+            )
     if "verdicts" in r:
         print("verifier (--mode mlir19): " + ", ".join(f"{k} {v}" for k, v in sorted(r["verdicts"].items())))
     return 0

@@ -21,7 +21,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PLAN = [("tiny", 5), ("straight", 2), ("async", 3), ("control", 4), ("values", 4), ("full", 2), ("whole", 3), ("gate", 4)]
+PLAN = [
+    ("tiny", 5),
+    ("straight", 2),
+    ("async", 3),
+    ("control", 4),
+    ("values", 4),
+    ("full", 2),
+    ("whole", 3),
+    ("gate", 4),
+]
 """(alphabet, largest size): each finishes in a few minutes on 2 cores.
 The whole alphabet to size 4 (596,261 programs) takes 30-60 minutes per
 implementation on 2 cores: `--plan whole:4 --only mlir-opt-19` (and so on),
@@ -77,7 +86,9 @@ def main() -> int:
     print()
     for label, alphabet, b in bugs:
         sm = b["smallest"]
-        print(f"- {label}, {alphabet}: `{b['signature']}`: {b['programs']} program(s); smallest `{sm['id']}` (size {sm['size']})")
+        print(
+            f"- {label}, {alphabet}: `{b['signature']}`: {b['programs']} program(s); smallest `{sm['id']}` (size {sm['size']})"
+        )
     return 0
 
 

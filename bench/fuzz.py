@@ -36,9 +36,41 @@ from spec.syntax.parser import parse_module  # noqa: E402
 from spec.syntax.printing import print_op  # noqa: E402
 from spec.tool import decode_source, run_per_module  # noqa: E402
 
-TOKENS = [b"%0", b"%arg0", b"{", b"}", b"(", b")", b"[", b"]", b",", b":", b"=", b"->", b"gpu.wait", b"async",
-          b"^bb1", b"index", b"!gpu.async.token", b"\n", b"@k", b"0", b"-1", b'"x"', b"scf.yield", b"// -----\n",
-          b"<", b">", b"#", b"\xff", b"\x00", b"99999999999999999999", b"memref<?x4xf32>", b"loc(", b"\\"]
+TOKENS = [
+    b"%0",
+    b"%arg0",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b"[",
+    b"]",
+    b",",
+    b":",
+    b"=",
+    b"->",
+    b"gpu.wait",
+    b"async",
+    b"^bb1",
+    b"index",
+    b"!gpu.async.token",
+    b"\n",
+    b"@k",
+    b"0",
+    b"-1",
+    b'"x"',
+    b"scf.yield",
+    b"// -----\n",
+    b"<",
+    b">",
+    b"#",
+    b"\xff",
+    b"\x00",
+    b"99999999999999999999",
+    b"memref<?x4xf32>",
+    b"loc(",
+    b"\\",
+]
 
 
 def mutate(rng: random.Random, seeds: list[bytes]) -> bytes:
@@ -121,14 +153,18 @@ def diff_main(argv: list[str]) -> int:
     start = time.perf_counter()
     reports = fz.run(args.mlir_opt, args.count, args.seed, modes)
     elapsed = time.perf_counter() - start
-    print(f"differential fuzz: {args.count} inputs x {len(modes)} modes in {elapsed:.0f} s, seed {args.seed}, against {args.mlir_opt}")
+    print(
+        f"differential fuzz: {args.count} inputs x {len(modes)} modes in {elapsed:.0f} s, seed {args.seed}, against {args.mlir_opt}"
+    )
     bad = 0
     for mode, rep in reports.items():
         c = rep.counts
         accept = c.get("print-equal", 0) + c.get("print-mismatch", 0)
-        print(f"[{mode}] both accept {accept} (print equal {c.get('print-equal', 0)}, mismatch {c.get('print-mismatch', 0)}), "
-              f"both reject {c.get('both-reject', 0)}, we accept/19 rejects {c.get('we-accept', 0)}, "
-              f"we reject/19 accepts {c.get('we-reject', 0)}, our crashes {c.get('we-crash', 0)}, 19 crashes {c.get('19-crash', 0)}")
+        print(
+            f"[{mode}] both accept {accept} (print equal {c.get('print-equal', 0)}, mismatch {c.get('print-mismatch', 0)}), "
+            f"both reject {c.get('both-reject', 0)}, we accept/19 rejects {c.get('we-accept', 0)}, "
+            f"we reject/19 accepts {c.get('we-reject', 0)}, our crashes {c.get('we-crash', 0)}, 19 crashes {c.get('19-crash', 0)}"
+        )
         for kind in KINDS[1:]:
             for sig, o in sorted(rep.findings.get(kind, {}).items(), key=lambda kv: len(kv[1].text)):
                 bad += kind != "19-crash"

@@ -62,10 +62,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--without", nargs="*", default=[], choices=OPTION_NAMES, help="program options switched off")
     p.add_argument("--sources", default=",".join(SOURCES))
     p.add_argument("--bound", type=int, default=None, help="schedules per exploration")
-    p.add_argument("--steps", type=int, default=None, help="machine steps per judgement (default: spec.semantics.judge.STEP_BUDGET)")
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="machine steps per judgement (default: spec.semantics.judge.STEP_BUDGET)",
+    )
     p.add_argument("--examples", type=int, default=3, help="examples printed per disagreement group")
     p.add_argument("--show-undecided", type=int, default=0, help="inputs printed per undecided reason")
-    p.add_argument("--time-budget", type=float, default=None, help="seconds; then stop judging (the table covers the pairs judged)")
+    p.add_argument(
+        "--time-budget", type=float, default=None, help="seconds; then stop judging (the table covers the pairs judged)"
+    )
     args = p.parse_args(argv)
     options = ALL.without(*args.without)
     signal.signal(signal.SIGALRM, _alarm)
@@ -91,7 +98,9 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
         except Exception as exc:  # noqa: BLE001 - a crash is a finding, not the end of the run
             _armed[0] = False
-            rows.append(Row(pair, "crash", "-", detail=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()[-1500:]}"))
+            rows.append(
+                Row(pair, "crash", "-", detail=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()[-1500:]}")
+            )
         finally:
             _armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -99,18 +108,27 @@ def main(argv: list[str] | None = None) -> int:
         if rows[-1].unsound or rows[-1].verdict in ("inconsistent", "crash"):
             # At once, so a long run that is stopped still shows what it found.
             r = rows[-1]
-            print(f"{'UNSOUND' if r.unsound else r.verdict.upper()} at pair {len(rows)}: {r.pair.describe()}\n---- input:\n{r.pair.input_text}\n---- output:\n{r.output}\n---- {r.detail[:1500]}", file=sys.stderr, flush=True)
+            print(
+                f"{'UNSOUND' if r.unsound else r.verdict.upper()} at pair {len(rows)}: {r.pair.describe()}\n---- input:\n{r.pair.input_text}\n---- output:\n{r.output}\n---- {r.detail[:1500]}",
+                file=sys.stderr,
+                flush=True,
+            )
         if len(rows) % 100 == 0:
             # The running table, so a run that is stopped still has its figures.
             so_far = Counter((r.verdict, r.judgement) for r in rows)
             table = ", ".join(f"{v}/{j} {n}" for (v, j), n in sorted(so_far.items()))
-            print(f"... {len(rows)} pairs, {time.time() - t0:.0f} s, unsound {sum(r.unsound for r in rows)}: {table}", file=sys.stderr)
+            print(
+                f"... {len(rows)} pairs, {time.time() - t0:.0f} s, unsound {sum(r.unsound for r in rows)}: {table}",
+                file=sys.stderr,
+            )
 
     one()
     table = Counter((r.verdict, r.judgement) for r in rows)
     verdicts = sorted({v for v, _ in table})
     judgements = ["ok", "wrong", "undecided", "-"]
-    print(f"{len(rows)} pairs in {time.time() - t0:.0f} s (seed {args.seed}; options without {args.without or 'nothing'})\n")
+    print(
+        f"{len(rows)} pairs in {time.time() - t0:.0f} s (seed {args.seed}; options without {args.without or 'nothing'})\n"
+    )
     print("| verifier \\ semantics | " + " | ".join(judgements) + " |")
     print("|---|" + "---|" * len(judgements))
     for v in verdicts:
@@ -126,13 +144,21 @@ def main(argv: list[str] | None = None) -> int:
         print("\nundecided, by reason: " + "; ".join(f"{n} {k}" for k, n in why.most_common()))
     unknown = Counter(re.sub(r"\(.*|\d+", "N", r.why)[:120] for r in rows if r.verdict not in ("verified", "refuted"))
     if unknown:
-        print("\nverifier not verified/refuted, by reason: " + "; ".join(f"{n} x {k}" for k, n in unknown.most_common()))
+        print(
+            "\nverifier not verified/refuted, by reason: " + "; ".join(f"{n} x {k}" for k, n in unknown.most_common())
+        )
     for k in why if args.show_undecided else ():
-        for r in sorted((r for r in undecided if reason(r) == k), key=lambda r: len(r.pair.input_text))[: args.show_undecided]:
-            print(f"---- undecided ({r.semantic.reason if r.semantic else ''}): {r.pair.describe()}\n{_body(r.pair.input_text)}")
+        for r in sorted((r for r in undecided if reason(r) == k), key=lambda r: len(r.pair.input_text))[
+            : args.show_undecided
+        ]:
+            print(
+                f"---- undecided ({r.semantic.reason if r.semantic else ''}): {r.pair.describe()}\n{_body(r.pair.input_text)}"
+            )
     cpu.sort()
     if cpu:
-        print(f"\nCPU seconds per pair: median {cpu[len(cpu) // 2][0]:.2f}, 99th percentile {cpu[len(cpu) * 99 // 100][0]:.2f}, max {cpu[-1][0]:.2f} ({rows[cpu[-1][1]].pair.describe()})")
+        print(
+            f"\nCPU seconds per pair: median {cpu[len(cpu) // 2][0]:.2f}, 99th percentile {cpu[len(cpu) * 99 // 100][0]:.2f}, max {cpu[-1][0]:.2f} ({rows[cpu[-1][1]].pair.describe()})"
+        )
     unsound = [r for r in rows if r.unsound]
     strict = [r for r in rows if r.verdict == "refuted" and r.judgement == "ok"]
     print(f"\nverified but semantically wrong (UNSOUND): {len(unsound)}")
@@ -159,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
 def _body(text: str) -> str:
     """The module without the fixed header (kernels and declarations)."""
     lines = text.splitlines()
-    keep = [ln for ln in lines if not ln.lstrip().startswith(("gpu.module", "gpu.func", "gpu.return", "func.func private"))]
+    keep = [
+        ln for ln in lines if not ln.lstrip().startswith(("gpu.module", "gpu.func", "gpu.return", "func.func private"))
+    ]
     out, skip = [], 0
     for ln in keep:
         if ln.strip() == "}" and skip < 2 and out and out[-1].strip().startswith("module"):

@@ -62,7 +62,10 @@ def _ignore_group_size() -> Iterator[None]:
         for c, a in self.groups[group]:
             self.g.edge_when(a, n, self.both(here, c))
 
-    with patch.object(events, "group_plan", lambda create: ""), patch.object(events.EventBuilder, "wait_for_group", wait_for_group):
+    with (
+        patch.object(events, "group_plan", lambda create: ""),
+        patch.object(events.EventBuilder, "wait_for_group", wait_for_group),
+    ):
         yield
 
 
@@ -122,12 +125,48 @@ class SoundnessClass:
 
 
 CLASSES = [
-    SoundnessClass("group size", "events.group_plan, EventBuilder.wait_for_group", _ignore_group_size, _only("groups", "execute", "user_tokens"), sources=["identity", "refimpl", "refimpl-mlir19"]),
-    SoundnessClass("trapping op hoisted", "correspondence._Matcher.speculation_kept", _any_pure_op_moves, _only("guards"), edits=["hoist-trapping"]),
-    SoundnessClass("function moved between modules", "pipeline.function_name", _pair_by_leaf_name, edits=["move-to-nested-module"], nest=True),
-    SoundnessClass("blocking wait added", "pipeline.added_waits", _no_progress_check, _only("execute", "async_args"), edits=["await-incoming"]),
-    SoundnessClass("bounded taken for verified", "pipeline.conclude", _bounded_is_verified, _only("loops", "user_tokens"), edits=["swap-iter-arg", "swap-yield-token", "drop-dependency", "drop-wait", "move-wait"], unrolls=[1]),
-    SoundnessClass("signature changed", "correspondence._Matcher.same_interface", _signature_not_compared, edits=["rotate-arguments"]),
+    SoundnessClass(
+        "group size",
+        "events.group_plan, EventBuilder.wait_for_group",
+        _ignore_group_size,
+        _only("groups", "execute", "user_tokens"),
+        sources=["identity", "refimpl", "refimpl-mlir19"],
+    ),
+    SoundnessClass(
+        "trapping op hoisted",
+        "correspondence._Matcher.speculation_kept",
+        _any_pure_op_moves,
+        _only("guards"),
+        edits=["hoist-trapping"],
+    ),
+    SoundnessClass(
+        "function moved between modules",
+        "pipeline.function_name",
+        _pair_by_leaf_name,
+        edits=["move-to-nested-module"],
+        nest=True,
+    ),
+    SoundnessClass(
+        "blocking wait added",
+        "pipeline.added_waits",
+        _no_progress_check,
+        _only("execute", "async_args"),
+        edits=["await-incoming"],
+    ),
+    SoundnessClass(
+        "bounded taken for verified",
+        "pipeline.conclude",
+        _bounded_is_verified,
+        _only("loops", "user_tokens"),
+        edits=["swap-iter-arg", "swap-yield-token", "drop-dependency", "drop-wait", "move-wait"],
+        unrolls=[1],
+    ),
+    SoundnessClass(
+        "signature changed",
+        "correspondence._Matcher.same_interface",
+        _signature_not_compared,
+        edits=["rotate-arguments"],
+    ),
 ]
 
 
@@ -149,7 +188,9 @@ class Tally:
 
 def _verdict(fin: Any, fout: Any, unroll: int) -> str:
     try:
-        return str(verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S, unroll=unroll).verdict)
+        return str(
+            verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S, unroll=unroll).verdict
+        )
     except DiagnosticError:
         return "unparsable"
 
@@ -204,8 +245,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--show", action="store_true", help="print the smallest pair that reached each class")
     args = p.parse_args(argv)
     chosen = [c for c in CLASSES if c.name in args.classes.split(",")]
-    print(f"`python bench/judge_reach.py --pairs {args.pairs} --seed {args.seed}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
-    print("| class | fix reverted (mutation of) | pairs | semantics wrong | mutated verifier on those | reached | held (real verifier verified: 0) | CPU s |")
+    print(
+        f"`python bench/judge_reach.py --pairs {args.pairs} --seed {args.seed}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n"
+    )
+    print(
+        "| class | fix reverted (mutation of) | pairs | semantics wrong | mutated verifier on those | reached | held (real verifier verified: 0) | CPU s |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     failed = False
     shown: list[tuple[str, str]] = []
@@ -213,7 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         t = measure(cls, args.pairs, args.seed)
         failed |= t.held > 0
         verdicts = ", ".join(f"{v} {n}" for v, n in t.mutated.most_common()) or "-"
-        print(f"| {cls.name} | `{cls.fix}` | {t.pairs} | {t.wrong} | {verdicts} | {t.reached} | {t.held} | {t.seconds:.0f} |", flush=True)
+        print(
+            f"| {cls.name} | `{cls.fix}` | {t.pairs} | {t.wrong} | {verdicts} | {t.reached} | {t.held} | {t.seconds:.0f} |",
+            flush=True,
+        )
         if t.first:
             shown.append((cls.name, t.first))
     for name, text in shown if args.show else ():

@@ -55,7 +55,9 @@ def texts(max_size: int) -> Iterator[tuple[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python bench/loops_unbounded.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--max-size", type=int, default=3, help="programs of the whole alphabet up to this size (default 3)")
+    ap.add_argument(
+        "--max-size", type=int, default=3, help="programs of the whole alphabet up to this size (default 3)"
+    )
     args = ap.parse_args(argv)
     table: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     impl = RefimplImpl("reference")
@@ -63,14 +65,25 @@ def main(argv: list[str] | None = None) -> int:
         try:
             out = impl(text)
             composed = check(parse_module(text, "in.mlir"), parse_module(out, "out.mlir", dominance=False))
-            regions = check(parse_module(text, "in.mlir"), parse_module(out, "out.mlir", dominance=False), induction=False)
-            whole = check(parse_module(text, "in.mlir"), parse_module(out, "out.mlir", dominance=False), compose=False, induction=False)
+            regions = check(
+                parse_module(text, "in.mlir"), parse_module(out, "out.mlir", dominance=False), induction=False
+            )
+            whole = check(
+                parse_module(text, "in.mlir"),
+                parse_module(out, "out.mlir", dominance=False),
+                compose=False,
+                induction=False,
+            )
         except (ImplFailed, DiagnosticError):
             continue
         funcs = {f.name: f for f in whole.functions}
         apart = {f.name: f for f in regions.functions}
         module = parse_module(text, "in.mlir")
-        looped = {op.properties["sym_name"].value for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks and has_loop(op)}  # type: ignore[attr-defined]
+        looped = {
+            op.properties["sym_name"].value
+            for op in module.walk()
+            if op.name == "func.func" and op.regions and op.regions[0].blocks and has_loop(op)
+        }  # type: ignore[attr-defined]
         for f in composed.functions:
             if f.name not in looped or f.name not in funcs:
                 continue

@@ -109,9 +109,14 @@ def table_for(n: int, runs: int, py: str, tmp: str) -> dict:
             if m["exit"] != 0:
                 raise SystemExit(f"{name} exited {m['exit']} on {inp}")
             samples[name].append(m)
-        print(f"  N={n} run {r + 1}/{runs}: " + ", ".join(f"{k} {v[-1]['cpu']:.2f} s CPU" for k, v in samples.items()), file=sys.stderr)
+        print(
+            f"  N={n} run {r + 1}/{runs}: " + ", ".join(f"{k} {v[-1]['cpu']:.2f} s CPU" for k, v in samples.items()),
+            file=sys.stderr,
+        )
     med = {k: {f: statistics.median(s[f] for s in v) for f in ("wall", "cpu", "rss")} for k, v in samples.items()}
-    parse = json.loads(subprocess.run([py, "-c", PARSE_CHILD, inp], capture_output=True, text=True, check=True, cwd=ROOT).stdout)
+    parse = json.loads(
+        subprocess.run([py, "-c", PARSE_CHILD, inp], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    )
     return {"n": n, "runs": runs, "median": med, "parse": parse, "bytes": os.path.getsize(inp)}
 
 

@@ -108,8 +108,20 @@ def verdict(before: str, after: str, flags: list[str]) -> tuple[str, str]:
         (Path(d) / "in.mlir").write_text(before)
         (Path(d) / "out.mlir").write_text(after)
         r = subprocess.run(
-            [sys.executable, "-m", "verifier", "check", str(Path(d) / "in.mlir"), "--after", str(Path(d) / "out.mlir"), *flags],
-            capture_output=True, text=True, cwd=ROOT, timeout=900,
+            [
+                sys.executable,
+                "-m",
+                "verifier",
+                "check",
+                str(Path(d) / "in.mlir"),
+                "--after",
+                str(Path(d) / "out.mlir"),
+                *flags,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=900,
         )
     word = VERDICTS.get(r.returncode, f"error (exit {r.returncode})")
     lines = [ln.strip() for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
@@ -161,7 +173,11 @@ def measure(iree: str, mlir19: str | None, verify: bool = True) -> list[Row]:
             if out19 == out_head:
                 row.compare = "identical"
             else:
-                row.compare = "printing only" if same_ir(iree, mlir19, out19, out_head, row.flags_head, row.flags19) else "rewrite"
+                row.compare = (
+                    "printing only"
+                    if same_ir(iree, mlir19, out19, out_head, row.flags_head, row.flags19)
+                    else "rewrite"
+                )
         try:
             parse_module(out_head, "<head>", allow_unregistered=bool(row.flags19) or None)
         except DiagnosticError as exc:
@@ -209,13 +225,25 @@ def table(rows: list[Row], verify: bool) -> list[str]:
 
 
 def details(rows: list[Row]) -> list[str]:
-    out = ["", "| input | 19 | head | vs 19 | our parser on head's output | verdict (head) | verdict (19) |", "|---|---|---|---|---|---|---|"]
+    out = [
+        "",
+        "| input | 19 | head | vs 19 | our parser on head's output | verdict (head) | verdict (19) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
+
         def acc(ok: bool, err: str, flags: list[str]) -> str:
             return ("accepts" + (" (unregistered allowed)" if flags else "")) if ok else f"rejects: {err}"
 
-        cells = [r.label, acc(r.accepted19, r.error19, r.flags19), acc(r.accepted_head, r.error_head, r.flags_head), r.compare or "-",
-                 r.parse_head or ("reads it" if r.accepted_head else "-"), r.verdict_head or "-", r.verdict19 or "-"]
+        cells = [
+            r.label,
+            acc(r.accepted19, r.error19, r.flags19),
+            acc(r.accepted_head, r.error_head, r.flags_head),
+            r.compare or "-",
+            r.parse_head or ("reads it" if r.accepted_head else "-"),
+            r.verdict_head or "-",
+            r.verdict19 or "-",
+        ]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     msgs = [r for r in rows if r.verdict_head not in ("", "verified")]
     if msgs:
@@ -237,11 +265,25 @@ def main(argv: list[str] | None = None) -> int:
     rows = measure(iree, MLIR_OPT_19, not args.no_verify)
     version = iree_version(iree)
     if args.format == "json":
-        print(json.dumps({"llvm": version, "rows": [{k: v for k, v in asdict(r).items() if k not in ("text", "out19", "out_head")} for r in rows]}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "llvm": version,
+                    "rows": [
+                        {k: v for k, v in asdict(r).items() if k not in ("text", "out19", "out_head")} for r in rows
+                    ],
+                },
+                indent=1,
+            )
+        )
         return 0
-    cmd = " ".join(shlex.quote(a) for a in ["python", "bench/upstream_head.py", *(argv if argv is not None else sys.argv[1:])])
-    print(f"`{cmd}`, {datetime.date.today().isoformat()}, iree-opt LLVM {version} against "
-          f"{'mlir-opt-19' if MLIR_OPT_19 else 'no mlir-opt-19 (its columns are 0)'}")
+    cmd = " ".join(
+        shlex.quote(a) for a in ["python", "bench/upstream_head.py", *(argv if argv is not None else sys.argv[1:])]
+    )
+    print(
+        f"`{cmd}`, {datetime.date.today().isoformat()}, iree-opt LLVM {version} against "
+        f"{'mlir-opt-19' if MLIR_OPT_19 else 'no mlir-opt-19 (its columns are 0)'}"
+    )
     print()
     print("\n".join(table(rows, not args.no_verify)))
     if args.details:

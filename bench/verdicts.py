@@ -60,7 +60,9 @@ def generated(count: int) -> list[str]:
 
     texts: list[str] = []
 
-    @settings(max_examples=count, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(program_texts(Features()))
     def collect(text: str) -> None:
         texts.append(text)
@@ -119,7 +121,13 @@ def tally_mutants(texts: list[str], impls: dict[str, Callable[[str], str]]) -> N
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--markdown", action="store_true", help="print the per-program table as Markdown")
-    ap.add_argument("--generated", type=int, default=0, metavar="N", help="also N generated programs through the refimpl and the mutants")
+    ap.add_argument(
+        "--generated",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N generated programs through the refimpl and the mutants",
+    )
     args = ap.parse_args()
     files = sorted((ROOT / "verifier" / "corpus").glob("*.mlir")) + sorted((ROOT / "examples").glob("*.mlir"))
     impls = implementations()

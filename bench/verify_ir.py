@@ -27,7 +27,11 @@ from spec import gpu_async  # noqa: E402
 from spec.ir import Location, Operation  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
 
-TEMPLATE = HEAD + "".join(LINES[k].format(i=0) for k in ("launch", "copy", "set", "alloc", "store", "call")) + "    return\n  }\n}\n"
+TEMPLATE = (
+    HEAD
+    + "".join(LINES[k].format(i=0) for k in ("launch", "copy", "set", "alloc", "store", "call"))
+    + "    return\n  }\n}\n"
+)
 
 
 def _clone(op: Operation, loc: Location) -> Operation:
@@ -68,7 +72,13 @@ def build(ks: list[str], file: str, rewrite: bool) -> Operation:
             add(gpu_async.new_wait(None, [chain], False))
             chain = None
 
-    name_of = {"launch": "gpu.launch_func", "copy": "gpu.memcpy", "set": "gpu.memset", "store": "memref.store", "call": "func.call"}
+    name_of = {
+        "launch": "gpu.launch_func",
+        "copy": "gpu.memcpy",
+        "set": "gpu.memset",
+        "store": "memref.store",
+        "call": "func.call",
+    }
     for k in ks:
         if k == "alloc":
             alloc = _clone(tmpl["gpu.alloc"], Location(file, 0, 0))
@@ -99,11 +109,21 @@ def main() -> None:
     r = verifier.check(a, b)
     t_check = time.perf_counter() - t0
     f = r.functions[0]
-    print(json.dumps({
-        "n": n, "verdict": r.verdict, "obligations": f.obligations, "agreements": f.agreements, "z3_queries": f.z3_checks,
-        "build": t_build, "check": t_check, **r.timings,
-        "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }))
+    print(
+        json.dumps(
+            {
+                "n": n,
+                "verdict": r.verdict,
+                "obligations": f.obligations,
+                "agreements": f.agreements,
+                "z3_queries": f.z3_checks,
+                "build": t_build,
+                "check": t_check,
+                **r.timings,
+                "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

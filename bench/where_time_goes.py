@@ -83,7 +83,9 @@ def run_child(py: str, a: str, b: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sizes", default="10000,100000", help="GPU op counts, comma-separated (default: 10000,100000)")
     ap.add_argument("--runs", type=int, default=3, help="child processes per size; medians are reported (default: 3)")
     args = ap.parse_args(argv)
@@ -103,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
             runs = [run_child(sys.executable, a, b) for _ in range(args.runs)]
             names = [p[0] for p in runs[0]["phases"]]
             ops_in, ops_out = runs[0]["ops"]
-            print(f"\n{n} GPU ops: INPUT {ops_in:,} ops, OUTPUT {ops_out:,} ops; verdict exit {runs[0]['exit']}; medians of {len(runs)}")
+            print(
+                f"\n{n} GPU ops: INPUT {ops_in:,} ops, OUTPUT {ops_out:,} ops; verdict exit {runs[0]['exit']}; medians of {len(runs)}"
+            )
             print("| phase | CPU s | RSS after, MiB |")
             print("|---|---|---|")
             total = 0.0

@@ -48,7 +48,9 @@ def render_all(diags: list[Diagnostic], sources: dict[str, str], split: Split | 
     return text
 
 
-def _caret_render(file_text: dict[str, str], loc: Location, message: str, length: int, split: Split | None = None) -> str:
+def _caret_render(
+    file_text: dict[str, str], loc: Location, message: str, length: int, split: Split | None = None
+) -> str:
     head = render(Diagnostic("error", loc, message), file_text, split)
     if length > 1 and head.endswith("^\n"):
         head = head[:-1] + "~" * (length - 1) + "\n"

@@ -178,7 +178,9 @@ def _synchronised_before(user: Operation, tokens: list[Value], cfgs: dict[Region
             dom = cfgs.get(region)
             if dom is None:
                 dom = cfgs[region] = BlockDominance(region)
-            if dom.reachable(block) and any(d is not block and _waited(d.ops, tokens, {}, prefix=True) for d in dom.dominators(block)):
+            if dom.reachable(block) and any(
+                d is not block and _waited(d.ops, tokens, {}, prefix=True) for d in dom.dominators(block)
+            ):
                 return True
         op = block.parent_op
     return False
@@ -276,7 +278,9 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
         sizes = user.properties["operandSegmentSizes"]
         if not isinstance(sizes, DenseArrayAttr):
             raise InternalError("refimpl.defer: expected isinstance(sizes, DenseArrayAttr)")
-        user.properties["operandSegmentSizes"] = DenseArrayAttr(sizes.element, (sizes.values[0], sizes.values[1] + len(tokens)))
+        user.properties["operandSegmentSizes"] = DenseArrayAttr(
+            sizes.element, (sizes.values[0], sizes.values[1] + len(tokens))
+        )
         for t in tokens:
             uses.add(t, user)
         values = [block.add_arg(GPU_TOKEN, loc=user.loc) for _ in tokens]

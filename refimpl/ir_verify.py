@@ -52,7 +52,8 @@ def segment_mismatch(func: Operation) -> Diagnostic | None:
         total = sum(getattr(sizes, "values", ()))
         if sizes is not None and total != len(op.results):
             return _op_diag(
-                op, f"result count ({len(op.results)}) does not match with the total size ({total}) specified in attribute 'resultSegmentSizes'"
+                op,
+                f"result count ({len(op.results)}) does not match with the total size ({total}) specified in attribute 'resultSegmentSizes'",
             )
     return None
 
@@ -91,7 +92,11 @@ class _Verifier:
                     for inner in block.ops:
                         for v in inner.operands:
                             if not region_contains(region, region_of(v)):
-                                return _op_diag(inner, "using value defined outside the region", note(op.loc, "required by region isolation constraints"))
+                                return _op_diag(
+                                    inner,
+                                    "using value defined outside the region",
+                                    note(op.loc, "required by region isolation constraints"),
+                                )
                         if inner.regions and not isolated(inner):
                             pending.extend(inner.regions)
         return None

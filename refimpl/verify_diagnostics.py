@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from spec.diagnostics import Diagnostic
 from spec.ir import Location
 
-_EXPECTED = re.compile(r"expected-(error|warning|remark|note)(-re)?\s*(?:@([+-]\d+|above|below|unknown))?\s*\{\{(.*)\}\}")
+_EXPECTED = re.compile(
+    r"expected-(error|warning|remark|note)(-re)?\s*(?:@([+-]\d+|above|below|unknown))?\s*\{\{(.*)\}\}"
+)
 _IGNORED_NOTE = "see current operation:"
 """mlir-opt does not attach this note while verifying diagnostics."""
 
@@ -76,7 +78,9 @@ def parse_expectations(text: str, file: str, line_offset: int = 0) -> list[Expec
                 target = i + int(where)
             loc = Location(file, i + 1 + line_offset, m.start() + 1)
             pattern = _regex(body) if is_re else None
-            result.append(Expectation(severity, None if target is None else target + 1 + line_offset, pattern, body, loc))
+            result.append(
+                Expectation(severity, None if target is None else target + 1 + line_offset, pattern, body, loc)
+            )
     return result
 
 
@@ -111,5 +115,7 @@ def verify(expectations: list[Expectation], produced: list[Diagnostic]) -> list[
             problems.append(Mismatch(diag.loc, f"unexpected {diag.severity}: {diag.message}"))
     for exp in expectations:
         if not exp.matched:
-            problems.append(Mismatch(exp.loc, f'expected {exp.severity} "{exp.text}" was not produced', max(len(exp.text), 1)))
+            problems.append(
+                Mismatch(exp.loc, f'expected {exp.severity} "{exp.text}" was not produced', max(len(exp.text), 1))
+            )
     return problems

@@ -42,7 +42,9 @@ def _print_cmd(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli_parser(
-        "python -m spec", "The MLIR subset: print, run, explore.", "python -m spec print examples/demo.mlir --mlir-print-op-generic"
+        "python -m spec",
+        "The MLIR subset: print, run, explore.",
+        "python -m spec print examples/demo.mlir --mlir-print-op-generic",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = add_subcommand(
@@ -55,7 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-o", metavar="OUT", default=None)
     p.add_argument("--mlir-print-op-generic", "-mlir-print-op-generic", action="store_true")
     p.add_argument("--split-input-file", "-split-input-file", action="store_true")
-    p.add_argument("--allow-unregistered-dialect", "-allow-unregistered-dialect", action="store_true", help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors")
+    p.add_argument(
+        "--allow-unregistered-dialect",
+        "-allow-unregistered-dialect",
+        action="store_true",
+        help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors",
+    )
     p.set_defaults(func=_print_cmd)
     try:
         from spec.semantics import cli as semantics_cli  # noqa: PLC0415

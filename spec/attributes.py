@@ -135,6 +135,8 @@ def shared_type(t: Type) -> Type:
     if len(_SHARED_TYPES) < _MAX_SHARED_TYPES:
         _SHARED_TYPES[t] = t
     return t
+
+
 ASYNC_TOKEN = Type("!async.token")
 ASYNC_GROUP = Type("!async.group")
 FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "f80": 80, "f128": 128}
@@ -472,7 +474,9 @@ def arith_flags_text(kind: str, flags: list[str]) -> str | None:
     return f"#arith.{kind}<{body}>"
 
 
-_DENSE_TOKEN = re.compile(r"\s*(?:([\[\],])|(true|false)|(-?0x[0-9a-fA-F]+)|(-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?))")
+_DENSE_TOKEN = re.compile(
+    r"\s*(?:([\[\],])|(true|false)|(-?0x[0-9a-fA-F]+)|(-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?))"
+)
 
 
 def canonical_dense(body: str, type_text: str) -> str | None:

@@ -229,10 +229,34 @@ class Operation:
     def __getstate__(self) -> tuple[object, ...]:
         # As `Value.__getstate__`: one flat tuple, the location unpacked.
         loc = self.loc
-        return (self.name, self.operands, self.results, self.properties, self.attributes, self.regions, self.successors, loc[0], loc[1], loc[2], self.parent)
+        return (
+            self.name,
+            self.operands,
+            self.results,
+            self.properties,
+            self.attributes,
+            self.regions,
+            self.successors,
+            loc[0],
+            loc[1],
+            loc[2],
+            self.parent,
+        )
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        (self.name, self.operands, self.results, self.properties, self.attributes, self.regions, self.successors, file, line, col, self.parent) = state
+        (
+            self.name,
+            self.operands,
+            self.results,
+            self.properties,
+            self.attributes,
+            self.regions,
+            self.successors,
+            file,
+            line,
+            col,
+            self.parent,
+        ) = state
         self.loc = _new_tuple(Location, (file, line, col))
 
     def add_result(self, type: Type, hint: str = "") -> Value:
@@ -371,7 +395,9 @@ def structurally_equal(a: Operation, b: Operation) -> bool:
         x, y = stack.pop()
         if (x.name, x.attributes) != (y.name, y.attributes):
             return False
-        if x.properties != y.properties and registry.without_defaults(x.name, x.properties) != registry.without_defaults(y.name, y.properties):
+        if x.properties != y.properties and registry.without_defaults(
+            x.name, x.properties
+        ) != registry.without_defaults(y.name, y.properties):
             return False
         if len(x.results) != len(y.results) or len(x.operands) != len(y.operands):
             return False

@@ -235,7 +235,11 @@ _FASTMATH = {"fastmath": OpaqueAttr("#arith.fastmath<none>")}
 _OVERFLOW_ATTR = {"overflowFlags": _opt("overflow")}
 _FASTMATH_ATTR = {"fastmath": _opt("fastmath")}
 _SYMBOL_ATTRS = {"sym_name": _req("string"), "sym_visibility": _opt("string")}
-_FUNCTION_ATTRS = {"function_type": _req("function_type"), "arg_attrs": _opt("dict_array"), "res_attrs": _opt("dict_array")}
+_FUNCTION_ATTRS = {
+    "function_type": _req("function_type"),
+    "arg_attrs": _opt("dict_array"),
+    "res_attrs": _opt("dict_array"),
+}
 _GPU_DIM_ATTRS = {"dimension": _req("gpu_dim"), "upper_bound": _opt("index")}
 _NONTEMPORAL = {"nontemporal": _opt("bool")}
 _REGISTRY: dict[str, OpInfo] = {}
@@ -261,35 +265,156 @@ def _pure(names: str, **kw: object) -> None:
 
 
 # builtin / func
-_op("builtin.module", effects=None, symbol_table=True, no_terminator=True, inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")}, operand_count=(0, 0), default_dialect="builtin", isolated=True, result_count=0)
-_op("func.func", effects=None, symbol=True, inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS}, operand_count=(0, 0), default_dialect="func", isolated=True, result_count=0)
-_op("func.call", effects=None, tokens="escape", inherent={"callee": _req("flat_symbol_ref")})  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
+_op(
+    "builtin.module",
+    effects=None,
+    symbol_table=True,
+    no_terminator=True,
+    inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")},
+    operand_count=(0, 0),
+    default_dialect="builtin",
+    isolated=True,
+    result_count=0,
+)
+_op(
+    "func.func",
+    effects=None,
+    symbol=True,
+    inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS},
+    operand_count=(0, 0),
+    default_dialect="func",
+    isolated=True,
+    result_count=0,
+)
+_op(
+    "func.call", effects=None, tokens="escape", inherent={"callee": _req("flat_symbol_ref")}
+)  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
 _op("func.return", terminator=True, tokens="escape", parents=("func.func",), result_count=0)
 
 # gpu: kernels and modules (opaque to the pass)
-_op("gpu.module", effects=None, symbol=True, symbol_table=True, no_terminator=True, inherent={"sym_name": _req("string"), "targets": _opt("gpu_targets"), "offloadingHandler": _opt("offloading_handler")}, operand_count=(0, 0), generic_terminator="gpu.module_end", isolated=True, result_count=0)
+_op(
+    "gpu.module",
+    effects=None,
+    symbol=True,
+    symbol_table=True,
+    no_terminator=True,
+    inherent={
+        "sym_name": _req("string"),
+        "targets": _opt("gpu_targets"),
+        "offloadingHandler": _opt("offloading_handler"),
+    },
+    operand_count=(0, 0),
+    generic_terminator="gpu.module_end",
+    isolated=True,
+    result_count=0,
+)
 _op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.module",), result_count=0)
 # gpu.func keeps `sym_name` in the discardable dict (spec.syntax.op_checks checks it).
-_op("gpu.func", effects=None, symbol=True, verifier="gpu.func", inherent={**_FUNCTION_ATTRS, "workgroup_attrib_attrs": _opt("dict_array"), "private_attrib_attrs": _opt("dict_array"), "known_block_size": _opt("dense_i32_3"), "known_grid_size": _opt("dense_i32_3")}, operand_count=(0, 0), isolated=True, parents=("gpu.module",), result_count=0)
+_op(
+    "gpu.func",
+    effects=None,
+    symbol=True,
+    verifier="gpu.func",
+    inherent={
+        **_FUNCTION_ATTRS,
+        "workgroup_attrib_attrs": _opt("dict_array"),
+        "private_attrib_attrs": _opt("dict_array"),
+        "known_block_size": _opt("dense_i32_3"),
+        "known_grid_size": _opt("dense_i32_3"),
+    },
+    operand_count=(0, 0),
+    isolated=True,
+    parents=("gpu.module",),
+    result_count=0,
+)
 _op("gpu.return", terminator=True, verifier="gpu.return", parents=("gpu.func",), result_count=0)
 _op("gpu.terminator", terminator=True, operand_count=(0, 0), parents=("gpu.launch",), result_count=0)
 _op("gpu.barrier", effects=None, operand_count=(0, 0), result_count=0)
-_pure("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_count=1)
+_pure(
+    "gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim",
+    inherent=_GPU_DIM_ATTRS,
+    operand_count=(0, 0),
+    result_count=1,
+)
 _pure("gpu.cluster_id gpu.cluster_dim", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_count=1)
-_op("gpu.launch", effects=None, segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize"), deps_segment=0)
+_op(
+    "gpu.launch",
+    effects=None,
+    segments=(
+        "asyncDependencies",
+        "gridSizeX",
+        "gridSizeY",
+        "gridSizeZ",
+        "blockSizeX",
+        "blockSizeY",
+        "blockSizeZ",
+        "clusterSizeX",
+        "clusterSizeY",
+        "clusterSizeZ",
+        "dynamicSharedMemorySize",
+    ),
+    deps_segment=0,
+)
 
 # gpu: the async ops the pass threads tokens through
-_op("gpu.launch_func", effects=None, gpu_async=True, inherent={"kernel": _req("symbol_ref")}, verifier="gpu.launch_func", segments=("asyncDependencies", "gridSizeX", "gridSizeY", "gridSizeZ", "blockSizeX", "blockSizeY", "blockSizeZ", "clusterSizeX", "clusterSizeY", "clusterSizeZ", "dynamicSharedMemorySize", "kernelOperands", "asyncObject"), deps_segment=0)
-_op("gpu.memcpy", effects=frozenset({READ, WRITE}), gpu_async=True, fixed_trailing=2, verifier="gpu.memcpy", operand_types=((-2, "ranked_memref"), (-1, "ranked_memref")))
-_op("gpu.memset", effects=frozenset({WRITE}), gpu_async=True, fixed_trailing=2, verifier="gpu.memset", operand_types=((-2, "ranked_memref"),))
-_op("gpu.alloc", effects=frozenset({ALLOC}), gpu_async=True, inherent={"hostShared": _opt("unit")}, verifier="gpu.alloc", segments=("asyncDependencies", "dynamicSizes", "symbolOperands"), deps_segment=0)
+_op(
+    "gpu.launch_func",
+    effects=None,
+    gpu_async=True,
+    inherent={"kernel": _req("symbol_ref")},
+    verifier="gpu.launch_func",
+    segments=(
+        "asyncDependencies",
+        "gridSizeX",
+        "gridSizeY",
+        "gridSizeZ",
+        "blockSizeX",
+        "blockSizeY",
+        "blockSizeZ",
+        "clusterSizeX",
+        "clusterSizeY",
+        "clusterSizeZ",
+        "dynamicSharedMemorySize",
+        "kernelOperands",
+        "asyncObject",
+    ),
+    deps_segment=0,
+)
+_op(
+    "gpu.memcpy",
+    effects=frozenset({READ, WRITE}),
+    gpu_async=True,
+    fixed_trailing=2,
+    verifier="gpu.memcpy",
+    operand_types=((-2, "ranked_memref"), (-1, "ranked_memref")),
+)
+_op(
+    "gpu.memset",
+    effects=frozenset({WRITE}),
+    gpu_async=True,
+    fixed_trailing=2,
+    verifier="gpu.memset",
+    operand_types=((-2, "ranked_memref"),),
+)
+_op(
+    "gpu.alloc",
+    effects=frozenset({ALLOC}),
+    gpu_async=True,
+    inherent={"hostShared": _opt("unit")},
+    verifier="gpu.alloc",
+    segments=("asyncDependencies", "dynamicSizes", "symbolOperands"),
+    deps_segment=0,
+)
 _op("gpu.dealloc", effects=frozenset({FREE}), gpu_async=True, fixed_trailing=1)
 _op("gpu.wait", effects=None, gpu_async=True, wait_only=True, sync="wait", fixed_trailing=0)
 
 # gpu: the sparse library ops (cuSPARSE / cuSPARSELt calls), all GPU async.
 # MLIR 19 declares no memory effects for them (effects None): they read and
 # write memory only through the handles, which alias their memrefs.
-_MODES = {"modeA": OpaqueAttr("#gpu<mat_transpose_mode NON_TRANSPOSE>"), "modeB": OpaqueAttr("#gpu<mat_transpose_mode NON_TRANSPOSE>")}
+_MODES = {
+    "modeA": OpaqueAttr("#gpu<mat_transpose_mode NON_TRANSPOSE>"),
+    "modeB": OpaqueAttr("#gpu<mat_transpose_mode NON_TRANSPOSE>"),
+}
 _IDX3 = ("index", "index", "index")
 
 
@@ -314,28 +439,76 @@ def _library(name: str, form: LibraryForm, segments: tuple[str, ...] = (), **kw:
     _op(name, effects=None, gpu_async=True, library_form=form, inherent=inherent, **layout, **kw)
 
 
-_library("gpu.create_dn_tensor", LibraryForm(("memref", "index*"), (("dnTensor", "dntensor"),), colon="dims", into="memref"), segments=("asyncDependencies", "memref", "dims"))
+_library(
+    "gpu.create_dn_tensor",
+    LibraryForm(("memref", "index*"), (("dnTensor", "dntensor"),), colon="dims", into="memref"),
+    segments=("asyncDependencies", "memref", "dims"),
+)
 _library("gpu.destroy_dn_tensor", LibraryForm(("dntensor",)))
 _library("gpu.create_coo", LibraryForm((*_IDX3, "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
 _library("gpu.create_coo_aos", LibraryForm((*_IDX3, "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
 _library("gpu.create_csr", LibraryForm((*_IDX3, "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
 _library("gpu.create_csc", LibraryForm((*_IDX3, "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
-_library("gpu.create_bsr", LibraryForm((*_IDX3, "index", "index", "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"))
-_library("gpu.create_2to4_spmat", LibraryForm(("index", "index", "memref"), (("spMat", "spmat"),), lead="pruneFlag", lead_enum="prune_2to4_spmat_flag", colon="memrefs"))
+_library(
+    "gpu.create_bsr",
+    LibraryForm((*_IDX3, "index", "index", "memref", "memref", "memref"), (("spmat", "spmat"),), colon="memrefs"),
+)
+_library(
+    "gpu.create_2to4_spmat",
+    LibraryForm(
+        ("index", "index", "memref"),
+        (("spMat", "spmat"),),
+        lead="pruneFlag",
+        lead_enum="prune_2to4_spmat_flag",
+        colon="memrefs",
+    ),
+)
 _library("gpu.destroy_sp_mat", LibraryForm(("spmat",)))
-_library("gpu.spmv_buffer_size", LibraryForm(("spmat", "dntensor", "dntensor"), (("bufferSz", "index"),), modes=(0,), into="compute"))
-_library("gpu.spmv", LibraryForm(("spmat", "dntensor", "dntensor", "memref"), modes=(0,), colon="memrefs", into="compute"))
-_library("gpu.spmm_buffer_size", LibraryForm(("spmat", "dntensor", "dntensor"), (("bufferSzs", "index*"),), modes=(0, 1), colon="results", into="compute"), result_segments=True)
-_library("gpu.spmm", LibraryForm(("spmat", "dntensor", "dntensor", "memref*"), modes=(0, 1), colon="memrefs", into="compute"), segments=("asyncDependencies", "spmatA", "dnmatB", "dnmatC", "buffers"))
-_library("gpu.sddmm_buffer_size", LibraryForm(("dntensor", "dntensor", "spmat"), (("bufferSz", "index"),), modes=(0, 1), into="compute"))
-_library("gpu.sddmm", LibraryForm(("dntensor", "dntensor", "spmat", "memref"), modes=(0, 1), colon="memrefs", into="compute"))
+_library(
+    "gpu.spmv_buffer_size",
+    LibraryForm(("spmat", "dntensor", "dntensor"), (("bufferSz", "index"),), modes=(0,), into="compute"),
+)
+_library(
+    "gpu.spmv", LibraryForm(("spmat", "dntensor", "dntensor", "memref"), modes=(0,), colon="memrefs", into="compute")
+)
+_library(
+    "gpu.spmm_buffer_size",
+    LibraryForm(
+        ("spmat", "dntensor", "dntensor"), (("bufferSzs", "index*"),), modes=(0, 1), colon="results", into="compute"
+    ),
+    result_segments=True,
+)
+_library(
+    "gpu.spmm",
+    LibraryForm(("spmat", "dntensor", "dntensor", "memref*"), modes=(0, 1), colon="memrefs", into="compute"),
+    segments=("asyncDependencies", "spmatA", "dnmatB", "dnmatC", "buffers"),
+)
+_library(
+    "gpu.sddmm_buffer_size",
+    LibraryForm(("dntensor", "dntensor", "spmat"), (("bufferSz", "index"),), modes=(0, 1), into="compute"),
+)
+_library(
+    "gpu.sddmm", LibraryForm(("dntensor", "dntensor", "spmat", "memref"), modes=(0, 1), colon="memrefs", into="compute")
+)
 _library("gpu.spgemm_create_descr", LibraryForm((), (("desc", "spgemm"),)))
 _library("gpu.spgemm_destroy_descr", LibraryForm(("spgemm",)))
 _library(
     "gpu.spgemm_work_estimation_or_compute",
-    LibraryForm(("spmat", "spmat", "spmat", "spgemm", "index", "memref"), (("bufferSzNew", "index"),), lead="kind", lead_enum="spgemm_work_estimation_or_compute_kind", modes=(0, 1), colon="compute", into="memref", order=(1, 2, 3, 0, 4, 5)),
+    LibraryForm(
+        ("spmat", "spmat", "spmat", "spgemm", "index", "memref"),
+        (("bufferSzNew", "index"),),
+        lead="kind",
+        lead_enum="spgemm_work_estimation_or_compute_kind",
+        modes=(0, 1),
+        colon="compute",
+        into="memref",
+        order=(1, 2, 3, 0, 4, 5),
+    ),
 )
-_library("gpu.spgemm_copy", LibraryForm(("spmat", "spmat", "spmat", "spgemm"), modes=(0, 1), colon="compute", order=(1, 2, 3, 0)))
+_library(
+    "gpu.spgemm_copy",
+    LibraryForm(("spmat", "spmat", "spmat", "spgemm"), modes=(0, 1), colon="compute", order=(1, 2, 3, 0)),
+)
 _library("gpu.spmat_get_size", LibraryForm(("spmat",), (("rows", "index"), ("cols", "index"), ("nnz", "index"))))
 _library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memref"), colon="memrefs"))
 
@@ -347,15 +520,47 @@ _library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memr
 _op("gpu.host_register", effects=None, operand_count=(1, 1), operand_types=((0, "unranked_memref"),))
 _op("gpu.host_unregister", effects=None, operand_count=(1, 1), operand_types=((0, "unranked_memref"),))
 _pure("gpu.global_id", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0))
-_pure("gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size", inherent={"upper_bound": _opt("index")}, operand_count=(0, 0))
+_pure(
+    "gpu.lane_id gpu.subgroup_id gpu.num_subgroups gpu.subgroup_size",
+    inherent={"upper_bound": _opt("index")},
+    operand_count=(0, 0),
+)
 _op("gpu.shuffle", verifier="gpu.shuffle", inherent={"mode": _req("shuffle_mode")}, operand_count=(3, 3))
-_op("gpu.subgroup_reduce", effects=None, inherent={"op": _req("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1))
+_op(
+    "gpu.subgroup_reduce",
+    effects=None,
+    inherent={"op": _req("all_reduce_op"), "uniform": _opt("unit")},
+    operand_count=(1, 1),
+)
 _op("gpu.printf", effects=frozenset({WRITE}), inherent={"format": _req("string")})
-_op("memref.atomic_rmw", effects=frozenset({READ, WRITE}), inherent={"kind": _req("atomic_rmw_kind")}, operand_count=(2, None))
+_op(
+    "memref.atomic_rmw",
+    effects=frozenset({READ, WRITE}),
+    inherent={"kind": _req("atomic_rmw_kind")},
+    operand_count=(2, None),
+)
 _op("memref.get_global", inherent={"name": _req("flat_symbol_ref")}, operand_count=(0, 0))
-_op("vector.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_count=(1, None), elided_defaults={"nontemporal": "false"})
-_op("vector.store", effects=frozenset({WRITE}), inherent=_NONTEMPORAL, operand_count=(2, None), elided_defaults={"nontemporal": "false"})
-_op("vector.print", effects=frozenset({WRITE}), inherent={"punctuation": _opt("vector_punctuation"), "stringLiteral": _opt("string_literal")}, default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")}, operand_count=(0, 1))
+_op(
+    "vector.load",
+    effects=frozenset({READ}),
+    inherent=_NONTEMPORAL,
+    operand_count=(1, None),
+    elided_defaults={"nontemporal": "false"},
+)
+_op(
+    "vector.store",
+    effects=frozenset({WRITE}),
+    inherent=_NONTEMPORAL,
+    operand_count=(2, None),
+    elided_defaults={"nontemporal": "false"},
+)
+_op(
+    "vector.print",
+    effects=frozenset({WRITE}),
+    inherent={"punctuation": _opt("vector_punctuation"), "stringLiteral": _opt("string_literal")},
+    default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")},
+    operand_count=(0, 1),
+)
 _pure("vector.splat vector.broadcast", operand_count=(1, 1))
 _MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
 for _n in _MATH1.split():
@@ -372,29 +577,190 @@ _pure(" ".join(f"index.{n}" for n in _INDEX_DIVISIONS.split()), operand_count=(2
 # (views of their operand); `gpu.all_reduce` has no effects interface (None);
 # `llvm.call` neither (None: a call may do anything); the symbol ops
 # (`memref.global`, `llvm.func`, `llvm.mlir.global`) sit outside functions.
-_op("cf.switch", terminator=True, tokens="pass", segments=("flag", "defaultOperands", "caseOperands"), inherent={"case_values": _opt("any"), "case_operand_segments": _req("dense_i32")})
-_op("memref.global", effects=None, inherent={**_SYMBOL_ATTRS, "type": _req("type"), "initial_value": _opt("any"), "constant": _opt("unit"), "alignment": _opt("alignment")}, operand_count=(0, 0))
+_op(
+    "cf.switch",
+    terminator=True,
+    tokens="pass",
+    segments=("flag", "defaultOperands", "caseOperands"),
+    inherent={"case_values": _opt("any"), "case_operand_segments": _req("dense_i32")},
+)
+_op(
+    "memref.global",
+    effects=None,
+    inherent={
+        **_SYMBOL_ATTRS,
+        "type": _req("type"),
+        "initial_value": _opt("any"),
+        "constant": _opt("unit"),
+        "alignment": _opt("alignment"),
+    },
+    operand_count=(0, 0),
+)
 _pure("memref.collapse_shape", inherent={"reassociation": _req("array")}, operand_count=(1, 1), speculatable=False)
-_pure("memref.expand_shape", inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")}, operand_count=(1, None), speculatable=False)
-_pure("memref.reinterpret_cast", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"), speculatable=False)
+_pure(
+    "memref.expand_shape",
+    inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")},
+    operand_count=(1, None),
+    speculatable=False,
+)
+_pure(
+    "memref.reinterpret_cast",
+    inherent={
+        "static_offsets": _req("dense_i64"),
+        "static_sizes": _req("dense_i64"),
+        "static_strides": _req("dense_i64"),
+    },
+    segments=("source", "offsets", "sizes", "strides"),
+    speculatable=False,
+)
 _pure("memref.view", operand_count=(2, None), speculatable=False)
-_op("gpu.all_reduce", effects=None, verifier="gpu.all_reduce", inherent={"op": _opt("all_reduce_op"), "uniform": _opt("unit")}, operand_count=(1, 1), isolated=True)
+_op(
+    "gpu.all_reduce",
+    effects=None,
+    verifier="gpu.all_reduce",
+    inherent={"op": _opt("all_reduce_op"), "uniform": _opt("unit")},
+    operand_count=(1, 1),
+    isolated=True,
+)
 _op("gpu.yield", terminator=True)
 _pure("vector.extract", inherent={"static_position": _req("dense_i64")}, operand_count=(1, None))
 _pure("vector.insert", inherent={"static_position": _req("dense_i64")}, operand_count=(2, None))
-_op("vector.transfer_read", effects=frozenset({READ}), inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")}, segments=("source", "indices", "padding", "mask"))
-_op("vector.transfer_write", effects=frozenset({WRITE}), inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")}, segments=("vector", "source", "indices", "mask"))
+_op(
+    "vector.transfer_read",
+    effects=frozenset({READ}),
+    inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")},
+    segments=("source", "indices", "padding", "mask"),
+)
+_op(
+    "vector.transfer_write",
+    effects=frozenset({WRITE}),
+    inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")},
+    segments=("vector", "source", "indices", "mask"),
+)
 _pure("llvm.mlir.addressof", inherent={"global_name": _req("flat_symbol_ref")}, operand_count=(0, 0))
-_op("llvm.call", effects=None, inherent={"callee": _opt("any"), "var_callee_type": _opt("any"), "CConv": _opt("any"), "TailCallKind": _opt("any"), "fastmathFlags": _opt("any"), "branch_weights": _opt("any"), "access_groups": _opt("any"), "alias_scopes": _opt("any"), "noalias_scopes": _opt("any"), "tbaa": _opt("any"), "memory_effects": _opt("any"), "convergent": _opt("any"), "no_unwind": _opt("any"), "will_return": _opt("any"), "op_bundle_sizes": _opt("any")}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"), "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>")})
-_op("llvm.func", effects=None, isolated=True, operand_count=(0, 0), subset_form="a declaration (argument types, no names, no body)", inherent={"sym_name": _opt("any"), "sym_visibility": _opt("any"), "function_type": _opt("any"), "linkage": _opt("any"), "dso_local": _opt("any"), "CConv": _opt("any"), "comdat": _opt("any"), "convergent": _opt("any"), "personality": _opt("any"), "garbageCollector": _opt("any"), "passthrough": _opt("any"), "arg_attrs": _opt("any"), "res_attrs": _opt("any"), "function_entry_count": _opt("any"), "memory_effects": _opt("any"), "visibility_": _opt("any"), "arm_streaming": _opt("any"), "arm_locally_streaming": _opt("any"), "arm_streaming_compatible": _opt("any"), "arm_new_za": _opt("any"), "arm_in_za": _opt("any"), "arm_out_za": _opt("any"), "arm_inout_za": _opt("any"), "arm_preserves_za": _opt("any"), "section": _opt("any"), "unnamed_addr": _opt("any"), "alignment": _opt("any"), "vscale_range": _opt("any"), "frame_pointer": _opt("any"), "target_cpu": _opt("any"), "tune_cpu": _opt("any"), "target_features": _opt("any"), "unsafe_fp_math": _opt("any"), "no_infs_fp_math": _opt("any"), "no_nans_fp_math": _opt("any"), "approx_func_fp_math": _opt("any"), "no_signed_zeros_fp_math": _opt("any"), "denormal_fp_math": _opt("any"), "denormal_fp_math_f32": _opt("any"), "fp_contract": _opt("any"), "no_inline": _opt("any"), "always_inline": _opt("any"), "no_unwind": _opt("any"), "will_return": _opt("any"), "optimize_none": _opt("any")}, default_properties={"CConv": OpaqueAttr("#llvm.cconv<ccc>"), "linkage": OpaqueAttr("#llvm.linkage<external>"), "unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
-_op("llvm.mlir.global", effects=None, isolated=True, operand_count=(0, 0), inherent={"global_type": _opt("any"), "constant": _opt("any"), "sym_name": _opt("any"), "linkage": _opt("any"), "dso_local": _opt("any"), "thread_local_": _opt("any"), "externally_initialized": _opt("any"), "value": _opt("any"), "alignment": _opt("any"), "addr_space": _opt("any"), "unnamed_addr": _opt("any"), "section": _opt("any"), "comdat": _opt("any"), "dbg_expr": _opt("any"), "visibility_": _opt("any")}, default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)})
+_op(
+    "llvm.call",
+    effects=None,
+    inherent={
+        "callee": _opt("any"),
+        "var_callee_type": _opt("any"),
+        "CConv": _opt("any"),
+        "TailCallKind": _opt("any"),
+        "fastmathFlags": _opt("any"),
+        "branch_weights": _opt("any"),
+        "access_groups": _opt("any"),
+        "alias_scopes": _opt("any"),
+        "noalias_scopes": _opt("any"),
+        "tbaa": _opt("any"),
+        "memory_effects": _opt("any"),
+        "convergent": _opt("any"),
+        "no_unwind": _opt("any"),
+        "will_return": _opt("any"),
+        "op_bundle_sizes": _opt("any"),
+    },
+    default_properties={
+        "CConv": OpaqueAttr("#llvm.cconv<ccc>"),
+        "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"),
+        "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>"),
+    },
+)
+_op(
+    "llvm.func",
+    effects=None,
+    isolated=True,
+    operand_count=(0, 0),
+    subset_form="a declaration (argument types, no names, no body)",
+    inherent={
+        "sym_name": _opt("any"),
+        "sym_visibility": _opt("any"),
+        "function_type": _opt("any"),
+        "linkage": _opt("any"),
+        "dso_local": _opt("any"),
+        "CConv": _opt("any"),
+        "comdat": _opt("any"),
+        "convergent": _opt("any"),
+        "personality": _opt("any"),
+        "garbageCollector": _opt("any"),
+        "passthrough": _opt("any"),
+        "arg_attrs": _opt("any"),
+        "res_attrs": _opt("any"),
+        "function_entry_count": _opt("any"),
+        "memory_effects": _opt("any"),
+        "visibility_": _opt("any"),
+        "arm_streaming": _opt("any"),
+        "arm_locally_streaming": _opt("any"),
+        "arm_streaming_compatible": _opt("any"),
+        "arm_new_za": _opt("any"),
+        "arm_in_za": _opt("any"),
+        "arm_out_za": _opt("any"),
+        "arm_inout_za": _opt("any"),
+        "arm_preserves_za": _opt("any"),
+        "section": _opt("any"),
+        "unnamed_addr": _opt("any"),
+        "alignment": _opt("any"),
+        "vscale_range": _opt("any"),
+        "frame_pointer": _opt("any"),
+        "target_cpu": _opt("any"),
+        "tune_cpu": _opt("any"),
+        "target_features": _opt("any"),
+        "unsafe_fp_math": _opt("any"),
+        "no_infs_fp_math": _opt("any"),
+        "no_nans_fp_math": _opt("any"),
+        "approx_func_fp_math": _opt("any"),
+        "no_signed_zeros_fp_math": _opt("any"),
+        "denormal_fp_math": _opt("any"),
+        "denormal_fp_math_f32": _opt("any"),
+        "fp_contract": _opt("any"),
+        "no_inline": _opt("any"),
+        "always_inline": _opt("any"),
+        "no_unwind": _opt("any"),
+        "will_return": _opt("any"),
+        "optimize_none": _opt("any"),
+    },
+    default_properties={
+        "CConv": OpaqueAttr("#llvm.cconv<ccc>"),
+        "linkage": OpaqueAttr("#llvm.linkage<external>"),
+        "unnamed_addr": IntegerAttr(0, I64),
+        "visibility_": IntegerAttr(0, I64),
+    },
+)
+_op(
+    "llvm.mlir.global",
+    effects=None,
+    isolated=True,
+    operand_count=(0, 0),
+    inherent={
+        "global_type": _opt("any"),
+        "constant": _opt("any"),
+        "sym_name": _opt("any"),
+        "linkage": _opt("any"),
+        "dso_local": _opt("any"),
+        "thread_local_": _opt("any"),
+        "externally_initialized": _opt("any"),
+        "value": _opt("any"),
+        "alignment": _opt("any"),
+        "addr_space": _opt("any"),
+        "unnamed_addr": _opt("any"),
+        "section": _opt("any"),
+        "comdat": _opt("any"),
+        "dbg_expr": _opt("any"),
+        "visibility_": _opt("any"),
+    },
+    default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)},
+)
 
 # affine (issue 16): apply pure, load reads, store writes, for and if have
 # their bodies' effects (`RecursiveMemoryEffects`), yield a terminator.
 _pure("affine.apply", inherent={"map": _req("affine_map")}, operand_count=(0, None))
 _op("affine.load", effects=frozenset({READ}), inherent={"map": _req("affine_map")}, operand_count=(1, None))
 _op("affine.store", effects=frozenset({WRITE}), inherent={"map": _req("affine_map")}, operand_count=(2, None))
-_op("affine.for", recursive=True, loop=True, inherent={"lowerBoundMap": _req("affine_map"), "upperBoundMap": _req("affine_map"), "step": _req("index")}, segments=("lowerBoundOperands", "upperBoundOperands", "inits"))
+_op(
+    "affine.for",
+    recursive=True,
+    loop=True,
+    inherent={"lowerBoundMap": _req("affine_map"), "upperBoundMap": _req("affine_map"), "step": _req("index")},
+    segments=("lowerBoundOperands", "upperBoundOperands", "inits"),
+)
 _op("affine.if", recursive=True)
 _op("affine.yield", terminator=True, tokens="pass", parents=("affine.for", "affine.if", "affine.parallel"))
 
@@ -403,19 +769,53 @@ for _n in "addi subi muli shli".split():
     _op(f"arith.{_n}", default_properties=_OVERFLOW, inherent=_OVERFLOW_ATTR, operand_count=(2, 2), result_count=1)
 for _n in "addf subf mulf divf remf maximumf minimumf maxnumf minnumf".split():
     _op(f"arith.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2), result_count=1)
-_pure(" ".join(f"arith.{n}" for n in "andi ori xori maxsi minsi maxui minui shrsi shrui".split()), operand_count=(2, 2), result_count=1)
+_pure(
+    " ".join(f"arith.{n}" for n in "andi ori xori maxsi minsi maxui minui shrsi shrui".split()),
+    operand_count=(2, 2),
+    result_count=1,
+)
 # Integer division traps on a zero divisor (and signed overflow): undefined behaviour, not speculatable.
-_pure(" ".join(f"arith.{n}" for n in "divsi divui remsi remui ceildivsi floordivsi".split()), operand_count=(2, 2), speculatable=False, result_count=1)
+_pure(
+    " ".join(f"arith.{n}" for n in "divsi divui remsi remui ceildivsi floordivsi".split()),
+    operand_count=(2, 2),
+    speculatable=False,
+    result_count=1,
+)
 _op("arith.negf", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1), result_count=1)
-_pure(" ".join(f"arith.{n}" for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()), operand_count=(1, 1), result_count=1)
+_pure(
+    " ".join(
+        f"arith.{n}"
+        for n in "index_cast index_castui sitofp uitofp fptosi fptoui extsi extui trunci extf truncf bitcast".split()
+    ),
+    operand_count=(1, 1),
+    result_count=1,
+)
 _op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0), result_count=1)
 _op("arith.cmpi", inherent={"predicate": _req("cmpi_predicate")}, operand_count=(2, 2), result_count=1)
-_op("arith.cmpf", inherent={"predicate": _req("cmpf_predicate"), **_FASTMATH_ATTR}, default_properties=_FASTMATH, operand_count=(2, 2), result_count=1)
+_op(
+    "arith.cmpf",
+    inherent={"predicate": _req("cmpf_predicate"), **_FASTMATH_ATTR},
+    default_properties=_FASTMATH,
+    operand_count=(2, 2),
+    result_count=1,
+)
 _op("arith.select", tokens="select", operand_count=(3, 3), result_count=1)
 
 # memref
-_op("memref.alloc", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"), result_count=1)
-_op("memref.alloca", effects=frozenset({ALLOC}), inherent={"alignment": _opt("alignment")}, segments=("dynamicSizes", "symbolOperands"), result_count=1)
+_op(
+    "memref.alloc",
+    effects=frozenset({ALLOC}),
+    inherent={"alignment": _opt("alignment")},
+    segments=("dynamicSizes", "symbolOperands"),
+    result_count=1,
+)
+_op(
+    "memref.alloca",
+    effects=frozenset({ALLOC}),
+    inherent={"alignment": _opt("alignment")},
+    segments=("dynamicSizes", "symbolOperands"),
+    result_count=1,
+)
 _op("memref.dealloc", effects=frozenset({FREE}), operand_count=(1, 1), result_count=0)
 _op("memref.load", effects=frozenset({READ}), inherent=_NONTEMPORAL, operand_count=(1, None), elided_defaults={"nontemporal": "false"},
     indexed_memref=(0, "incorrect number of indices for load, expected {rank} but got {count}"), result_count=1)  # fmt: skip
@@ -426,7 +826,17 @@ _op("memref.copy", effects=frozenset({READ, WRITE}), operand_count=(2, 2), resul
 # dynamic one does not match: undefined at run time, not speculatable.
 _op("memref.dim", operand_count=(2, 2), speculatable=False, result_count=1)
 _op("memref.cast", operand_count=(1, 1), speculatable=False, result_count=1)
-_op("memref.subview", inherent={"static_offsets": _req("dense_i64"), "static_sizes": _req("dense_i64"), "static_strides": _req("dense_i64")}, segments=("source", "offsets", "sizes", "strides"), speculatable=False, result_count=1)
+_op(
+    "memref.subview",
+    inherent={
+        "static_offsets": _req("dense_i64"),
+        "static_sizes": _req("dense_i64"),
+        "static_strides": _req("dense_i64"),
+    },
+    segments=("source", "offsets", "sizes", "strides"),
+    speculatable=False,
+    result_count=1,
+)
 
 # scf
 _op("scf.for", recursive=True, loop=True, operand_count=(3, None))
@@ -434,14 +844,27 @@ _op("scf.if", recursive=True, operand_count=(1, 1))
 _op("scf.while", recursive=True, loop=True)
 _op("scf.parallel", recursive=True, loop=True, segments=("lowerBound", "upperBound", "step", "initVals"))
 _op("scf.execute_region", effects=None, operand_count=(0, 0))
-_op("scf.yield", terminator=True, tokens="pass", parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"), result_count=0)
+_op(
+    "scf.yield",
+    terminator=True,
+    tokens="pass",
+    parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"),
+    result_count=0,
+)
 _op("scf.condition", terminator=True, tokens="pass", operand_count=(1, None), parents=("scf.while",), result_count=0)
 _op("scf.reduce", terminator=True, recursive=True, parents=("scf.parallel",), result_count=0)
 _op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.reduce",), result_count=0)
 
 # cf
 _op("cf.br", terminator=True, tokens="pass", result_count=0)
-_op("cf.cond_br", terminator=True, tokens="pass", segments=("condition", "trueDestOperands", "falseDestOperands"), properties={"branch_weights"}, result_count=0)  # 22's, not 19's: no inherent entry
+_op(
+    "cf.cond_br",
+    terminator=True,
+    tokens="pass",
+    segments=("condition", "trueDestOperands", "falseDestOperands"),
+    properties={"branch_weights"},
+    result_count=0,
+)  # 22's, not 19's: no inherent entry
 _op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1), result_count=0)
 
 # async
@@ -462,14 +885,51 @@ _op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1), re
 _MMA_LEAD = {"leadDimension": _req("index"), "transpose": _opt("unit")}
 _op("gpu.binary", effects=None, symbol=True, operand_count=(0, 0), result_count=0,
     inherent={"sym_name": _req("string"), "offloadingHandler": _opt("offloading_handler"), "objects": _req("gpu_objects")})  # fmt: skip
-_pure("gpu.cluster_block_id gpu.cluster_dim_blocks", inherent=_GPU_DIM_ATTRS, operand_count=(0, 0), result_names=("{name}_{dim}",), result_count=1)
+_pure(
+    "gpu.cluster_block_id gpu.cluster_dim_blocks",
+    inherent=_GPU_DIM_ATTRS,
+    operand_count=(0, 0),
+    result_names=("{name}_{dim}",),
+    result_count=1,
+)
 _pure("gpu.dynamic_shared_memory", operand_count=(0, 0), result_count=1)
 _op("gpu.set_default_device", effects=frozenset({WRITE}), operand_count=(1, 1), result_count=0)
-_op("gpu.subgroup_mma_load_matrix", effects=frozenset({READ}), verifier="gpu.subgroup_mma_load_matrix", inherent=_MMA_LEAD, operand_count=(1, None), result_count=1)
-_op("gpu.subgroup_mma_store_matrix", effects=frozenset({WRITE}), verifier="gpu.subgroup_mma_store_matrix", inherent=_MMA_LEAD, operand_count=(2, None), result_count=0)
-_pure("gpu.subgroup_mma_compute", verifier="gpu.subgroup_mma_compute", inherent={"a_transpose": _opt("unit"), "b_transpose": _opt("unit")}, operand_count=(3, 3), result_count=1)
-_pure("gpu.subgroup_mma_constant_matrix", verifier="gpu.subgroup_mma_constant_matrix", operand_count=(1, 1), result_count=1)
-_pure("gpu.subgroup_mma_elementwise", verifier="gpu.subgroup_mma_elementwise", inherent={"opType": _req("mma_element_wise")}, operand_count=(1, None), result_count=1)
+_op(
+    "gpu.subgroup_mma_load_matrix",
+    effects=frozenset({READ}),
+    verifier="gpu.subgroup_mma_load_matrix",
+    inherent=_MMA_LEAD,
+    operand_count=(1, None),
+    result_count=1,
+)
+_op(
+    "gpu.subgroup_mma_store_matrix",
+    effects=frozenset({WRITE}),
+    verifier="gpu.subgroup_mma_store_matrix",
+    inherent=_MMA_LEAD,
+    operand_count=(2, None),
+    result_count=0,
+)
+_pure(
+    "gpu.subgroup_mma_compute",
+    verifier="gpu.subgroup_mma_compute",
+    inherent={"a_transpose": _opt("unit"), "b_transpose": _opt("unit")},
+    operand_count=(3, 3),
+    result_count=1,
+)
+_pure(
+    "gpu.subgroup_mma_constant_matrix",
+    verifier="gpu.subgroup_mma_constant_matrix",
+    operand_count=(1, 1),
+    result_count=1,
+)
+_pure(
+    "gpu.subgroup_mma_elementwise",
+    verifier="gpu.subgroup_mma_elementwise",
+    inherent={"opType": _req("mma_element_wise")},
+    operand_count=(1, None),
+    result_count=1,
+)
 
 _pure("arith.ceildivui", operand_count=(2, 2), result_count=1, speculatable=False)
 _pure("arith.addui_extended", operand_count=(2, 2), result_count=2, result_names=("sum", "overflow"))
@@ -480,30 +940,79 @@ _op("math.fma", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_c
 _op("math.fpowi", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(2, 2), result_count=1)
 _pure("math.absi math.ctlz math.ctpop math.cttz", operand_count=(1, 1), result_count=1)
 _pure("math.ipowi", operand_count=(2, 2), result_count=1)
-_pure("index.bool.constant", inherent={"value": _req("bool")}, operand_count=(0, 0), result_count=1, result_names=("{value}",))
-_pure("index.constant", inherent={"value": _req("index")}, operand_count=(0, 0), result_count=1, result_names=("idx{value}",))
+_pure(
+    "index.bool.constant",
+    inherent={"value": _req("bool")},
+    operand_count=(0, 0),
+    result_count=1,
+    result_names=("{value}",),
+)
+_pure(
+    "index.constant",
+    inherent={"value": _req("index")},
+    operand_count=(0, 0),
+    result_count=1,
+    result_names=("idx{value}",),
+)
 _pure("index.casts index.castu", operand_count=(1, 1), result_count=1)
 _pure("index.cmp", inherent={"pred": _req("index_cmp_predicate")}, operand_count=(2, 2), result_count=1)
 _pure("index.sizeof", operand_count=(0, 0), result_count=1)
-_pure("func.constant", inherent={"value": _req("flat_symbol_ref")}, operand_count=(0, 0), result_count=1, result_names=("f",))
+_pure(
+    "func.constant",
+    inherent={"value": _req("flat_symbol_ref")},
+    operand_count=(0, 0),
+    result_count=1,
+    result_names=("f",),
+)
 _op("func.call_indirect", effects=None, tokens="escape", operand_count=(1, None))
 
 _op("memref.alloca_scope", recursive=True, operand_count=(0, 0))
 _op("memref.alloca_scope.return", terminator=True, parents=("memref.alloca_scope",), result_count=0)
-_op("memref.assume_alignment", effects=None, inherent={"alignment": _req("positive_i32")}, operand_count=(1, 1), result_count=0)
+_op(
+    "memref.assume_alignment",
+    effects=None,
+    inherent={"alignment": _req("positive_i32")},
+    operand_count=(1, 1),
+    result_count=0,
+)
 _op("memref.generic_atomic_rmw", effects=frozenset({READ, WRITE}), operand_count=(1, None), result_count=1)
-_op("memref.atomic_yield", terminator=True, parents=("memref.generic_atomic_rmw",), operand_count=(1, 1), result_count=0)
+_op(
+    "memref.atomic_yield", terminator=True, parents=("memref.generic_atomic_rmw",), operand_count=(1, 1), result_count=0
+)
 _op("memref.dma_start", effects=frozenset({READ, WRITE}), operand_count=(4, None), result_count=0)
 _op("memref.dma_wait", effects=frozenset({READ, WRITE}), operand_count=(2, None), result_count=0)
 _pure("memref.extract_aligned_pointer_as_index", operand_count=(1, 1), result_count=1, result_names=("intptr",))
-_pure("memref.extract_strided_metadata", operand_count=(1, 1), result_names=("base_buffer", "offset", "sizes*", "strides*"))
+_pure(
+    "memref.extract_strided_metadata",
+    operand_count=(1, 1),
+    result_names=("base_buffer", "offset", "sizes*", "strides*"),
+)
 _pure("memref.memory_space_cast", operand_count=(1, 1), result_count=1, result_names=("memspacecast",))
-_op("memref.prefetch", effects=frozenset({READ}), inherent={"isWrite": _req("bool"), "localityHint": _req("locality_hint"), "isDataCache": _req("bool")}, operand_count=(1, None), result_count=0)
+_op(
+    "memref.prefetch",
+    effects=frozenset({READ}),
+    inherent={"isWrite": _req("bool"), "localityHint": _req("locality_hint"), "isDataCache": _req("bool")},
+    operand_count=(1, None),
+    result_count=0,
+)
 _pure("memref.rank", operand_count=(1, 1), result_count=1)
-_op("memref.realloc", effects=frozenset({ALLOC, FREE}), inherent={"alignment": _opt("alignment")}, operand_count=(1, 2), result_count=1)
+_op(
+    "memref.realloc",
+    effects=frozenset({ALLOC, FREE}),
+    inherent={"alignment": _opt("alignment")},
+    operand_count=(1, 2),
+    result_count=1,
+)
 _pure("memref.reshape", operand_count=(2, 2), result_count=1, result_names=("reshape",), speculatable=False)
 _op("scf.index_switch", recursive=True, inherent={"cases": _req("dense_i64")}, operand_count=(1, 1))
-_pure("memref.transpose", inherent={"permutation": _req("affine_map")}, operand_count=(1, 1), result_count=1, result_names=("transpose",))
+_pure(
+    "memref.transpose",
+    inherent={"permutation": _req("affine_map")},
+    operand_count=(1, 1),
+    result_count=1,
+    result_names=("transpose",),
+)
+
 
 def _names(dialect: str, mnemonics: str) -> frozenset[str]:
     """`dialect.m` for each blank-separated mnemonic `m` (the lists below
@@ -620,7 +1129,11 @@ that is not in `COMPLETE_DIALECTS` (`vector.print`, `memref.atomic_rmw` in
 the generic form, `test.*`) parses as an opaque op with unknown effects."""
 
 
-DIALECT_ATTRIBUTE_VERIFIERS: dict[str, str] = {"gpu.container_module": "gpu.container_module", "gpu.known_block_size": "gpu.known_block_size", "gpu.known_grid_size": "gpu.known_grid_size"}
+DIALECT_ATTRIBUTE_VERIFIERS: dict[str, str] = {
+    "gpu.container_module": "gpu.container_module",
+    "gpu.known_block_size": "gpu.known_block_size",
+    "gpu.known_grid_size": "gpu.known_grid_size",
+}
 """Discardable attributes whose dialect verifies the op that carries them
 (MLIR's `Dialect::verifyOperationAttribute`, run on the op's entrance before
 its own checks): the attribute's name to its rule among

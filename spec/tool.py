@@ -476,7 +476,10 @@ def cli_parser(prog: str, description: str, example: str) -> argparse.ArgumentPa
     as written, hence the raw formatter), and `--version` prints
     `PROG VERSION`. A user's first question is what a call looks like."""
     p = argparse.ArgumentParser(
-        prog=prog, description=description, epilog=_example(example), formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=prog,
+        description=description,
+        epilog=_example(example),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_version(p, prog)
     return p
@@ -512,7 +515,9 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
         self.prog = prog
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: object, values: object, option_string: str | None = None) -> None:
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: object, values: object, option_string: str | None = None
+    ) -> None:
         sys.stdout.write(f"{self.prog} {package_version()}\n")
         parser.exit()
 

@@ -63,7 +63,9 @@ def test_agreement(reports: dict[str, fz.Report], mode: str) -> None:
         found = rep.findings.get(kind, {})
         assert not found, f"{kind}: " + "; ".join(f"replay {SEED}:{o.index} {sig}" for sig, o in found.items())
     unknown = {sig: o for sig, o in rep.findings.get("we-accept", {}).items() if not _known(sig)}
-    assert not unknown, "we accept what mlir-opt-19 rejects: " + "; ".join(f"replay {SEED}:{o.index} {sig}" for sig, o in unknown.items())
+    assert not unknown, "we accept what mlir-opt-19 rejects: " + "; ".join(
+        f"replay {SEED}:{o.index} {sig}" for sig, o in unknown.items()
+    )
 
 
 @needs_mlir19

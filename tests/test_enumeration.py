@@ -104,6 +104,8 @@ def test_sample_valid_for_mlir_opt_19() -> None:
     sample = rng.sample(pool, 50)
     text = "// -----\n".join(p.text for p in sample)
     assert MLIR_OPT_19 is not None
-    r = subprocess.run([MLIR_OPT_19, "--split-input-file", "-"], input=text, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [MLIR_OPT_19, "--split-input-file", "-"], input=text, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("// -----") == 49

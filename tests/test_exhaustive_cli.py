@@ -81,7 +81,9 @@ def test_refuted_grouped_by_signature(tmp_path: Path) -> None:
     refuted = [x for x in recs if x["verdict"] == "refuted"]
     assert refuted and all("gpu.memset" in x["signature"] and x["text"] for x in refuted)
     # Programs without a memset on %b0 are untouched: verified.
-    assert sum(x["verdict"] == "verified" for x in recs) == sum("gpu.memset %b0" not in p.text for p in programs_up_to(TINY, 2))
+    assert sum(x["verdict"] == "verified" for x in recs) == sum(
+        "gpu.memset %b0" not in p.text for p in programs_up_to(TINY, 2)
+    )
 
 
 def test_declined_inputs_are_not_bugs() -> None:

@@ -26,12 +26,16 @@ DEMO = ROOT / "examples" / "demo.mlir"
 SEED_DIAMOND = ROOT / "examples" / "seed_diamond.mlir"
 
 
-def run(module: str, *args: str, stdin: str | bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run(
+    module: str, *args: str, stdin: str | bytes | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     data = stdin.encode() if isinstance(stdin, str) else stdin
     proc = subprocess.run(
         [sys.executable, "-m", module, *args], input=data, capture_output=True, cwd=ROOT, timeout=timeout
     )
-    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace"))
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace")
+    )
 
 
 def no_traceback(r: subprocess.CompletedProcess[str]) -> None:
@@ -68,7 +72,7 @@ def test_input_on_stdin_with_the_refimpl_impl_and_after(tmp_path: Path) -> None:
     # was `refuted` ("function @demo is missing from the output").
     text = DEMO.read_text()
     out = _rewrite_of_demo(tmp_path)
-    identity = f"{sys.executable} -c \"import sys; sys.stdout.write(open(sys.argv[1]).read())\""
+    identity = f'{sys.executable} -c "import sys; sys.stdout.write(open(sys.argv[1]).read())"'
     before = set(Path(tempfile.gettempdir()).glob("verifier-stdin-*"))
     for extra in ([], ["--impl", identity], ["--after", str(out)]):
         r = run("verifier", "check", "-", *extra, stdin=text)
@@ -124,7 +128,7 @@ def test_impl_with_unbalanced_quotes_is_a_usage_error() -> None:
 
 def test_impl_without_a_shebang(tmp_path: Path) -> None:
     impl = tmp_path / "impl"
-    impl.write_text("cat \"$1\"\n")
+    impl.write_text('cat "$1"\n')
     impl.chmod(0o755)
     r = run("verifier", "check", str(DEMO), "--impl", str(impl))
     assert r.returncode == 2, r.stdout + r.stderr
@@ -177,7 +181,16 @@ def test_impl_timeout_kills_a_child_that_keeps_stdout_open() -> None:
     # stdout that the `sleep`s still held: the verifier hung forever.
     seconds = 1000 + os.getpid() % 1000  # names this test's sleeps
     t0 = time.monotonic()
-    r = run("verifier", "check", str(DEMO), "--impl", f"sh -c 'sleep {seconds} & sleep {seconds}; true'", "--impl-timeout", "1", timeout=60)
+    r = run(
+        "verifier",
+        "check",
+        str(DEMO),
+        "--impl",
+        f"sh -c 'sleep {seconds} & sleep {seconds}; true'",
+        "--impl-timeout",
+        "1",
+        timeout=60,
+    )
     assert time.monotonic() - t0 < 30
     assert r.returncode == 2 and "implementation timed out after 1 s" in r.stderr, r.stderr
     time.sleep(0.2)
@@ -316,7 +329,10 @@ def test_signal_ends_the_verifier_and_its_implementation(sig: int, code: int) ->
     seconds = 2000 + os.getpid() % 1000 + (sig == signal.SIGINT)
     proc = subprocess.Popen(
         [sys.executable, "-m", "verifier", "check", str(DEMO), "--impl", f"sh -c 'sleep {seconds}; true'"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
     )
     deadline = time.monotonic() + 30
     while not _sleeps(seconds) and time.monotonic() < deadline:
@@ -337,7 +353,11 @@ def test_signal_leaves_no_partial_output(sig: int, code: int, tmp_path: Path) ->
     src.write_text(f"func.func @f(%a: memref<4xf32>, %b: memref<4xf32>) {{\n{body}    return\n}}\n")
     out = tmp_path / "out.mlir"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "refimpl", str(src), "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+        [sys.executable, "-m", "refimpl", str(src), "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
     )
     time.sleep(1.5)
     assert proc.poll() is None, "finished before the signal: make the input larger"
@@ -361,7 +381,9 @@ func.func @f(%m: memref<4xf32>, %c: f32) {
   return
 }
 """
-EMPTY_BODY_MESSAGE = "6:9: error: 'async.execute' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks"
+EMPTY_BODY_MESSAGE = (
+    "6:9: error: 'async.execute' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks"
+)
 
 
 @pytest.mark.parametrize("tool", TOOLS)

@@ -62,7 +62,10 @@ CASES: dict[str, tuple[str, str]] = {
         'func.func @f() {\n  call @g() : () -> ()\n  return\n}\n"test.sym"() {sym_name = "g"} : () -> ()\n',
         "in.mlir:2:3: error: 'func.call' op 'g' does not reference a valid function",
     ),
-    "call-undefined": ("func.func @f() {\n  call @nope() : () -> ()\n  return\n}\n", "in.mlir:2:3: error: 'func.call' op 'nope' does not reference a valid function"),
+    "call-undefined": (
+        "func.func @f() {\n  call @nope() : () -> ()\n  return\n}\n",
+        "in.mlir:2:3: error: 'func.call' op 'nope' does not reference a valid function",
+    ),
     "call-operand-count": (
         "func.func @f(%a: index) {\n  call @g(%a, %a) : (index, index) -> ()\n  return\n}\nfunc.func private @g(%a: index)\n",
         "in.mlir:2:3: error: 'func.call' op incorrect number of operands for callee",
@@ -71,9 +74,18 @@ CASES: dict[str, tuple[str, str]] = {
         "func.func @f(%a: index) -> i32 {\n  %0 = call @g(%a) : (index) -> i32\n  return %0 : i32\n}\nfunc.func private @g(%a: index) -> index\n",
         "in.mlir:2:8: error: 'func.call' op result type mismatch at index 0",
     ),
-    "duplicate-symbol": ("func.func @a() { return }\nfunc.func @a() { return }\n", "in.mlir:2:1: error: redefinition of symbol named 'a'"),
-    "empty-function-body": ("func.func @a() {  }\n", "in.mlir:1:16: error: custom op 'func.func' expected non-empty function body"),
-    "public-declaration": ("func.func @d()\n", "in.mlir:1:1: error: 'func.func' op symbol declaration cannot have public visibility"),
+    "duplicate-symbol": (
+        "func.func @a() { return }\nfunc.func @a() { return }\n",
+        "in.mlir:2:1: error: redefinition of symbol named 'a'",
+    ),
+    "empty-function-body": (
+        "func.func @a() {  }\n",
+        "in.mlir:1:16: error: custom op 'func.func' expected non-empty function body",
+    ),
+    "public-declaration": (
+        "func.func @d()\n",
+        "in.mlir:1:1: error: 'func.func' op symbol declaration cannot have public visibility",
+    ),
     "private-declaration-named-args": ("func.func private @d(%a: index) -> index\n", "accept"),
     "func-inside-scf-if": (
         "func.func @a(%c: i1) {\n  scf.if %c {\n    func.func @b() { return }\n  }\n  return\n}\n",
@@ -84,9 +96,18 @@ CASES: dict[str, tuple[str, str]] = {
         "func.func @a() {\n  %0 = arith.constant 1 : index\n}\n",
         'in.mlir:2:8: error: block with no terminator, has %0 = "arith.constant"() <{value = 1 : index}> : () -> index',
     ),
-    "empty-block": ("func.func @f(%c: i1) {\n  cf.cond_br %c, ^bb1, ^bb2\n^bb1:\n^bb2:\n  return\n}\n", "in.mlir:1:1: error: empty block: expect at least a terminator"),
-    "unregistered-block-without-terminator": ('"test.op"() ({\n  "test.a"() : () -> ()\n^bb1:\n  "test.b"() : () -> ()\n}) : () -> ()\n', "accept"),
-    "junk-in-strided": ("func.func @a(%m: memref<4xf32, strided<[1], offset: ? junk>>) { return }\n", "in.mlir:1:54: error: expected '>'"),
+    "empty-block": (
+        "func.func @f(%c: i1) {\n  cf.cond_br %c, ^bb1, ^bb2\n^bb1:\n^bb2:\n  return\n}\n",
+        "in.mlir:1:1: error: empty block: expect at least a terminator",
+    ),
+    "unregistered-block-without-terminator": (
+        '"test.op"() ({\n  "test.a"() : () -> ()\n^bb1:\n  "test.b"() : () -> ()\n}) : () -> ()\n',
+        "accept",
+    ),
+    "junk-in-strided": (
+        "func.func @a(%m: memref<4xf32, strided<[1], offset: ? junk>>) { return }\n",
+        "in.mlir:1:54: error: expected '>'",
+    ),
     "strided-with-offset": ("func.func @a(%m: memref<4xf32, strided<[1], offset: ?>>) { return }\n", "accept"),
     "newline-before-angle": ("func.func @a(%m: memref\n<4xf32>) { return }\n", "accept"),
     "op-name-with-space": ('"a b"() : () -> ()\n"test.op x"() : () -> ()\n"a\\"b"() : () -> ()\n', "accept"),
@@ -126,7 +147,13 @@ def test_same_as_mlir_opt_19(name: str, tmp_path) -> None:  # noqa: ANN001
     path = tmp_path / "in.mlir"
     path.write_text(text)
     assert MLIR_OPT_19 is not None
-    proc = subprocess.run([MLIR_OPT_19, "--allow-unregistered-dialect", "in.mlir"], capture_output=True, text=True, cwd=tmp_path, check=False)
+    proc = subprocess.run(
+        [MLIR_OPT_19, "--allow-unregistered-dialect", "in.mlir"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
     assert _ours(text) == (proc.stdout, proc.stderr)
 
 

@@ -18,7 +18,10 @@ SIGNATURE = "before-end: gpu.launch_func -> func.func (cross-thread)"
 def _gate(*impl: str) -> subprocess.CompletedProcess[str]:
     args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "addopts="]
     return subprocess.run(
-        [*args, "verifier/test_conformance.py", "-k", "small_program", *impl], capture_output=True, text=True, timeout=600
+        [*args, "verifier/test_conformance.py", "-k", "small_program", *impl],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 
@@ -33,7 +36,11 @@ MLIR19_MODE = f"{sys.executable} -m refimpl --mode mlir19"
 
 @pytest.mark.parametrize(
     "cmd",
-    [MLIR19_MODE, MLIR_OPT_19 and f"{MLIR_OPT_19} -gpu-async-region", MLIR_OPT_22 and f"{MLIR_OPT_22} -gpu-async-region"],
+    [
+        MLIR19_MODE,
+        MLIR_OPT_19 and f"{MLIR_OPT_19} -gpu-async-region",
+        MLIR_OPT_22 and f"{MLIR_OPT_22} -gpu-async-region",
+    ],
     ids=["mlir19-mode", "mlir-opt-19", "mlir-opt-22"],
 )
 def test_upstream_fails_on_its_smallest_loss(cmd: str | None) -> None:

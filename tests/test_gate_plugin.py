@@ -89,7 +89,18 @@ def test_gate_profile_names_are_loadable_on_request(tmp_path: Path, profile: str
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HYPOTHESIS_")) and k != "CI"}
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--hypothesis-profile", profile],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "--hypothesis-profile",
+            profile,
+        ],
         cwd=tmp_path,
         env=env,
         capture_output=True,

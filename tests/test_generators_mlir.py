@@ -52,7 +52,9 @@ def test_refimpl_mlir19_mode_is_byte_identical_to_mlir_opt_19(program) -> None:
     if proc.returncode != 0:
         # mlir-opt rejects its own output (e.g. a dominance error): the refimpl
         # must fail too rather than print something.
-        assert ours.startswith("<refimpl failed"), f"mlir-opt-19 fails, the refimpl does not:\n{program.text}\n{proc.stderr}"
+        assert ours.startswith("<refimpl failed"), (
+            f"mlir-opt-19 fails, the refimpl does not:\n{program.text}\n{proc.stderr}"
+        )
         return  # checked: both fail
     assert ours == proc.stdout, (
         f"refimpl --mode mlir19 differs from mlir-opt-19 -gpu-async-region on:\n{program.text}\n"

@@ -43,7 +43,12 @@ CASES: dict[str, bytes] = {
     "wrong_operand_count": b'func.func @f(%a: index) {\n  %0 = "arith.addi"(%a) : (index) -> index\n  return\n}\n',
     "wrong_operand_type": b"func.func @f(%a: index, %t: !gpu.async.token) {\n  gpu.wait [%a]\n  return\n}\n",
     "out_of_range_integer": b"func.func @f() {\n  %0 = arith.constant 300 : i8\n  return\n}\n",
-    "too_deep": (b'func.func @f() {\n' + b'"t.a"() ({\n' * (MAX_NESTING + 5) + b"}) : () -> ()\n" * (MAX_NESTING + 5) + b"return }\n"),
+    "too_deep": (
+        b"func.func @f() {\n"
+        + b'"t.a"() ({\n' * (MAX_NESTING + 5)
+        + b"}) : () -> ()\n" * (MAX_NESTING + 5)
+        + b"return }\n"
+    ),
 }
 
 
@@ -149,7 +154,9 @@ def test_top_level_terminator_is_rejected(tmp_path: Path) -> None:
     proc = _run_cli(b"scf.yield scf.yield\n", tmp_path=tmp_path)
     assert proc.returncode == 1 and proc.stdout == ""
     # mlir-opt-19's words: the op's parent constraint fails first.
-    assert "in.mlir:1:1: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for" in proc.stderr
+    assert (
+        "in.mlir:1:1: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for" in proc.stderr
+    )
 
 
 def test_entry_block_types_must_match_the_signature(tmp_path: Path) -> None:

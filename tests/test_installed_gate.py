@@ -172,7 +172,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 def _counts(summary: str) -> dict[str, int]:
     """pytest's last line, `20 passed, 1 failed in 3.2s`, as a dict."""
-    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|error|errors|skipped|xfailed|xpassed|deselected)", summary)}
+    return {
+        word: int(n)
+        for n, word in re.findall(r"(\d+) (passed|failed|error|errors|skipped|xfailed|xpassed|deselected)", summary)
+    }
 
 
 @functools.cache
@@ -200,7 +203,9 @@ def test_wheel_holds_the_gate(installed: Installed) -> None:
     assert not (installed.site_packages / "verifier" / "conftest.py").exists()
     (dist_info,) = installed.site_packages.glob("gpu_async_region_reference-*.dist-info")
     assert "verifier.pytest_plugin = verifier.pytest_plugin" in (dist_info / "entry_points.txt").read_text()
-    proc = installed.run("-c", "import spec, refimpl, verifier.pytest_plugin as p; print(spec.__file__, refimpl.__file__, p.__file__)")
+    proc = installed.run(
+        "-c", "import spec, refimpl, verifier.pytest_plugin as p; print(spec.__file__, refimpl.__file__, p.__file__)"
+    )
     assert proc.returncode == 0, _outcome(proc)
     for path in proc.stdout.split():
         assert Path(path).is_relative_to(installed.site_packages), path
@@ -210,10 +215,14 @@ def test_installed_gate_passes_the_refimpl(installed: Installed) -> None:
     """The whole gate, default implementation (the refimpl in-process), from
     an empty directory: every corpus program and generated program passes,
     but those the verifier proves only up to the loop bound (skipped)."""
-    proc = installed.run("-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "--hypothesis-profile", "ci")
+    proc = installed.run(
+        "-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "--hypothesis-profile", "ci"
+    )
     assert proc.returncode == 0, _outcome(proc)
     skipped = undecided_corpus()
-    assert _counts(proc.stdout.strip().splitlines()[-1]) == _expected(passed=GATE_TESTS - skipped, skipped=skipped), _outcome(proc)
+    assert _counts(proc.stdout.strip().splitlines()[-1]) == _expected(passed=GATE_TESTS - skipped, skipped=skipped), (
+        _outcome(proc)
+    )
 
 
 def test_installed_gate_refutes_mlir19_mode(installed: Installed) -> None:
@@ -223,13 +232,19 @@ def test_installed_gate_refutes_mlir19_mode(installed: Installed) -> None:
     corpus only: a failing generated program would be shrunk through
     hundreds of subprocess runs."""
     impl = f"{installed.python} -m refimpl --mode mlir19"
-    proc = installed.run("-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "-k", "corpus", "--impl", impl)
+    proc = installed.run(
+        "-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "-k", "corpus", "--impl", impl
+    )
     assert proc.returncode == 1, _outcome(proc)
     # The other corpus programs and test_corpus_is_present pass.
     skipped = undecided_corpus()
-    expected = _expected(passed=CORPUS_SIZE - skipped, failed=1, skipped=skipped, deselected=GATE_TESTS - CORPUS_SIZE - 1)
+    expected = _expected(
+        passed=CORPUS_SIZE - skipped, failed=1, skipped=skipped, deselected=GATE_TESTS - CORPUS_SIZE - 1
+    )
     assert _counts(proc.stdout.strip().splitlines()[-1]) == expected, _outcome(proc)
-    assert re.search(r"^FAILED \S*test_conformance\.py::test_corpus\[async_value_consumers\.mlir\]", proc.stdout, re.M), _outcome(proc)
+    assert re.search(
+        r"^FAILED \S*test_conformance\.py::test_corpus\[async_value_consumers\.mlir\]", proc.stdout, re.M
+    ), _outcome(proc)
     assert "gate: refuted for implementation" in proc.stdout, _outcome(proc)
 
 
@@ -239,7 +254,9 @@ def test_installed_gate_enumeration_refutes_mlir19_mode(installed: Installed) ->
     `--split-input-file`: it fails on upstream's launch left running past
     the end, with no luck involved."""
     impl = f"{installed.python} -m refimpl --mode mlir19"
-    proc = installed.run("-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "-k", "small_program", "--impl", impl)
+    proc = installed.run(
+        "-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "-k", "small_program", "--impl", impl
+    )
     assert proc.returncode == 1, _outcome(proc)
     assert _counts(proc.stdout.strip().splitlines()[-1]) == {"failed": 1, "deselected": GATE_TESTS - 1}, _outcome(proc)
     assert "before-end: gpu.launch_func -> func.func (cross-thread)" in proc.stdout, _outcome(proc)
@@ -250,7 +267,9 @@ def test_installed_gate_profiles(installed: Installed, profile: str) -> None:
     """The gate's own Hypothesis profiles are selectable in a project that
     registered none of them (collection only: Hypothesis loads the profile
     at configuration; `ci` is Hypothesis' own and the full run uses it)."""
-    proc = installed.run("-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "--co", "--hypothesis-profile", profile)
+    proc = installed.run(
+        "-m", "pytest", "--pyargs", "verifier", "-q", "-p", "no:cacheprovider", "--co", "--hypothesis-profile", profile
+    )
     assert proc.returncode == 0, _outcome(proc)
     assert f"{GATE_TESTS} tests collected" in proc.stdout, _outcome(proc)
 
@@ -264,4 +283,6 @@ def test_installed_verifier_cli(installed: Installed) -> None:
     assert "verified" in proc.stdout
     for module in ("spec", "refimpl", "verifier"):
         proc = installed.run("-m", module, "--version")
-        assert (proc.returncode, proc.stdout) == (0, f"python -m {module} {importlib.metadata.version(DIST)}\n"), _outcome(proc)
+        assert (proc.returncode, proc.stdout) == (0, f"python -m {module} {importlib.metadata.version(DIST)}\n"), (
+            _outcome(proc)
+        )

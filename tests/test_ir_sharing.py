@@ -120,7 +120,9 @@ def test_a_pickled_module_comes_back_the_same() -> None:
     for x, y in pairs:
         assert (y.name, y.loc) == (x.name, x.loc)
         assert type(y.loc) is type(x.loc)
-        assert [(v.hint, v.loc, v.index, v.owner is y) for v in y.results] == [(v.hint, v.loc, v.index, True) for v in x.results]
+        assert [(v.hint, v.loc, v.index, v.owner is y) for v in y.results] == [
+            (v.hint, v.loc, v.index, True) for v in x.results
+        ]
         for field in ("regions", "successors"):
             assert (getattr(y, field) is EMPTY_LIST) == (getattr(x, field) is EMPTY_LIST)
         for field in ("properties", "attributes"):

@@ -70,7 +70,9 @@ def test_move_await_lets_the_store_overlap_the_kernel() -> None:
 
 def test_an_unedited_nested_program_is_ok_and_verified() -> None:
     text = nested(PROGRAM)
-    assert "module @A attributes {gpu.container_module}" in text and "module @B attributes {gpu.container_module}" in text
+    assert (
+        "module @A attributes {gpu.container_module}" in text and "module @B attributes {gpu.container_module}" in text
+    )
     verdicts, verdict = _judged(text, text)
     assert verdicts == {"ok"}
     assert verdict == "verified"
@@ -117,4 +119,6 @@ def test_a_rewrite_inside_a_nested_module_is_no_interface_change() -> None:
     assert out != text
     fin, fout = parse_module(text, "in.mlir"), parse_module(out, "out.mlir")
     judged = judge_modules(fin, fout)
-    assert not any(v.kind == "interface" for j in judged.values() for v in j.violations), [j.text() for j in judged.values()]
+    assert not any(v.kind == "interface" for j in judged.values() for v in j.violations), [
+        j.text() for j in judged.values()
+    ]

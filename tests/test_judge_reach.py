@@ -175,7 +175,9 @@ INCOMING = (
 """
 )
 
-INCOMING_AWAITED = _sub(INCOMING, "    %t = gpu.launch_func", "    %w = async.await %v : !async.value<f32>\n    %t = gpu.launch_func")
+INCOMING_AWAITED = _sub(
+    INCOMING, "    %t = gpu.launch_func", "    %w = async.await %v : !async.value<f32>\n    %t = gpu.launch_func"
+)
 
 WAIT = "      gpu.wait [%t]\n"
 CASES: dict[str, tuple[str, str, str]] = {
@@ -188,7 +190,11 @@ CASES: dict[str, tuple[str, str, str]] = {
     "index_switch-yielded-token": (
         INDEX_SWITCH_TOKEN,
         _sub(INDEX_SWITCH_TOKEN, "      scf.yield %t : !gpu.async.token", "      scf.yield %t0 : !gpu.async.token"),
-        _sub(INDEX_SWITCH_TOKEN, "      scf.yield %t : !gpu.async.token", "      gpu.wait [%t]\n      scf.yield %t : !gpu.async.token"),
+        _sub(
+            INDEX_SWITCH_TOKEN,
+            "      scf.yield %t : !gpu.async.token",
+            "      gpu.wait [%t]\n      scf.yield %t : !gpu.async.token",
+        ),
     ),
     "cf.switch-block-arg": (
         CF_SWITCH,
@@ -212,7 +218,11 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "await-incoming-value": (
         INCOMING,
-        _sub(INCOMING, "    %t = gpu.launch_func", "    %w = async.await %v : !async.value<f32>\n    %t = gpu.launch_func"),
+        _sub(
+            INCOMING,
+            "    %t = gpu.launch_func",
+            "    %w = async.await %v : !async.value<f32>\n    %t = gpu.launch_func",
+        ),
         _sub(INCOMING, "    memref.store", "    gpu.wait\n    memref.store"),
     ),
     "await-incoming-token": (
@@ -225,7 +235,11 @@ CASES: dict[str, tuple[str, str, str]] = {
     "awaited-incoming": (
         INCOMING_AWAITED,
         _sub(INCOMING_AWAITED, "    %w = async.await %v", "    async.await %a : !async.token\n    %w = async.await %v"),
-        _sub(INCOMING_AWAITED, "    %t = gpu.launch_func", "    %w2 = async.await %v : !async.value<f32>\n    %t = gpu.launch_func"),
+        _sub(
+            INCOMING_AWAITED,
+            "    %t = gpu.launch_func",
+            "    %w2 = async.await %v : !async.value<f32>\n    %t = gpu.launch_func",
+        ),
     ),
 }
 

@@ -49,7 +49,9 @@ def _general_movable(op: Operation) -> bool:
     info = correspondence.registry.lookup(op.name)
     if not (info.pure and not info.terminator) or op.regions or op.successors:
         return False
-    return not any(v.type.text in _PLUMBING for v in op.operands) and not any(r.type.text in _PLUMBING for r in op.results)
+    return not any(v.type.text in _PLUMBING for v in op.operands) and not any(
+        r.type.text in _PLUMBING for r in op.results
+    )
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
@@ -97,7 +99,17 @@ def _build(g: EventGraph, cond: int, cur: int | None, deps_from: list[int], use_
 
 def _state(g: GuardedGraph) -> tuple:
     eg = [list(e) if e is not ALWAYS else "always" for e in g.eguards]
-    return (g.kinds, [o.name if o else None for o in g.ops], g.threads, g.guards, g.succ, eg, g.edge_count, g.forward_only, g.forward_but_extern)
+    return (
+        g.kinds,
+        [o.name if o else None for o in g.ops],
+        g.threads,
+        g.guards,
+        g.succ,
+        eg,
+        g.edge_count,
+        g.forward_only,
+        g.forward_but_extern,
+    )
 
 
 @pytest.mark.parametrize("guarded_cond", [False, True])
@@ -126,7 +138,11 @@ def test_gpu_nodes_is_the_general_sequence(guarded_cond: bool, with_cur: bool) -
     for g, fast in zip(plain, (False, True)):
         g.node("point", None, 0)
         _build(g, TRUE, 0, [0], fast)
-    assert plain[0].succ == plain[1].succ and plain[0].kinds == plain[1].kinds and plain[0].edge_count == plain[1].edge_count
+    assert (
+        plain[0].succ == plain[1].succ
+        and plain[0].kinds == plain[1].kinds
+        and plain[0].edge_count == plain[1].edge_count
+    )
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)

@@ -77,7 +77,9 @@ def remove_blocking_waits(text: str) -> str:
 def _has_sync_gpu_op_at_top(text: str) -> bool:
     for func in (op for op in parse_module(text, "<input>").walk() if op.name == "func.func"):
         blocks = func.regions[0].blocks if func.regions else []
-        if len(blocks) == 1 and any(is_gpu_async(op) and op.name != "gpu.wait" and not op.results for op in blocks[0].ops):
+        if len(blocks) == 1 and any(
+            is_gpu_async(op) and op.name != "gpu.wait" and not op.results for op in blocks[0].ops
+        ):
             return True
     return False
 
@@ -95,7 +97,9 @@ def _redundant(text: str) -> None:
         return
     padded = add_redundant_waits(out)
     verdict = _verdict(text, padded)
-    assert verdict in (base, "verified"), f"adding redundant waits makes a verified rewrite {verdict}:\n{text}\n{padded}"
+    assert verdict in (base, "verified"), (
+        f"adding redundant waits makes a verified rewrite {verdict}:\n{text}\n{padded}"
+    )
 
 
 def _no_waits(text: str) -> bool:

@@ -69,9 +69,7 @@ def kills(name: str) -> tuple[list[str], str | None]:
     """Labels of the programs that kill mutant `name`; and a shrunk
     generated killer when none of them does."""
     killers = [
-        label
-        for label, text in programs()
-        if reference_verifies(text) and judge(text, MutantImpl(name)).status == FAIL
+        label for label, text in programs() if reference_verifies(text) and judge(text, MutantImpl(name)).status == FAIL
     ]
     if killers:
         return killers, None

@@ -49,7 +49,14 @@ def generated_inputs(count: int) -> list[tuple[str, str]]:
     texts: list[str] = []
 
     def collect(features: Features, n: int) -> None:
-        @settings(max_examples=n, derandomize=True, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck), deadline=None)
+        @settings(
+            max_examples=n,
+            derandomize=True,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+            deadline=None,
+        )
         @given(program=programs(features))
         def draw(program) -> None:  # type: ignore[no-untyped-def]
             if program.text not in texts:

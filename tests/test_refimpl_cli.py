@@ -31,9 +31,9 @@ LAUNCH = """func.func @g(%n: index) {
 
 VERIFY_CASES = {
     "matched": LAUNCH,
-    "regex": LAUNCH.replace("{{replace with gpu.launch_func first}}", "{{replace with {{gpu\\.launch(_func)?}} first}}").replace(
-        "expected-error@+1", "expected-error-re@+1"
-    ),
+    "regex": LAUNCH.replace(
+        "{{replace with gpu.launch_func first}}", "{{replace with {{gpu\\.launch(_func)?}} first}}"
+    ).replace("expected-error@+1", "expected-error-re@+1"),
     "below": LAUNCH.replace("expected-error@+1", "expected-error@below"),
     "unexpected": LAUNCH.replace("  // expected-error@+1 {{replace with gpu.launch_func first}}\n", ""),
     "not_produced": OK.replace("  return\n", "  // expected-error@+1 {{never}}\n  return\n"),

@@ -68,7 +68,9 @@ class _Gen:
         elif kind == "memcpy":
             self.emit(depth, f"gpu.memcpy {self.deps(tokens)}%m, %h : memref<16xf32>, memref<16xf32>")
         elif kind == "launch":
-            self.emit(depth, "gpu.launch_func @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%m : memref<16xf32>)")
+            self.emit(
+                depth, "gpu.launch_func @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%m : memref<16xf32>)"
+            )
         elif kind == "alloc":
             v = self.fresh("a")
             self.emit(depth, f"{v} = gpu.alloc (%n) : memref<?xf32>")

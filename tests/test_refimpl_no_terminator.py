@@ -55,5 +55,7 @@ def test_mlir_opt_19_accepts_reference_output(index: int, tmp_path: Path) -> Non
     result = rewrite(parse_module(CHUNKS[index], str(FILE)), "reference")
     out = tmp_path / "out.mlir"
     out.write_text(print_op(result.module) + "\n")
-    proc = subprocess.run([MLIR_OPT_19, "--allow-unregistered-dialect", str(out)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [MLIR_OPT_19, "--allow-unregistered-dialect", str(out)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr

@@ -17,7 +17,17 @@ REPO = Path(__file__).resolve().parent.parent
 
 def _check(example: str, mode: str) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-m", "verifier", "check", str(REPO / "examples" / example), "--mode", mode, "--format", "json"],
+        [
+            sys.executable,
+            "-m",
+            "verifier",
+            "check",
+            str(REPO / "examples" / example),
+            "--mode",
+            mode,
+            "--format",
+            "json",
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -71,7 +71,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     # hole: (name of the case, input, wrong output)
     "token-args": (
         "a wait on a token argument dropped before a load",
-        H + """  func.func @f(%t: !gpu.async.token, %m: memref<4xf32>) {
+        H
+        + """  func.func @f(%t: !gpu.async.token, %m: memref<4xf32>) {
     %c0 = arith.constant 0 : index
     gpu.wait [%t]
     %v = memref.load %m[%c0] : memref<4xf32>
@@ -79,7 +80,8 @@ CASES: dict[str, tuple[str, str, str]] = {
   }
 }
 """,
-        H + """  func.func @f(%t: !gpu.async.token, %m: memref<4xf32>) {
+        H
+        + """  func.func @f(%t: !gpu.async.token, %m: memref<4xf32>) {
     %c0 = arith.constant 0 : index
     %v = memref.load %m[%c0] : memref<4xf32>
     return
@@ -89,7 +91,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "returned-tokens": (
         "an earlier, complete token returned instead of the launch's",
-        H + f"""  func.func @f(%m: memref<4xf32>) -> !gpu.async.token {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>) -> !gpu.async.token {{
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
     %t1 = gpu.launch_func async [%t0] {L}
@@ -97,7 +100,8 @@ CASES: dict[str, tuple[str, str, str]] = {
   }}
 }}
 """,
-        H + f"""  func.func @f(%m: memref<4xf32>) -> !gpu.async.token {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>) -> !gpu.async.token {{
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
     %t1 = gpu.launch_func async [%t0] {L}
@@ -108,7 +112,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "execute-completion": (
         "an execute body's launch made async without a wait, nobody awaits the execute",
-        H + f"""  func.func @f(%m: memref<4xf32>) {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>) {{
     %c1 = arith.constant 1 : index
     %e = async.execute {{
       gpu.launch_func {L}
@@ -118,7 +123,8 @@ CASES: dict[str, tuple[str, str, str]] = {
   }}
 }}
 """,
-        H + f"""  func.func @f(%m: memref<4xf32>) {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>) {{
     %c1 = arith.constant 1 : index
     %e = async.execute {{
       %0 = gpu.wait async
@@ -132,7 +138,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "select": (
         "the wait on a selected token dropped",
-        H + f"""  func.func @f(%m: memref<4xf32>, %p: i1) {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>, %p: i1) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
@@ -145,7 +152,8 @@ CASES: dict[str, tuple[str, str, str]] = {
   }}
 }}
 """,
-        H + f"""  func.func @f(%m: memref<4xf32>, %p: i1) {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>, %p: i1) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
@@ -160,7 +168,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "context": (
         "a kernel's body changed",
-        H + f"""  func.func @f(%m: memref<4xf32>) {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>) {{
     %c1 = arith.constant 1 : index
     gpu.launch_func {L}
     return
@@ -178,7 +187,8 @@ CASES: dict[str, tuple[str, str, str]] = {
     ),
     "branch-targets": (
         "a branch retargeted so a store runs while the kernel does",
-        H + f"""  func.func @f(%m: memref<4xf32>, %p: i1, %x: f32) {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>, %p: i1, %x: f32) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     cf.cond_br %p, ^bb1, ^bb2
@@ -195,7 +205,8 @@ CASES: dict[str, tuple[str, str, str]] = {
   }}
 }}
 """,
-        H + f"""  func.func @f(%m: memref<4xf32>, %p: i1, %x: f32) {{
+        H
+        + f"""  func.func @f(%m: memref<4xf32>, %p: i1, %x: f32) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     cf.cond_br %p, ^bb1, ^bb2
@@ -252,7 +263,9 @@ def test_judge_is_undecided_when_the_bound_is_hit() -> None:
     _, a, b = CASES["token-args"]
     js = judge_modules(parse_module(a, "in.mlir"), parse_module(b, "out.mlir"), bound=1)
     assert {j.verdict for j in js.values()} <= {WRONG, "undecided"}
-    text = H + f"""  func.func @f(%m: memref<4xf32>) {{
+    text = (
+        H
+        + f"""  func.func @f(%m: memref<4xf32>) {{
     %c1 = arith.constant 1 : index
     %t0 = gpu.launch_func async {L}
     %t1 = gpu.launch_func async {L}
@@ -262,6 +275,7 @@ def test_judge_is_undecided_when_the_bound_is_hit() -> None:
   }}
 }}
 """
+    )
     js = judge_modules(parse_module(text, "in.mlir"), parse_module(text, "out.mlir"), bound=2)
     assert [j.verdict for j in js.values()] == ["undecided"]
 

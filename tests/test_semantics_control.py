@@ -201,7 +201,9 @@ def test_random_sampling_is_seeded_and_finds_the_race():
 
 
 def test_bound_stops_exploration_and_says_so():
-    lines = ["%t0 = gpu.wait async"] + [f"%t{i} = gpu.launch_func async [%t0] @k::@scale LAUNCH args(%dev : memref<4xf32>)" for i in range(1, 6)]
+    lines = ["%t0 = gpu.wait async"] + [
+        f"%t{i} = gpu.launch_func async [%t0] @k::@scale LAUNCH args(%dev : memref<4xf32>)" for i in range(1, 6)
+    ]
     f = func_of("\n".join("    " + line for line in lines) + "\n    return")
     ex = explore_default(f, bound=5)
     assert ex.schedules_explored == 5 and not ex.complete

@@ -26,7 +26,9 @@ HEAD = """module attributes {gpu.container_module} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
 """
-LAUNCH = "gpu.launch_func {deps}@kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b0 : memref<4xf32>)"
+LAUNCH = (
+    "gpu.launch_func {deps}@kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b0 : memref<4xf32>)"
+)
 
 INPUT = (
     HEAD

@@ -169,7 +169,7 @@ def test_scf_while_parallel_and_execute_region():
     [
         ("%x = memref.load %m[%c9] : memref<4xf32>", "out of bounds"),
         ("%z = arith.divsi %c9, %c0 : index", "division by zero"),
-        ("%f = arith.cmpi eq, %c0, %c9 : index\n  cf.assert %f, \"nine\"", "assertion failed"),
+        ('%f = arith.cmpi eq, %c0, %c9 : index\n  cf.assert %f, "nine"', "assertion failed"),
         ("memref.dealloc %m : memref<4xf32>\n  %x = memref.load %m[%c0] : memref<4xf32>", "freed"),
     ],
 )
@@ -214,7 +214,9 @@ def test_synchronous_corpus_programs_are_deterministic(path):
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "spec", *args], capture_output=True, text=True, cwd=ROOT, input=stdin, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "spec", *args], capture_output=True, text=True, cwd=ROOT, input=stdin, timeout=120
+    )
 
 
 RACY = """module attributes {gpu.container_module} {

@@ -19,9 +19,15 @@ from tests.support import control_programs, path_builder
 from verifier.generators import Features, programs
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = sorted(ROOT.joinpath("verifier", "corpus").glob("*.mlir")) + sorted(ROOT.joinpath("tests", "wide_verify").glob("*.mlir"))
+CORPUS = sorted(ROOT.joinpath("verifier", "corpus").glob("*.mlir")) + sorted(
+    ROOT.joinpath("tests", "wide_verify").glob("*.mlir")
+)
 """The gate's corpus and the `affine.for`/`affine.if`/`cf.switch` programs."""
-PROGRAMS = {name: getattr(control_programs, name) for name in dir(control_programs) if name.endswith(("_IN", "_GOOD")) and isinstance(getattr(control_programs, name), str)}
+PROGRAMS = {
+    name: getattr(control_programs, name)
+    for name in dir(control_programs)
+    if name.endswith(("_IN", "_GOOD")) and isinstance(getattr(control_programs, name), str)
+}
 
 
 def shape(g: EventGraph) -> tuple:

@@ -92,4 +92,6 @@ def test_exploration_and_happens_before_graph_agree(body):
         for b in ops[i + 1 :]:
             ordered = static[b].start in reach[a] or static[a].start in reach[b]
             dynamic = frozenset((str(a.loc), str(b.loc))) in concurrent_locs
-            assert ordered != dynamic, f"{a.name}@{a.loc} / {b.name}@{b.loc}: graph ordered={ordered}, exploration unordered={dynamic}\n{body}"
+            assert ordered != dynamic, (
+                f"{a.name}@{a.loc} / {b.name}@{b.loc}: graph ordered={ordered}, exploration unordered={dynamic}\n{body}"
+            )

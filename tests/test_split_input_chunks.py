@@ -68,7 +68,9 @@ def test_chunks_that_parsed_are_printed_and_the_exit_is_1(tool: str, tmp_path: P
     assert out.count("// -----\n") == 3
     assert "func.func @a()" in out and "func.func @c(" in out and "@b" not in out
     assert "// -----\n// -----\n" in out  # the failed chunk leaves its separator
-    assert run.stderr.decode().startswith("within split at input.mlir:5 offset :4:10: error: use of undeclared SSA value name\n")
+    assert run.stderr.decode().startswith(
+        "within split at input.mlir:5 offset :4:10: error: use of undeclared SSA value name\n"
+    )
 
 
 @pytest.mark.parametrize("tool", ["print", "refimpl"])

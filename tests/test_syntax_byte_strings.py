@@ -178,11 +178,21 @@ def test_the_verifier_refutes_a_rewrite_that_changes_a_blob(tmp_path: Path) -> N
     )
     path = write_input(tmp_path, source)
     impl = tmp_path / "replacing.sh"
-    impl.write_text(f'#!/bin/sh\n{MLIR_OPT_19} -gpu-async-region "$1" | sed "s/\\\\\\\\FF/\\\\\\\\EF\\\\\\\\BF\\\\\\\\BD/"\n')
+    impl.write_text(
+        f'#!/bin/sh\n{MLIR_OPT_19} -gpu-async-region "$1" | sed "s/\\\\\\\\FF/\\\\\\\\EF\\\\\\\\BF\\\\\\\\BD/"\n'
+    )
     impl.chmod(0o755)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    honest = subprocess.run([sys.executable, "-m", "verifier", "check", str(path)], capture_output=True, text=True, timeout=300, env=env)
+    honest = subprocess.run(
+        [sys.executable, "-m", "verifier", "check", str(path)], capture_output=True, text=True, timeout=300, env=env
+    )
     assert honest.returncode == 0, honest.stdout + honest.stderr
-    bad = subprocess.run([sys.executable, "-m", "verifier", "check", str(path), "--impl", str(impl)], capture_output=True, text=True, timeout=300, env=env)
+    bad = subprocess.run(
+        [sys.executable, "-m", "verifier", "check", str(path), "--impl", str(impl)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "'gpu.binary' op @b has attributes different from the input's" in bad.stdout + bad.stderr

@@ -43,10 +43,16 @@ class Case:
 
 
 CASES = [
-    Case("undefined_value", "func.func @f() {\n  %0 = arith.addi %x, %x : i32\n  return\n}\n", 2, 19, "use of undeclared SSA value name"),
+    Case(
+        "undefined_value",
+        "func.func @f() {\n  %0 = arith.addi %x, %x : i32\n  return\n}\n",
+        2,
+        19,
+        "use of undeclared SSA value name",
+    ),
     Case(
         "undefined_forward",
-        "func.func @f() {\n  \"foo.use\"(%later) : (i32) -> ()\n  return\n}\n",
+        'func.func @f() {\n  "foo.use"(%later) : (i32) -> ()\n  return\n}\n',
         2,
         13,
         "use of undeclared SSA value name",
@@ -77,49 +83,49 @@ CASES = [
     ),
     Case(
         "invalid_result_number",
-        "func.func @f() {\n  %0:2 = \"foo.two\"() : () -> (i32, i32)\n  \"foo.use\"(%0#2) : (i32) -> ()\n  return\n}\n",
+        'func.func @f() {\n  %0:2 = "foo.two"() : () -> (i32, i32)\n  "foo.use"(%0#2) : (i32) -> ()\n  return\n}\n',
         3,
         13,
         "reference to invalid result number",
     ),
     Case(
         "generic_too_few_operands",
-        "func.func @f(%a: i32) {\n  %0 = \"arith.addi\"(%a) : (i32) -> i32\n  return\n}\n",
+        'func.func @f(%a: i32) {\n  %0 = "arith.addi"(%a) : (i32) -> i32\n  return\n}\n',
         2,
         8,
         "'arith.addi' op expected 2 operands, but found 1",
     ),
     Case(
         "generic_single_operand",
-        "func.func @f(%a: memref<4xf32>) {\n  \"memref.dealloc\"(%a, %a) : (memref<4xf32>, memref<4xf32>) -> ()\n  return\n}\n",
+        'func.func @f(%a: memref<4xf32>) {\n  "memref.dealloc"(%a, %a) : (memref<4xf32>, memref<4xf32>) -> ()\n  return\n}\n',
         2,
         3,
         "'memref.dealloc' op requires a single operand",
     ),
     Case(
         "generic_gpu_memcpy_operands",
-        "func.func @f(%a: index) {\n  \"gpu.memcpy\"(%a) : (index) -> ()\n  return\n}\n",
+        'func.func @f(%a: index) {\n  "gpu.memcpy"(%a) : (index) -> ()\n  return\n}\n',
         2,
         3,
         "'gpu.memcpy' op expected 2 or more operands, but found 1",
     ),
     Case(
         "generic_segments_mismatch",
-        "func.func @f(%a: index) {\n  %0 = \"gpu.alloc\"(%a) : (index) -> memref<?xf32>\n  return\n}\n",
+        'func.func @f(%a: index) {\n  %0 = "gpu.alloc"(%a) : (index) -> memref<?xf32>\n  return\n}\n',
         2,
         8,
         "'gpu.alloc' op operand count (1) does not match with the total size (0) specified in attribute 'operandSegmentSizes'",
     ),
     Case(
         "generic_missing_attribute",
-        "\"func.func\"() <{function_type = () -> ()}> ({\n  \"func.return\"() : () -> ()\n}) : () -> ()\n",
+        '"func.func"() <{function_type = () -> ()}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n',
         1,
         1,
         "'func.func' op requires attribute 'sym_name'",
     ),
     Case(
         "generic_operand_types",
-        "func.func @f(%a: i32) {\n  \"foo.op\"(%a, %a) : (i32) -> ()\n  return\n}\n",
+        'func.func @f(%a: i32) {\n  "foo.op"(%a, %a) : (i32) -> ()\n  return\n}\n',
         2,
         3,
         "expected 2 operand types but had 1",
@@ -133,7 +139,13 @@ CASES = [
         "custom op 'memref.load' invalid kind of type specified",
         same_as_mlir=False,  # mlir-opt points at the type (3:30)
     ),
-    Case("unknown_custom_op", "func.func @f() {\n  gpu.frobnicate\n  return\n}\n", 2, 3, "custom op 'gpu.frobnicate' is unknown"),
+    Case(
+        "unknown_custom_op",
+        "func.func @f() {\n  gpu.frobnicate\n  return\n}\n",
+        2,
+        3,
+        "custom op 'gpu.frobnicate' is unknown",
+    ),
     Case(
         "unknown_dialect",
         "func.func @f() {\n  %0 = foo.bar %x : i32\n  return\n}\n",
@@ -151,7 +163,7 @@ CASES = [
     ),
     Case(
         "type_mismatch_generic",
-        "func.func @f(%a: i32) {\n  \"foo.use\"(%a) : (f32) -> ()\n  return\n}\n",
+        'func.func @f(%a: i32) {\n  "foo.use"(%a) : (f32) -> ()\n  return\n}\n',
         2,
         13,
         "use of value '%a' expects different type than prior uses: 'f32' vs 'i32'",
@@ -208,7 +220,7 @@ CASES = [
     ),
     Case(
         "missing_attribute_value",
-        "func.func @f() {\n  \"foo.op\"() {a = } : () -> ()\n  return\n}\n",
+        'func.func @f() {\n  "foo.op"() {a = } : () -> ()\n  return\n}\n',
         2,
         18,
         "unexpected '}', expected one of: attribute, type, 'false', float, integer, '{', '(', '[', ...",
@@ -216,7 +228,7 @@ CASES = [
     ),
     Case(
         "generic_missing_colon",
-        "func.func @f(%a: i32) {\n  \"foo.op\"(%a) (i32) -> ()\n}\n",
+        'func.func @f(%a: i32) {\n  "foo.op"(%a) (i32) -> ()\n}\n',
         2,
         17,
         "expected '{'",
@@ -251,7 +263,9 @@ def test_first_error_matches_mlir_opt_19(case: Case, tmp_path: Path) -> None:
     assert MLIR_OPT_19 is not None
     path = tmp_path / "in.mlir"
     path.write_text(case.text)
-    proc = subprocess.run([MLIR_OPT_19, "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [MLIR_OPT_19, "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 1
     first = proc.stderr.splitlines()[0]
     assert first == f"{path}:{case.line}:{case.col}: error: {case.message}"
@@ -270,7 +284,7 @@ def test_split_keeps_original_line_numbers() -> None:
 def test_split_marker_mid_line_keeps_columns() -> None:
     # mlir-opt splits on the marker anywhere in a line; the next chunk starts
     # right after it, and columns still count from the start of that line.
-    (diag,) = _diagnose("\"a.b\"() : () -> () // ----- %0 = arith.addi %x, %x : i32\n").diagnostics
+    (diag,) = _diagnose('"a.b"() : () -> () // ----- %0 = arith.addi %x, %x : i32\n').diagnostics
     assert (diag.loc.line, diag.loc.col, diag.message) == (1, 45, "use of undeclared SSA value name")
 
 
@@ -284,7 +298,14 @@ def test_empty_input_is_an_empty_module(text: str) -> None:
 
 
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "spec", "print", *args], input=stdin, capture_output=True, text=True, cwd=REPO, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "spec", "print", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
 
 
 def test_cli_renders_error_with_source_line_and_caret(tmp_path: Path) -> None:

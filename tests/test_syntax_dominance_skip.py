@@ -83,10 +83,13 @@ def _assert_sound(text: str) -> bool | None:
         # A forward reference (a graph region, and a use before its definition).
         (
             '"test.graph"() ({\n  %x = arith.constant 0 : index\n  %b = arith.addi %a, %a : index\n'
-            '  %a = arith.addi %x, %x : index\n}) : () -> ()\n',
+            "  %a = arith.addi %x, %x : index\n}) : () -> ()\n",
             False,
         ),
-        ("func.func @f(%x: index) {\n  %b = arith.addi %a, %a : index\n  %a = arith.addi %x, %x : index\n  return\n}\n", False),
+        (
+            "func.func @f(%x: index) {\n  %b = arith.addi %a, %a : index\n  %a = arith.addi %x, %x : index\n  return\n}\n",
+            False,
+        ),
     ],
 )
 def test_what_resolve_says(text: str, expected: bool) -> None:
@@ -94,7 +97,9 @@ def test_what_resolve_says(text: str, expected: bool) -> None:
 
 
 def test_a_use_it_does_not_dominate_is_still_found() -> None:
-    text = "func.func @f(%x: index) {\n  %b = arith.addi %a, %a : index\n  %a = arith.addi %x, %x : index\n  return\n}\n"
+    text = (
+        "func.func @f(%x: index) {\n  %b = arith.addi %a, %a : index\n  %a = arith.addi %x, %x : index\n  return\n}\n"
+    )
     with pytest.raises(DiagnosticError, match="does not dominate this use"):
         parse_module(text)
 

@@ -123,7 +123,9 @@ def _dominance_always_walked(on: bool) -> Iterator[None]:
         parser_module.resolve_ops = inner
 
 
-def outcome(text: str, fast: bool, allow_unregistered: bool = False, file: str = "in.mlir", line_offset: int = 0) -> Any:
+def outcome(
+    text: str, fast: bool, allow_unregistered: bool = False, file: str = "in.mlir", line_offset: int = 0
+) -> Any:
     """The parse of `text` with or without the fast path (and, without it,
     with every use walked for dominance): the module printed both ways with
     its `_shape`, or the rendered diagnostics. A text that parses must
@@ -168,7 +170,9 @@ class Taken:
 def _mlir_opt_output(n: int, seed: int) -> str | None:
     if MLIR_OPT_19 is None:
         return None
-    proc = subprocess.run([MLIR_OPT_19, "-gpu-async-region", "-"], input=generate(n, seed), capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [MLIR_OPT_19, "-gpu-async-region", "-"], input=generate(n, seed), capture_output=True, text=True, check=True
+    )
     return proc.stdout
 
 
@@ -228,7 +232,9 @@ def test_mlir_opt_outputs_parse_the_same(n: int, seed: int) -> None:
     assert assert_same(text)[0] == "ok"
 
 
-@pytest.mark.parametrize("alphabet", [enumeration.TINY, enumeration.STRAIGHT, enumeration.ASYNC, enumeration.VALUES], ids=lambda a: a.name)
+@pytest.mark.parametrize(
+    "alphabet", [enumeration.TINY, enumeration.STRAIGHT, enumeration.ASYNC, enumeration.VALUES], ids=lambda a: a.name
+)
 def test_enumerated_programs_parse_the_same(alphabet: enumeration.Alphabet) -> None:
     programs = list(enumeration.programs_up_to(alphabet, 2))
     assert programs
@@ -347,7 +353,7 @@ def test_broken_variants_fail_the_same(name: str, text: str) -> None:
         "func.func private @g(index) -> index\nfunc.func @f(%a: index) {\n  %r = call @g(%a) : (index) -> index\n  %s = func.call @g(%r) : (index) -> index\n  call @g(%a) : (index) -> ()\n  return\n}\n",
         "module {\n  %x = arith.constant 0 : index\n  %y = arith.addi %x, %x : index\n}\n",
         "%x = arith.constant 0 : index\n%y = arith.addi %x, %x : index\n",
-        "func.func @f(%a: index) {\n  \"test.op\"() ({\n    %b = arith.addi %a, %a : index\n  }) : () -> ()\n  return\n}\n",
+        'func.func @f(%a: index) {\n  "test.op"() ({\n    %b = arith.addi %a, %a : index\n  }) : () -> ()\n  return\n}\n',
         "func.func @f(%a: index) {\n\t%b = arith.addi\t%a ,%a:index\n  return\n}\n",
         "func.func @f(%a: index) {\n  %b = arith.addi %a, %a : index\r\n  return\n}\n",
         "func.func @f(%a-1.x: index) {\n  %b$ = arith.addi %a-1.x, %a-1.x : index\n  return %b$ : index\n}\n",

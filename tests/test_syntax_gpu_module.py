@@ -48,9 +48,15 @@ _LIMITS = "#spirv.resource_limits<>"
 # Custom-form head as written -> as mlir-opt-19 prints it (checked against it).
 PRINTED = {
     "handler": ("gpu.module @k <#gpu.select_object<1>>", "gpu.module @k <#gpu.select_object<1 : i64>> {"),
-    "handler-typed": ("gpu.module @k <#gpu.select_object<3 : index>>", "gpu.module @k <#gpu.select_object<3 : index>> {"),
+    "handler-typed": (
+        "gpu.module @k <#gpu.select_object<3 : index>>",
+        "gpu.module @k <#gpu.select_object<3 : index>> {",
+    ),
     "handler-bool": ("gpu.module @k <#gpu.select_object<false>>", "gpu.module @k <#gpu.select_object<false>> {"),
-    "handler-unsigned": ("gpu.module @k <#gpu.select_object<127 : ui8>>", "gpu.module @k <#gpu.select_object<127 : ui8>> {"),
+    "handler-unsigned": (
+        "gpu.module @k <#gpu.select_object<127 : ui8>>",
+        "gpu.module @k <#gpu.select_object<127 : ui8>> {",
+    ),
     "handler-bare": ("gpu.module @k <#gpu.select_object>", "gpu.module @k <#gpu.select_object> {"),
     "handler-hex": ("gpu.module @k <#gpu.select_object<0x10>>", "gpu.module @k <#gpu.select_object<16 : i64>> {"),
     "handler-target": (
@@ -70,8 +76,14 @@ PRINTED = {
         "gpu.module @k<#gpu.select_object<0>>[#nvvm.target]attributes{a, b = 1}",
         "gpu.module @k <#gpu.select_object<0 : i64>> [#nvvm.target]  attributes {a, b = 1 : i64} {",
     ),
-    "targets-attrs": ("gpu.module @k [#nvvm.target] attributes {x = 1 : i32}", "gpu.module @k [#nvvm.target]  attributes {x = 1 : i32} {"),
-    "handler-attrs": ("gpu.module @k <#gpu.select_object<2>> attributes {x}", "gpu.module @k <#gpu.select_object<2 : i64>> attributes {x} {"),
+    "targets-attrs": (
+        "gpu.module @k [#nvvm.target] attributes {x = 1 : i32}",
+        "gpu.module @k [#nvvm.target]  attributes {x = 1 : i32} {",
+    ),
+    "handler-attrs": (
+        "gpu.module @k <#gpu.select_object<2>> attributes {x}",
+        "gpu.module @k <#gpu.select_object<2 : i64>> attributes {x} {",
+    ),
     "nvvm-defaults": (
         'gpu.module @k [#nvvm.target<triple = "nvptx64-nvidia-cuda", chip = "sm_50", features = "+ptx60", O = 2>, #nvvm.target<>]',
         "gpu.module @k [#nvvm.target, #nvvm.target]  {",
@@ -80,8 +92,14 @@ PRINTED = {
         'gpu.module @k [#nvvm.target<link = ["a.bc", 1], flags = {z, a = 1}, features = "+ptx80", chip = "sm_90a", triple = "t", O = 0x1>]',
         'gpu.module @k [#nvvm.target<O = 1, triple = "t", chip = "sm_90a", features = "+ptx80", flags = {a = 1 : i64, z}, link = ["a.bc", 1]>]  {',
     ),
-    "nvvm-empty-flags-link": ("gpu.module @k [#nvvm.target<flags = {}, link = []>]", "gpu.module @k [#nvvm.target<flags = {}, link = []>]  {"),
-    "nvvm-escapes": ('gpu.module @k [#nvvm.target<features = "a\\"b">]', 'gpu.module @k [#nvvm.target<features = "a\\22b">]  {'),
+    "nvvm-empty-flags-link": (
+        "gpu.module @k [#nvvm.target<flags = {}, link = []>]",
+        "gpu.module @k [#nvvm.target<flags = {}, link = []>]  {",
+    ),
+    "nvvm-escapes": (
+        'gpu.module @k [#nvvm.target<features = "a\\"b">]',
+        'gpu.module @k [#nvvm.target<features = "a\\22b">]  {',
+    ),
     "nvvm-bool-level": ("gpu.module @k [#nvvm.target<O = true>]", "gpu.module @k [#nvvm.target<O = -1>]  {"),
     "rocdl-all": (
         'gpu.module @k [#rocdl.target<abi = "400", features = "+xnack", chip = "gfx90a", triple = "t", O = 1, link = ["l"], flags = {f}>]',
@@ -195,7 +213,9 @@ def _mlir_opt_19(text: str, tmp_path: Path, *args: str) -> subprocess.CompletedP
     assert MLIR_OPT_19 is not None
     path = tmp_path / "in.mlir"
     path.write_text(text)
-    return subprocess.run([MLIR_OPT_19, "--allow-unregistered-dialect", *args, str(path)], capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [MLIR_OPT_19, "--allow-unregistered-dialect", *args, str(path)], capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.parametrize("case", sorted(PRINTED))
@@ -217,12 +237,16 @@ def test_both_forms_byte_identical_to_mlir_opt_19(case: str, generic: bool, tmp_
 
 
 def test_handler_and_targets_are_properties() -> None:
-    module = parse_module('gpu.module @k <#gpu.select_object<1>> [#nvvm.target, #rocdl.target<chip = "gfx90a">] attributes {x}' + _BODY)
+    module = parse_module(
+        'gpu.module @k <#gpu.select_object<1>> [#nvvm.target, #rocdl.target<chip = "gfx90a">] attributes {x}' + _BODY
+    )
     op = module.regions[0].blocks[0].ops[0]
     assert set(op.properties) == {"sym_name", "offloadingHandler", "targets"}
     assert set(op.attributes) == {"x"}
     assert op.properties["offloadingHandler"] == OpaqueAttr("#gpu.select_object<1 : i64>")
-    assert op.properties["targets"] == ArrayAttr((OpaqueAttr("#nvvm.target"), OpaqueAttr('#rocdl.target<chip = "gfx90a">')))
+    assert op.properties["targets"] == ArrayAttr(
+        (OpaqueAttr("#nvvm.target"), OpaqueAttr('#rocdl.target<chip = "gfx90a">'))
+    )
     generic = print_op(module, generic=True)
     head = generic.splitlines()[1]
     assert head == (
@@ -238,12 +262,16 @@ def test_generic_form_canonicalises_the_attributes_too() -> None:
         '"gpu.module"() <{offloadingHandler = #gpu.select_object<#rocdl.target<O = 2>>, sym_name = "k", '
         'targets = [#nvvm.target<chip = "sm_50", O = 1>]}> ({\n  "gpu.module_end"() : () -> ()\n}) : () -> ()\n'
     )
-    assert _print(text).splitlines()[1] == "  gpu.module @k <#gpu.select_object<#rocdl.target>> [#nvvm.target<O = 1>]  {"
+    assert (
+        _print(text).splitlines()[1] == "  gpu.module @k <#gpu.select_object<#rocdl.target>> [#nvvm.target<O = 1>]  {"
+    )
 
 
 def test_attributes_canonical_anywhere() -> None:
     """mlir-opt-19 reads these attributes the same wherever they are."""
-    out = _print('"t.op"() {a = #nvvm.target<chip = "sm_50">, b = #gpu.select_object<2>, c = [#rocdl.target<O=2>]} : () -> ()\n')
+    out = _print(
+        '"t.op"() {a = #nvvm.target<chip = "sm_50">, b = #gpu.select_object<2>, c = [#rocdl.target<O=2>]} : () -> ()\n'
+    )
     assert '"t.op"() {a = #nvvm.target, b = #gpu.select_object<2 : i64>, c = [#rocdl.target]} : () -> ()' in out
 
 
@@ -258,8 +286,12 @@ def test_empty_gpu_module_generic_has_no_block_label() -> None:
 def test_target_predicates() -> None:
     assert is_gpu_target(OpaqueAttr("#nvvm.target")) and is_gpu_target(OpaqueAttr("#rocdl.target<O = 1>"))
     assert is_gpu_target(OpaqueAttr("#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<>>"))
-    assert not is_gpu_target(OpaqueAttr("#gpu.select_object<0 : i64>")) and not is_gpu_target(OpaqueAttr("#nvvm.targetx"))
-    assert is_offloading_handler(OpaqueAttr("#gpu.select_object")) and not is_offloading_handler(OpaqueAttr("#nvvm.target"))
+    assert not is_gpu_target(OpaqueAttr("#gpu.select_object<0 : i64>")) and not is_gpu_target(
+        OpaqueAttr("#nvvm.targetx")
+    )
+    assert is_offloading_handler(OpaqueAttr("#gpu.select_object")) and not is_offloading_handler(
+        OpaqueAttr("#nvvm.target")
+    )
     assert canonical_gpu_attr("#arith.fastmath<fast>", parse_attr_value) is None
 
 
@@ -300,8 +332,14 @@ DIAGNOSED = {
         "gpu.module @k attributes {targets = [1]}",
         "1:1: error: 'gpu.module' op attribute 'targets' failed to satisfy constraint: array of GPU target attributes with at least 1 elements",
     ),
-    "nvvm-unknown-param": ("gpu.module @k [#nvvm.target<bogus = 1>]", "1:37: error: duplicate or unknown struct parameter name: bogus"),
-    "nvvm-duplicate-param": ("gpu.module @k [#nvvm.target<O = 1, O = 2>]", "1:40: error: duplicate or unknown struct parameter name: O"),
+    "nvvm-unknown-param": (
+        "gpu.module @k [#nvvm.target<bogus = 1>]",
+        "1:37: error: duplicate or unknown struct parameter name: bogus",
+    ),
+    "nvvm-duplicate-param": (
+        "gpu.module @k [#nvvm.target<O = 1, O = 2>]",
+        "1:40: error: duplicate or unknown struct parameter name: O",
+    ),
     "nvvm-chip-not-string": ("gpu.module @k [#nvvm.target<chip = 1>]", "1:36: error: expected string"),
     "nvvm-chip-single-quote": ("gpu.module @k [#nvvm.target<chip = 'x'>]", "1:36: error: unexpected character"),
     "nvvm-level-not-int": ('gpu.module @k [#nvvm.target<O = "x">]', "1:33: error: expected integer value"),
@@ -312,103 +350,301 @@ DIAGNOSED = {
     "nvvm-no-equals": ("gpu.module @k [#nvvm.target<O>]", "1:30: error: expected '='"),
     "nvvm-colon": ("gpu.module @k [#nvvm.target<O: 1>]", "1:30: error: expected '='"),
     "nvvm-trailing-comma": ("gpu.module @k [#nvvm.target<O = 1,>]", "1:35: error: expected valid keyword"),
-    "nvvm-flags-not-dict": ("gpu.module @k [#nvvm.target<flags = 1>]", "1:37: error: invalid kind of attribute specified"),
-    "nvvm-link-not-array": ("gpu.module @k [#nvvm.target<link = 1>]", "1:36: error: invalid kind of attribute specified"),
-    "rocdl-unknown-param": ('gpu.module @k [#rocdl.target<cpu = "x">]', "1:36: error: duplicate or unknown struct parameter name: cpu"),
+    "nvvm-flags-not-dict": (
+        "gpu.module @k [#nvvm.target<flags = 1>]",
+        "1:37: error: invalid kind of attribute specified",
+    ),
+    "nvvm-link-not-array": (
+        "gpu.module @k [#nvvm.target<link = 1>]",
+        "1:36: error: invalid kind of attribute specified",
+    ),
+    "rocdl-unknown-param": (
+        'gpu.module @k [#rocdl.target<cpu = "x">]',
+        "1:36: error: duplicate or unknown struct parameter name: cpu",
+    ),
     "handler-negative": ("gpu.module @k <#gpu.select_object<-1>>", "1:34: error: the object index must be positive"),
-    "handler-string": ('gpu.module @k <#gpu.select_object<"x">>', "1:34: error: the target attribute must be a GPU Target attribute"),
-    "handler-of-handler": ("gpu.module @k <#gpu.select_object<#gpu.select_object<1>>>", "1:34: error: the target attribute must be a GPU Target attribute"),
+    "handler-string": (
+        'gpu.module @k <#gpu.select_object<"x">>',
+        "1:34: error: the target attribute must be a GPU Target attribute",
+    ),
+    "handler-of-handler": (
+        "gpu.module @k <#gpu.select_object<#gpu.select_object<1>>>",
+        "1:34: error: the target attribute must be a GPU Target attribute",
+    ),
     "handler-true": ("gpu.module @k <#gpu.select_object<true>>", "1:34: error: the object index must be positive"),
-    "handler-wraps-negative": ("gpu.module @k <#gpu.select_object<255 : ui8>>", "1:34: error: the object index must be positive"),
+    "handler-wraps-negative": (
+        "gpu.module @k <#gpu.select_object<255 : ui8>>",
+        "1:34: error: the object index must be positive",
+    ),
     "nvvm-no-keyword": ("gpu.module @k [#nvvm.target< = 3>]", "1:29: error: expected '>'"),
     "handler-two-values": ("gpu.module @k <#gpu.select_object<0, 1>>", "1:36: error: expected '>'"),
     "handler-empty": ("gpu.module @k <#gpu.select_object<>>", "1:35: error: expected attribute value"),
-    "handler-bad-target": ("gpu.module @k <#gpu.select_object<#nvvm.target<O = x>>>", "1:52: error: expected integer value"),
+    "handler-bad-target": (
+        "gpu.module @k <#gpu.select_object<#nvvm.target<O = x>>>",
+        "1:52: error: expected integer value",
+    ),
     # A dialect attribute's body must nest its `<>`, `[]`, `()` and `{}` (strings
     # skipped): the error is at the last string read, else the opening `<`.
-    "unbalanced-square": ('gpu.module @k [#nvvm.target<flags = {a = [1}>]', "1:28: error: unbalanced '[' character in pretty dialect name"),
-    "unbalanced-after-string": ('gpu.module @k [#nvvm.target<link = [">"}]>]', "1:37: error: unbalanced '[' character in pretty dialect name"),
-    "unbalanced-close": ('gpu.module @k [#rocdl.target<chip = "x", ]>]', "1:37: error: unbalanced '<' character in pretty dialect name"),
-    "unbalanced-before-name-check": ('gpu.module @k [#nvvm.foo<(>]', "1:25: error: unbalanced '(' character in pretty dialect name"),
-    "unbalanced-in-spirv": ('gpu.module @k [#spirv.target_env<#spirv.resource_limits<>, #spirv.vce<v1.0, Shader], []>>]', "1:33: error: unbalanced '<' character in pretty dialect name"),
-    "unbalanced-unregistered": ('gpu.module @k attributes {a = #foo.bar<"<" (]>}', "1:40: error: unbalanced '(' character in pretty dialect name"),
+    "unbalanced-square": (
+        "gpu.module @k [#nvvm.target<flags = {a = [1}>]",
+        "1:28: error: unbalanced '[' character in pretty dialect name",
+    ),
+    "unbalanced-after-string": (
+        'gpu.module @k [#nvvm.target<link = [">"}]>]',
+        "1:37: error: unbalanced '[' character in pretty dialect name",
+    ),
+    "unbalanced-close": (
+        'gpu.module @k [#rocdl.target<chip = "x", ]>]',
+        "1:37: error: unbalanced '<' character in pretty dialect name",
+    ),
+    "unbalanced-before-name-check": (
+        "gpu.module @k [#nvvm.foo<(>]",
+        "1:25: error: unbalanced '(' character in pretty dialect name",
+    ),
+    "unbalanced-in-spirv": (
+        "gpu.module @k [#spirv.target_env<#spirv.resource_limits<>, #spirv.vce<v1.0, Shader], []>>]",
+        "1:33: error: unbalanced '<' character in pretty dialect name",
+    ),
+    "unbalanced-unregistered": (
+        'gpu.module @k attributes {a = #foo.bar<"<" (]>}',
+        "1:40: error: unbalanced '(' character in pretty dialect name",
+    ),
     # A name the `gpu`, `nvvm`, `rocdl` or `spirv` dialect does not have.
     "unknown-nvvm": ("gpu.module @k [#nvvm.foo]", "1:22: error: unknown attribute `foo` in dialect `nvvm`"),
     "unknown-nvvm-params": ("gpu.module @k [#nvvm.foo<1>]", "1:22: error: unknown attribute `foo` in dialect `nvvm`"),
-    "unknown-rocdl": ("gpu.module @k [#nvvm.target, #rocdl.targets]", "1:37: error: unknown attribute `targets` in dialect `rocdl`"),
+    "unknown-rocdl": (
+        "gpu.module @k [#nvvm.target, #rocdl.targets]",
+        "1:37: error: unknown attribute `targets` in dialect `rocdl`",
+    ),
     "unknown-gpu-handler": ("gpu.module @k <#gpu.foo<1>>", "1:21: error: unknown attribute `foo` in dialect `gpu`"),
     "unknown-spirv": ("gpu.module @k [#spirv.foo]", "1:23: error: unknown SPIR-V attribute kind: foo"),
     "unknown-spirv-string": ('gpu.module @k [#spirv.foo<"a>b">]', "1:23: error: unknown SPIR-V attribute kind: foo"),
-    "unknown-dotted-name": ("gpu.module @k [#nvvm.target.x]", "1:22: error: unknown attribute `target.x` in dialect `nvvm`"),
+    "unknown-dotted-name": (
+        "gpu.module @k [#nvvm.target.x]",
+        "1:22: error: unknown attribute `target.x` in dialect `nvvm`",
+    ),
     "unknown-dialect-form": ("gpu.module @k [#gpu<foo>]", "1:21: error: unknown attribute `foo` in dialect `gpu`"),
     "unknown-dialect-form-spirv": ("gpu.module @k [#spirv<  bar>]", "1:25: error: unknown SPIR-V attribute kind: bar"),
     "unknown-dialect-form-empty": ("gpu.module @k [#nvvm<>]", "1:22: error: expected valid keyword"),
     "unknown-no-name": ("gpu.module @k [#rocdl.]", "1:23: error: expected valid keyword"),
-    "unknown-in-dict": ("gpu.module @k attributes {a = #gpu.address_space<workgroup>, c = #gpu.nope}", "1:71: error: unknown attribute `nope` in dialect `gpu`"),
-    "unknown-in-handler": ("gpu.module @k <#gpu.select_object<#nvvm.foo>>", "1:41: error: unknown attribute `foo` in dialect `nvvm`"),
-    "unknown-in-flags": ("gpu.module @k [#nvvm.target<flags = {a = #rocdl.bar}>]", "1:49: error: unknown attribute `bar` in dialect `rocdl`"),
-    "unknown-in-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA, #spirv.resource_limits<cooperative_matrix_properties_khr = [#nvvm.bar]>>]", "1:140: error: unknown attribute `bar` in dialect `nvvm`"),
-    "unknown-as-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.foo<1>>]", "1:73: error: unknown SPIR-V attribute kind: foo"),
+    "unknown-in-dict": (
+        "gpu.module @k attributes {a = #gpu.address_space<workgroup>, c = #gpu.nope}",
+        "1:71: error: unknown attribute `nope` in dialect `gpu`",
+    ),
+    "unknown-in-handler": (
+        "gpu.module @k <#gpu.select_object<#nvvm.foo>>",
+        "1:41: error: unknown attribute `foo` in dialect `nvvm`",
+    ),
+    "unknown-in-flags": (
+        "gpu.module @k [#nvvm.target<flags = {a = #rocdl.bar}>]",
+        "1:49: error: unknown attribute `bar` in dialect `rocdl`",
+    ),
+    "unknown-in-limits": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA, #spirv.resource_limits<cooperative_matrix_properties_khr = [#nvvm.bar]>>]",
+        "1:140: error: unknown attribute `bar` in dialect `nvvm`",
+    ),
+    "unknown-as-limits": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.foo<1>>]",
+        "1:73: error: unknown SPIR-V attribute kind: foo",
+    ),
     # `#spirv.target_env`, `#spirv.vce`, `#spirv.resource_limits`: a missing
     # mark is reported just past the token before it. An unknown client API,
     # vendor or device type is the first line when the attribute then fails.
-    "spirv-api-twice": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Vulkan, api=OpenCL, {_LIMITS}>]", "1:78: error: unknown vendor: api"),
-    "spirv-api-after-vendor": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU, api=Vulkan, {_LIMITS}>]", "1:77: error: expected attribute value"),
-    "spirv-limits-first": (f"gpu.module @k [#spirv.target_env<{_LIMITS}, {_VCE}>]", "1:34: error: invalid kind of attribute specified"),
+    "spirv-api-twice": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=Vulkan, api=OpenCL, {_LIMITS}>]",
+        "1:78: error: unknown vendor: api",
+    ),
+    "spirv-api-after-vendor": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU, api=Vulkan, {_LIMITS}>]",
+        "1:77: error: expected attribute value",
+    ),
+    "spirv-limits-first": (
+        f"gpu.module @k [#spirv.target_env<{_LIMITS}, {_VCE}>]",
+        "1:34: error: invalid kind of attribute specified",
+    ),
     "spirv-no-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}>]", "1:64: error: expected ','"),
-    "spirv-after-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS}, api=Vulkan>]", "1:90: error: expected '>'"),
-    "spirv-device-id-not-int": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:x, {_LIMITS}>]", "1:77: error: expected integer value"),
-    "spirv-device-id-too-large": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:4294967296, {_LIMITS}>]", "1:77: error: integer value too large"),
+    "spirv-after-limits": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS}, api=Vulkan>]",
+        "1:90: error: expected '>'",
+    ),
+    "spirv-device-id-not-int": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:x, {_LIMITS}>]",
+        "1:77: error: expected integer value",
+    ),
+    "spirv-device-id-too-large": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:4294967296, {_LIMITS}>]",
+        "1:77: error: integer value too large",
+    ),
     "spirv-empty": ("gpu.module @k [#spirv.target_env<  >]", "1:34: error: expected attribute value"),
     "spirv-not-vce": ("gpu.module @k [#spirv.target_env<1>]", "1:34: error: invalid kind of attribute specified"),
     "spirv-bare": ("gpu.module @k [#spirv.target_env]", "1:33: error: expected '<'"),
     "spirv-api-no-equals": (f"gpu.module @k [#spirv.target_env<{_VCE}, api, {_LIMITS}>]", "1:69: error: expected '='"),
-    "spirv-api-no-name": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=, {_LIMITS}>]", "1:70: error: expected valid keyword"),
-    "spirv-vendor-no-device": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:, {_LIMITS}>]", "1:73: error: expected valid keyword"),
-    "spirv-two-vendors": (f"gpu.module @k [#spirv.target_env<{_VCE}, AMD:CPU, NVIDIA:CPU, {_LIMITS}>]", "1:74: error: expected attribute value"),
-    "spirv-int-as-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, 1, {_LIMITS}>]", "1:66: error: invalid kind of attribute specified"),
-    "spirv-limits-twice": (f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS}, {_LIMITS}>]", "1:90: error: expected '>'"),
-    "spirv-vendor-equals": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA=1, {_LIMITS}>]", "1:72: error: expected ','"),
-    "spirv-device-four-parts": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:1:2, {_LIMITS}>]", "1:78: error: expected ','"),
-    "spirv-vendor-no-comma": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA {_LIMITS}>]", "1:72: error: expected ','"),
-    "spirv-api-no-comma": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Vulkan {_LIMITS}>]", "1:76: error: expected ','"),
-    "spirv-unknown-vendor-fails": (f"gpu.module @k [#spirv.target_env<{_VCE}, Foo=1, {_LIMITS}>]", "1:66: error: unknown vendor: Foo"),
-    "spirv-unknown-device-fails": (f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:Foo:x, {_LIMITS}>]", "1:73: error: unknown device type: Foo"),
-    "spirv-unknown-api-fails": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Foo, Bar {_LIMITS}>]", "1:70: error: unknown client API: Foo"),
-    "spirv-unknown-api-limits-fail": (f"gpu.module @k [#spirv.target_env<{_VCE}, api=Foo, #spirv.resource_limits<x = 1>>]", "1:70: error: unknown client API: Foo"),
+    "spirv-api-no-name": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=, {_LIMITS}>]",
+        "1:70: error: expected valid keyword",
+    ),
+    "spirv-vendor-no-device": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:, {_LIMITS}>]",
+        "1:73: error: expected valid keyword",
+    ),
+    "spirv-two-vendors": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, AMD:CPU, NVIDIA:CPU, {_LIMITS}>]",
+        "1:74: error: expected attribute value",
+    ),
+    "spirv-int-as-limits": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, 1, {_LIMITS}>]",
+        "1:66: error: invalid kind of attribute specified",
+    ),
+    "spirv-limits-twice": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS}, {_LIMITS}>]",
+        "1:90: error: expected '>'",
+    ),
+    "spirv-vendor-equals": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA=1, {_LIMITS}>]",
+        "1:72: error: expected ','",
+    ),
+    "spirv-device-four-parts": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:CPU:1:2, {_LIMITS}>]",
+        "1:78: error: expected ','",
+    ),
+    "spirv-vendor-no-comma": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA {_LIMITS}>]",
+        "1:72: error: expected ','",
+    ),
+    "spirv-api-no-comma": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=Vulkan {_LIMITS}>]",
+        "1:76: error: expected ','",
+    ),
+    "spirv-unknown-vendor-fails": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, Foo=1, {_LIMITS}>]",
+        "1:66: error: unknown vendor: Foo",
+    ),
+    "spirv-unknown-device-fails": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, NVIDIA:Foo:x, {_LIMITS}>]",
+        "1:73: error: unknown device type: Foo",
+    ),
+    "spirv-unknown-api-fails": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=Foo, Bar {_LIMITS}>]",
+        "1:70: error: unknown client API: Foo",
+    ),
+    "spirv-unknown-api-limits-fail": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, api=Foo, #spirv.resource_limits<x = 1>>]",
+        "1:70: error: unknown client API: Foo",
+    ),
     "spirv-junk-after-limits": (f"gpu.module @k [#spirv.target_env<{_VCE}, {_LIMITS} x>]", "1:90: error: expected '>'"),
     # A character that starts no token: the lexer's error, as soon as the token
     # before it is read.
-    "stray-in-vce": ("gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Sh'ader], []>, #spirv.resource_limits<>>]", '1:54: error: unexpected character'),
-    "stray-after-api": ('gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], []>, api=Foo;, #spirv.resource_limits<>>]', '1:67: error: unexpected character'),
-    "stray-name": ('gpu.module @k [#gpu<&x>]', '1:21: error: unexpected character'),
-    "vce-unknown-version": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.7, [], []>, {_LIMITS}>]", "1:45: error: unknown version: v1.7"),
-    "vce-unknown-version-no-comma": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.02 [Shader], []>, {_LIMITS}>]", "1:50: error: expected ','"),
-    "vce-unknown-capability-first": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Foo x], []>, {_LIMITS}>]", "1:52: error: unknown capability: Foo"),
-    "vce-unknown-capability": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader, Foo], []>, {_LIMITS}>]", "1:60: error: unknown capability: Foo"),
-    "vce-unknown-extension": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], [Foo]>, {_LIMITS}>]", "1:56: error: unknown extension: Foo"),
-    "vce-no-extensions": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader]>, {_LIMITS}>]", "1:59: error: expected ','"),
-    "vce-version-only": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0   >, {_LIMITS}>]", "1:49: error: expected ','"),
-    "vce-version-not-keyword": (f"gpu.module @k [#spirv.target_env<#spirv.vce<1.0, [], []>, {_LIMITS}>]", "1:45: error: expected valid keyword"),
-    "vce-trailing-comma": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader,], []>, {_LIMITS}>]", "1:59: error: expected valid keyword"),
-    "vce-no-bracket": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, Shader, []>, {_LIMITS}>]", "1:50: error: expected '['"),
-    "vce-extra": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], [] x>, {_LIMITS}>]", "1:63: error: expected '>'"),
-    "vce-missing-comma-in-list": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader x], []>, {_LIMITS}>]", "1:58: error: expected ']'"),
-    "vce-missing-comma": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0 [Shader], []>, {_LIMITS}>]", "1:49: error: expected ','"),
-    "vce-ends-early": (f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], >, {_LIMITS}>]", "1:60: error: expected '['"),
-    "vce-empty": (f"gpu.module @k [#spirv.target_env<#spirv.vce<  >, {_LIMITS}>]", "1:47: error: expected valid keyword"),
+    "stray-in-vce": (
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Sh'ader], []>, #spirv.resource_limits<>>]",
+        "1:54: error: unexpected character",
+    ),
+    "stray-after-api": (
+        "gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], []>, api=Foo;, #spirv.resource_limits<>>]",
+        "1:67: error: unexpected character",
+    ),
+    "stray-name": ("gpu.module @k [#gpu<&x>]", "1:21: error: unexpected character"),
+    "vce-unknown-version": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.7, [], []>, {_LIMITS}>]",
+        "1:45: error: unknown version: v1.7",
+    ),
+    "vce-unknown-version-no-comma": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.02 [Shader], []>, {_LIMITS}>]",
+        "1:50: error: expected ','",
+    ),
+    "vce-unknown-capability-first": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Foo x], []>, {_LIMITS}>]",
+        "1:52: error: unknown capability: Foo",
+    ),
+    "vce-unknown-capability": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader, Foo], []>, {_LIMITS}>]",
+        "1:60: error: unknown capability: Foo",
+    ),
+    "vce-unknown-extension": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [], [Foo]>, {_LIMITS}>]",
+        "1:56: error: unknown extension: Foo",
+    ),
+    "vce-no-extensions": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader]>, {_LIMITS}>]",
+        "1:59: error: expected ','",
+    ),
+    "vce-version-only": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0   >, {_LIMITS}>]",
+        "1:49: error: expected ','",
+    ),
+    "vce-version-not-keyword": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<1.0, [], []>, {_LIMITS}>]",
+        "1:45: error: expected valid keyword",
+    ),
+    "vce-trailing-comma": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader,], []>, {_LIMITS}>]",
+        "1:59: error: expected valid keyword",
+    ),
+    "vce-no-bracket": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, Shader, []>, {_LIMITS}>]",
+        "1:50: error: expected '['",
+    ),
+    "vce-extra": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], [] x>, {_LIMITS}>]",
+        "1:63: error: expected '>'",
+    ),
+    "vce-missing-comma-in-list": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader x], []>, {_LIMITS}>]",
+        "1:58: error: expected ']'",
+    ),
+    "vce-missing-comma": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0 [Shader], []>, {_LIMITS}>]",
+        "1:49: error: expected ','",
+    ),
+    "vce-ends-early": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<v1.0, [Shader], >, {_LIMITS}>]",
+        "1:60: error: expected '['",
+    ),
+    "vce-empty": (
+        f"gpu.module @k [#spirv.target_env<#spirv.vce<  >, {_LIMITS}>]",
+        "1:47: error: expected valid keyword",
+    ),
     "vce-bare": (f"gpu.module @k [#spirv.target_env<#spirv.vce, {_LIMITS}>]", "1:44: error: expected '<'"),
     "limits-bare": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits>]", "1:88: error: expected '<'"),
-    "limits-no-keyword": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits< = 1>>]", "1:89: error: expected '>'"),
-    "limits-no-equals": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size>>]", "1:102: error: expected '='"),
-    "limits-trailing-comma": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size = 1,>>]", "1:107: error: expected valid keyword"),
-    "limits-duplicate": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size = 1, subgroup_size = 2>>]", "1:124: error: duplicate or unknown struct parameter name: subgroup_size"),
-    "limits-typed-int": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_shared_memory_size = 5 : i32>>]", "1:123: error: expected '>'"),
-    "limits-string": (f'gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_shared_memory_size = "x">>]', "1:122: error: expected integer value"),
-    "limits-too-large": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<min_subgroup_size = 4294967296>>]", "1:109: error: integer value too large"),
-    "limits-size-not-array": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_workgroup_size = 1>>]", "1:118: error: invalid kind of attribute specified"),
-    "limits-coop-not-array": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<cooperative_matrix_properties_nv = 1>>]", "1:124: error: invalid kind of attribute specified"),
-    "limits-unknown": (f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<bogus = 1>>]", "1:97: error: duplicate or unknown struct parameter name: bogus"),
+    "limits-no-keyword": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits< = 1>>]",
+        "1:89: error: expected '>'",
+    ),
+    "limits-no-equals": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size>>]",
+        "1:102: error: expected '='",
+    ),
+    "limits-trailing-comma": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size = 1,>>]",
+        "1:107: error: expected valid keyword",
+    ),
+    "limits-duplicate": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<subgroup_size = 1, subgroup_size = 2>>]",
+        "1:124: error: duplicate or unknown struct parameter name: subgroup_size",
+    ),
+    "limits-typed-int": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_shared_memory_size = 5 : i32>>]",
+        "1:123: error: expected '>'",
+    ),
+    "limits-string": (
+        f'gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_shared_memory_size = "x">>]',
+        "1:122: error: expected integer value",
+    ),
+    "limits-too-large": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<min_subgroup_size = 4294967296>>]",
+        "1:109: error: integer value too large",
+    ),
+    "limits-size-not-array": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<max_compute_workgroup_size = 1>>]",
+        "1:118: error: invalid kind of attribute specified",
+    ),
+    "limits-coop-not-array": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<cooperative_matrix_properties_nv = 1>>]",
+        "1:124: error: invalid kind of attribute specified",
+    ),
+    "limits-unknown": (
+        f"gpu.module @k [#spirv.target_env<{_VCE}, #spirv.resource_limits<bogus = 1>>]",
+        "1:97: error: duplicate or unknown struct parameter name: bogus",
+    ),
 }
 
 # Syntax errors: input head (or whole text, ending in a newline) ->
@@ -425,7 +661,11 @@ SYNTAX_CASES = {
     "targets-blank-before-params": ("gpu.module @k [#nvvm.target  <  O = 3 >]", "1:28", "expected ',' or ']'"),
     "handler-empty": ("gpu.module @k <>", "1:16", "expected attribute value"),
     "handler-unterminated": ("gpu.module @k <#gpu.select_object<0>", "1:37", "expected '>'"),
-    "targets-before-handler": ("gpu.module @k [#nvvm.target] <#gpu.select_object<0>>", "1:29", "expected '{' to begin a region"),
+    "targets-before-handler": (
+        "gpu.module @k [#nvvm.target] <#gpu.select_object<0>>",
+        "1:29",
+        "expected '{' to begin a region",
+    ),
     "targets-twice": ("gpu.module @k [#nvvm.target] [#rocdl.target]", "1:29", "expected '{' to begin a region"),
     "nvvm-link-value-use": ("gpu.module @k [#nvvm.target<link = [%x]>]", "1:37", "expected attribute value"),
 }
@@ -488,7 +728,13 @@ def test_syntax_cases_pinned_from_mlir_opt_19(case: str, tmp_path: Path) -> None
 def test_cli_process_reports_without_traceback(tmp_path: Path) -> None:
     path = tmp_path / "in.mlir"
     path.write_text("gpu.module @k [\n")
-    proc = subprocess.run([sys.executable, "-m", "spec", "print", "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-m", "spec", "print", "--allow-unregistered-dialect", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert proc.returncode == 1 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: ", proc.stderr)
 

@@ -25,7 +25,9 @@ C1 = "    %c1 = arith.constant 1 : index\n    %x = arith.constant 1.0 : f32\n"
 GRID = "blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)"
 
 
-def _launch(kernel: str, args: str = " args(%x : f32)", attrs: str = " attributes {gpu.container_module}", extra: str = "") -> str:
+def _launch(
+    kernel: str, args: str = " args(%x : f32)", attrs: str = " attributes {gpu.container_module}", extra: str = ""
+) -> str:
     return f"module{attrs} {{\n{KERNEL}{extra}  func.func @f() {{\n{C1}    gpu.launch_func {kernel} {GRID}{args}\n    return\n  }}\n}}\n"
 
 
@@ -67,7 +69,9 @@ REFUSED = {
     "memset-unranked-generic": 'func.func @f(%u: memref<*xf32>, %c: f32) {\n  "gpu.memset"(%u, %c) : (memref<*xf32>, f32) -> ()\n  return\n}\n',
     "typed-llvm-pointer": "func.func @f(%p: !llvm.ptr<1>, %q: !llvm.ptr<f32>) {\n  return\n}\n",
     "typed-llvm-pointer-in-a-struct": "func.func @f(%q: !llvm.struct<(i32, ptr<i8>)>) {\n  return\n}\n",
-    "container-checks-come-first": _launch("@m::@zz", extra="  func.func @g(%a: i32) {\n    %0 = \"arith.addi\"(%a) : (i32) -> i32\n    return\n  }\n"),
+    "container-checks-come-first": _launch(
+        "@m::@zz", extra='  func.func @g(%a: i32) {\n    %0 = "arith.addi"(%a) : (i32) -> i32\n    return\n  }\n'
+    ),
 }
 FIRST_ONLY: frozenset[str] = frozenset()
 """Cases where only 19's first error is compared (none: a typed pointer's
@@ -98,7 +102,9 @@ ACCEPTED = {
 
 
 def test_every_rule_the_registry_names_exists() -> None:
-    names = {i.verifier for i in registry._REGISTRY.values() if i.verifier} | set(registry.DIALECT_ATTRIBUTE_VERIFIERS.values())
+    names = {i.verifier for i in registry._REGISTRY.values() if i.verifier} | set(
+        registry.DIALECT_ATTRIBUTE_VERIFIERS.values()
+    )
     assert names <= set(RULES)
     kinds = {c for i in registry._REGISTRY.values() for _, c in i.operand_types}
     assert kinds <= set(TYPE_CONSTRAINTS)
@@ -107,7 +113,12 @@ def test_every_rule_the_registry_names_exists() -> None:
 
 @pytest.mark.parametrize(
     ("memref", "symbols"),
-    [("memref<4xf32>", 0), ("memref<?xf32, strided<[?, 1], offset: ?>>", 2), ("memref<4xf32, affine_map<(d0)[s0, s1] -> (d0 + s0)>>", 2), ("memref<4xf32, 3>", 0)],
+    [
+        ("memref<4xf32>", 0),
+        ("memref<?xf32, strided<[?, 1], offset: ?>>", 2),
+        ("memref<4xf32, affine_map<(d0)[s0, s1] -> (d0 + s0)>>", 2),
+        ("memref<4xf32, 3>", 0),
+    ],
 )
 def test_layout_symbols(memref: str, symbols: int) -> None:
     assert layout_symbols(memref) == symbols

@@ -160,7 +160,9 @@ def test_keyword_lookup_only_for_plain_strings() -> None:
     def unless(*terms: TerminalDef) -> UnlessCallback:
         return UnlessCallback(Scanner(list(terms), 0, re, False))
 
-    plain = keyword_lookup(unless(TerminalDef("KW_A", PatternStr("gpu.wait")), TerminalDef("KW_B", PatternStr("scf.if"))))
+    plain = keyword_lookup(
+        unless(TerminalDef("KW_A", PatternStr("gpu.wait")), TerminalDef("KW_B", PatternStr("scf.if")))
+    )
     assert isinstance(plain, KeywordTable) and plain == {"gpu.wait": "KW_A", "scf.if": "KW_B"}
     assert keyword_lookup(unless(TerminalDef("KW_C", PatternStr("ret", flags=("i",))))) is None
     assert keyword_lookup(unless(TerminalDef("KW_D", PatternRE("ret+")))) is None
@@ -194,7 +196,9 @@ def test_an_unsupported_lark_fails_loudly_with_what_to_do() -> None:
     from spec.syntax.lark_fast import SUPPORTED_LARK, check_lark_version
 
     for version in ("1.2.2", "1.4.0", "2.0.0", "not-a-version"):
-        with pytest.raises(ImportError, match=r"supports lark 1\.3\.x; lark .* is installed: pip install 'lark>=1\.3,<1\.4'"):
+        with pytest.raises(
+            ImportError, match=r"supports lark 1\.3\.x; lark .* is installed: pip install 'lark>=1\.3,<1\.4'"
+        ):
             check_lark_version(version)
     check_lark_version("1.3.1")
     assert (1, 3) in SUPPORTED_LARK

@@ -94,8 +94,12 @@ FIRST_ONLY = frozenset({"bad-target-field-on-its-own-line"})
 
 
 def test_a_dense_literal_over_two_lines_is_the_one_line_literal() -> None:
-    two = parse_module("func.func @f() attributes {d = dense<[[1.0, 2.0],\n  [3.0, 4.0]]> : tensor<2x2xf32>} {\n  return\n}\n")
-    one = parse_module("func.func @f() attributes {d = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>} {\n  return\n}\n")
+    two = parse_module(
+        "func.func @f() attributes {d = dense<[[1.0, 2.0],\n  [3.0, 4.0]]> : tensor<2x2xf32>} {\n  return\n}\n"
+    )
+    one = parse_module(
+        "func.func @f() attributes {d = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>} {\n  return\n}\n"
+    )
     assert print_op(two) == print_op(one)
 
 

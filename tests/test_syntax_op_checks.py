@@ -53,7 +53,11 @@ PINNED_IN_OPS_19_MORE = frozenset(
 ) | frozenset(f"math.{n}" for n in "acos acosh asin asinh atanh cosh sinh fma fpowi".split())
 """Ops with inherent attributes whose bad-value diagnostics are pinned in
 tests/test_ops_19_more.py, not in this file's table."""
-MATH_OPS = [name.removeprefix("math.") for name in registry.known_ops() if name.startswith("math.") and name not in PINNED_IN_OPS_19_MORE and declared(name)]
+MATH_OPS = [
+    name.removeprefix("math.")
+    for name in registry.known_ops()
+    if name.startswith("math.") and name not in PINNED_IN_OPS_19_MORE and declared(name)
+]
 """The f32 math ops with `fastmath` (part 3's are pinned in tests/test_ops_19_more.py)."""
 
 REPO = Path(__file__).resolve().parent.parent
@@ -84,7 +88,11 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
         {"function_type": "(index) -> ()", "sym_name": '"h"'},
     ),
     "func.call": ("body", '"func.call"(%a) {P} {A} : (index) -> ()', {"callee": "@g"}),
-    "gpu.module": ("top", '"gpu.module"() {P} ({{ "gpu.module_end"() : () -> () }}) {A} : () -> ()', {"sym_name": '"m1"'}),
+    "gpu.module": (
+        "top",
+        '"gpu.module"() {P} ({{ "gpu.module_end"() : () -> () }}) {A} : () -> ()',
+        {"sym_name": '"m1"'},
+    ),
     "gpu.func": ("top", _GPU_FUNC, {"function_type": "() -> ()"}),
     **{
         f"gpu.{d}": ("body", _DIM.format(op=f"gpu.{d}"), {"dimension": "#gpu<dim x>"})
@@ -102,7 +110,11 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
         ": (index, index, index, index, index, index) -> ()",
         {"operandSegmentSizes": "array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>"},
     ),
-    "gpu.alloc": ("body", '%0 = "gpu.alloc"() {P} {A} : () -> memref<4xf32>', {"operandSegmentSizes": "array<i32: 0, 0, 0>"}),
+    "gpu.alloc": (
+        "body",
+        '%0 = "gpu.alloc"() {P} {A} : () -> memref<4xf32>',
+        {"operandSegmentSizes": "array<i32: 0, 0, 0>"},
+    ),
     **{
         f"arith.{n}": ("body", f'%0 = "arith.{n}"(%a, %b) {{P}} {{A}} : (index, index) -> index', {})
         for n in "addi subi muli shli".split()
@@ -115,8 +127,16 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
     "arith.constant": ("body", '%0 = "arith.constant"() {P} {A} : () -> index', {"value": "1 : index"}),
     "arith.cmpi": ("body", '%0 = "arith.cmpi"(%a, %b) {P} {A} : (index, index) -> i1', {"predicate": "0"}),
     "arith.cmpf": ("body", '%0 = "arith.cmpf"(%x, %x) {P} {A} : (f32, f32) -> i1', {"predicate": "1"}),
-    "memref.alloc": ("body", '%0 = "memref.alloc"() {P} {A} : () -> memref<4xf32>', {"operandSegmentSizes": "array<i32: 0, 0>"}),
-    "memref.alloca": ("body", '%0 = "memref.alloca"() {P} {A} : () -> memref<4xf32>', {"operandSegmentSizes": "array<i32: 0, 0>"}),
+    "memref.alloc": (
+        "body",
+        '%0 = "memref.alloc"() {P} {A} : () -> memref<4xf32>',
+        {"operandSegmentSizes": "array<i32: 0, 0>"},
+    ),
+    "memref.alloca": (
+        "body",
+        '%0 = "memref.alloca"() {P} {A} : () -> memref<4xf32>',
+        {"operandSegmentSizes": "array<i32: 0, 0>"},
+    ),
     "memref.load": ("body", '%0 = "memref.load"(%m, %a) {P} {A} : (memref<4xf32>, index) -> f32', {}),
     "memref.store": ("body", '"memref.store"(%x, %m, %a) {P} {A} : (f32, memref<4xf32>, index) -> ()', {}),
     "memref.subview": (
@@ -147,16 +167,42 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
     ),
     # The ops found around the pass (issue 16).
     "gpu.global_id": ("body", _DIM.format(op="gpu.global_id"), {"dimension": "#gpu<dim x>"}),
-    **{f"gpu.{n}": ("body", _DIM.format(op=f"gpu.{n}"), {}) for n in ("lane_id", "subgroup_id", "num_subgroups", "subgroup_size")},
-    "gpu.shuffle": ("body", '%0:2 = "gpu.shuffle"(%x, %i, %i) {P} {A} : (f32, i32, i32) -> (f32, i1)', {"mode": "#gpu<shuffle_mode xor>"}),
-    "gpu.subgroup_reduce": ("body", '%0 = "gpu.subgroup_reduce"(%x) {P} {A} : (f32) -> f32', {"op": "#gpu<all_reduce_op add>"}),
+    **{
+        f"gpu.{n}": ("body", _DIM.format(op=f"gpu.{n}"), {})
+        for n in ("lane_id", "subgroup_id", "num_subgroups", "subgroup_size")
+    },
+    "gpu.shuffle": (
+        "body",
+        '%0:2 = "gpu.shuffle"(%x, %i, %i) {P} {A} : (f32, i32, i32) -> (f32, i1)',
+        {"mode": "#gpu<shuffle_mode xor>"},
+    ),
+    "gpu.subgroup_reduce": (
+        "body",
+        '%0 = "gpu.subgroup_reduce"(%x) {P} {A} : (f32) -> f32',
+        {"op": "#gpu<all_reduce_op add>"},
+    ),
     "gpu.printf": ("body", '"gpu.printf"(%i) {P} {A} : (i32) -> ()', {"format": '"%d"'}),
-    "memref.atomic_rmw": ("body", '%0 = "memref.atomic_rmw"(%x, %m, %a) {P} {A} : (f32, memref<4xf32>, index) -> f32', {"kind": "0"}),
+    "memref.atomic_rmw": (
+        "body",
+        '%0 = "memref.atomic_rmw"(%x, %m, %a) {P} {A} : (f32, memref<4xf32>, index) -> f32',
+        {"kind": "0"},
+    ),
     "vector.load": ("body", '%0 = "vector.load"(%m, %a) {P} {A} : (memref<4xf32>, index) -> vector<2xf32>', {}),
-    "vector.store": ("body", '%v = "vector.splat"(%x) : (f32) -> vector<2xf32>\n  "vector.store"(%v, %m, %a) {P} {A} : (vector<2xf32>, memref<4xf32>, index) -> ()', {}),
+    "vector.store": (
+        "body",
+        '%v = "vector.splat"(%x) : (f32) -> vector<2xf32>\n  "vector.store"(%v, %m, %a) {P} {A} : (vector<2xf32>, memref<4xf32>, index) -> ()',
+        {},
+    ),
     "vector.print": ("body", '"vector.print"(%x) {P} {A} : (f32) -> ()', {}),
-    **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x) {{P}} {{A}} : (f32) -> f32', {}) for n in MATH_OPS if n not in ("atan2", "copysign", "powf")},
-    **{f"math.{n}": ("body", f'%0 = "math.{n}"(%x, %x) {{P}} {{A}} : (f32, f32) -> f32', {}) for n in ("atan2", "copysign", "powf")},
+    **{
+        f"math.{n}": ("body", f'%0 = "math.{n}"(%x) {{P}} {{A}} : (f32) -> f32', {})
+        for n in MATH_OPS
+        if n not in ("atan2", "copysign", "powf")
+    },
+    **{
+        f"math.{n}": ("body", f'%0 = "math.{n}"(%x, %x) {{P}} {{A}} : (f32, f32) -> f32', {})
+        for n in ("atan2", "copysign", "powf")
+    },
 }
 TEMPLATES["memref.get_global"] = ("body", '%0 = "memref.get_global"() {P} {A} : () -> memref<4xf32>', {"name": "@gl"})
 
@@ -243,13 +289,25 @@ RULE_CASES = {
     "gpu-func-entry-count": ("top", _GFN.format(ty="(index) -> ()", more="", args="")),
     "gpu-func-entry-type": ("top", _GFN.format(ty="(index) -> ()", more="", args="(%z: i32)")),
     "gpu-func-attribution": ("top", _GFN.format(ty="() -> ()", more="", args="(%z: i32)")),
-    "gpu-func-sym-name": ("top", _GFN.format(ty="() -> ()", more="", args="").replace('sym_name = "kf2"', 'sym_name = 1')),
+    "gpu-func-sym-name": (
+        "top",
+        _GFN.format(ty="() -> ()", more="", args="").replace('sym_name = "kf2"', "sym_name = 1"),
+    ),
     "module-attr-prefix": ("top", '"builtin.module"() ({\n^bb0:\n}) {foo = 1} : () -> ()'),
-    "module-visibility-with-name": ("top", '"builtin.module"() ({\n^bb0:\n}) {sym_name = "q", sym_visibility = "s"} : () -> ()'),
+    "module-visibility-with-name": (
+        "top",
+        '"builtin.module"() ({\n^bb0:\n}) {sym_name = "q", sym_visibility = "s"} : () -> ()',
+    ),
     "no-properties": ("body", '%0 = "arith.index_cast"(%a) <{}> : (index) -> i32'),
-    "no-properties-trunci": ("body", '%0 = "arith.trunci"(%i) <{overflowFlags = #arith.overflow<none>}> : (i32) -> i16'),
+    "no-properties-trunci": (
+        "body",
+        '%0 = "arith.trunci"(%i) <{overflowFlags = #arith.overflow<none>}> : (i32) -> i16',
+    ),
     "segments-size": ("body", '%0 = "memref.alloc"() <{operandSegmentSizes = array<i32: 0>}> : () -> memref<4xf32>'),
-    "segments-sum": ("body", '%0 = "memref.alloc"(%a) <{operandSegmentSizes = array<i32: 0, 0>}> : (index) -> memref<?xf32>'),
+    "segments-sum": (
+        "body",
+        '%0 = "memref.alloc"(%a) <{operandSegmentSizes = array<i32: 0, 0>}> : (index) -> memref<?xf32>',
+    ),
     "segments-missing": ("body", '%0 = "memref.alloc"(%a) : (index) -> memref<?xf32>'),
     "result-count-before-operands": ("body", '"arith.addi"(%a) : (index) -> ()'),
     # Accepted, with mlir-opt-19's output.
@@ -258,11 +316,17 @@ RULE_CASES = {
         "body",
         '%0 = "arith.subi"(%a, %b) <{overflowFlags = #arith.overflow<nsw>}> {overflowFlags = #arith.overflow<nuw>} : (index, index) -> index',
     ),
-    "dict-after-empty-props": ("body", '%0 = "arith.subi"(%a, %b) <{}> {overflowFlags = #arith.overflow<nuw>} : (index, index) -> index'),
+    "dict-after-empty-props": (
+        "body",
+        '%0 = "arith.subi"(%a, %b) <{}> {overflowFlags = #arith.overflow<nuw>} : (index, index) -> index',
+    ),
     "dict-unconvertible-after-props": ("body", '%0 = "memref.alloc"() <{}> {alignment = "x"} : () -> memref<4xf32>'),
     "segments-missing-no-operands": ("body", '%0 = "memref.alloc"() : () -> memref<4xf32>'),
     "default-fastmath": ("body", '%0 = "arith.addf"(%x, %x) : (f32, f32) -> f32'),
-    "call-22-properties-dropped": ("body", '"func.call"(%a) <{callee = @g, no_inline, arg_attrs = [{}]}> : (index) -> ()'),
+    "call-22-properties-dropped": (
+        "body",
+        '"func.call"(%a) <{callee = @g, no_inline, arg_attrs = [{}]}> : (index) -> ()',
+    ),
     "cond-br-weights-dropped": (
         "body",
         '"cf.cond_br"(%p) [^bb1, ^bb1] <{branch_weights = array<i32: 1, 2>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i1) -> ()\n^bb1:',
@@ -274,7 +338,9 @@ RULE_CASES = {
 @pytest.mark.parametrize("case", sorted(RULE_CASES))
 def test_op_rules_match_mlir_opt_19(case: str, tmp_path: Path) -> None:
     where, op = RULE_CASES[case]
-    _check_against_mlir19(_MODULE.format(top=op if where == "top" else "", body=op if where == "body" else ""), tmp_path)
+    _check_against_mlir19(
+        _MODULE.format(top=op if where == "top" else "", body=op if where == "body" else ""), tmp_path
+    )
 
 
 def _ours(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -286,16 +352,24 @@ def _ours(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = spec_main(["print", "--allow-unregistered-dialect", str(path)])
-    return subprocess.CompletedProcess(["python", "-m", "spec", "print", str(path)], code, out.getvalue(), err.getvalue())
+    return subprocess.CompletedProcess(
+        ["python", "-m", "spec", "print", str(path)], code, out.getvalue(), err.getvalue()
+    )
 
 
 def test_cli_exit_code_and_location(tmp_path: Path) -> None:
     path = tmp_path / "in.mlir"
     path.write_text(CASES["func.call-callee-props"])
-    proc = subprocess.run([sys.executable, "-m", "spec", "print", "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-m", "spec", "print", "--allow-unregistered-dialect", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert proc.returncode == 1 and proc.stdout == ""
     assert _first_error(proc.stderr, path) == (
-        'FILE:8:3: error: invalid properties {callee = @g::@h} for op func.call: Invalid attribute `callee` in property conversion: @g::@h'
+        "FILE:8:3: error: invalid properties {callee = @g::@h} for op func.call: Invalid attribute `callee` in property conversion: @g::@h"
     )
 
 
@@ -376,8 +450,14 @@ _GOOD = {
     "": [],
     "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14": ["14", "1"],
     "Indexing modes supported by gpu.shuffle.": ["#gpu<shuffle_mode up>", "#gpu<shuffle_mode idx>"],
-    "built-in reduction operations supported by gpu.allreduce.": ["#gpu<all_reduce_op maxnumf>", "#gpu<all_reduce_op and>"],
-    "Punctuation for separating vectors or vector elements": ["#vector.punctuation<comma>", "#vector.punctuation<newline>"],
+    "built-in reduction operations supported by gpu.allreduce.": [
+        "#gpu<all_reduce_op maxnumf>",
+        "#gpu<all_reduce_op and>",
+    ],
+    "Punctuation for separating vectors or vector elements": [
+        "#vector.punctuation<comma>",
+        "#vector.punctuation<newline>",
+    ],
     "An Attribute containing a string": ['"s"'],
 }
 _VALUES = [
@@ -409,7 +489,9 @@ def generic_known_ops(draw: st.DrawFn) -> str:
             values[key] = draw(st.sampled_from(_VALUES))
     extra = {}
     if draw(st.booleans()):
-        extra[draw(st.sampled_from(["foo", "no_inline", "branch_weights", "arg_attrs", *sorted(entries)]))] = draw(st.sampled_from(_VALUES))
+        extra[draw(st.sampled_from(["foo", "no_inline", "branch_weights", "arg_attrs", *sorted(entries)]))] = draw(
+            st.sampled_from(_VALUES)
+        )
     if draw(st.booleans()):
         return _render(name, values, extra)
     return _render(name, None, {**values, **extra})

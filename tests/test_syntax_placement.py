@@ -40,17 +40,44 @@ def _fn(body: str, arg: str = "") -> str:
 
 
 CASES = {
-    "module-end-at-top": ('"gpu.module_end"() : () -> ()\n', "1:1: error: 'gpu.module_end' op expects parent op 'gpu.module'"),
+    "module-end-at-top": (
+        '"gpu.module_end"() : () -> ()\n',
+        "1:1: error: 'gpu.module_end' op expects parent op 'gpu.module'",
+    ),
     "return-at-top": ('"func.return"() : () -> ()\n', "1:1: error: 'func.return' op expects parent op 'func.func'"),
-    "return-in-gpu-module": ('gpu.module @m {\n  "func.return"() : () -> ()\n}\n', "2:3: error: 'func.return' op expects parent op 'func.func'"),
+    "return-in-gpu-module": (
+        'gpu.module @m {\n  "func.return"() : () -> ()\n}\n',
+        "2:3: error: 'func.return' op expects parent op 'func.func'",
+    ),
     "gpu-return-in-func": (_fn("  gpu.return\n"), "2:3: error: 'gpu.return' op expects parent op 'gpu.func'"),
-    "gpu-func-at-top": ("gpu.func @k() kernel {\n  gpu.return\n}\n", "1:1: error: 'gpu.func' op expects parent op 'gpu.module'"),
-    "gpu-func-in-func": (_fn("  gpu.func @k() kernel {\n    gpu.return\n  }\n  return\n"), "2:3: error: 'gpu.func' op expects parent op 'gpu.module'"),
-    "async-yield-in-func": (_fn('  "async.yield"() : () -> ()\n'), "2:3: error: 'async.yield' op expects parent op 'async.execute'"),
-    "gpu-terminator-in-func": (_fn('  "gpu.terminator"() : () -> ()\n'), "2:3: error: 'gpu.terminator' op expects parent op 'gpu.launch'"),
-    "condition-in-func": (_fn('  "scf.condition"(%c) : (i1) -> ()\n', "%c: i1"), "2:3: error: 'scf.condition' op expects parent op 'scf.while'"),
-    "reduce-in-func": (_fn('  "scf.reduce"() : () -> ()\n'), "2:3: error: 'scf.reduce' op expects parent op 'scf.parallel'"),
-    "reduce-return-in-func": (_fn('  "scf.reduce.return"(%c) : (i1) -> ()\n', "%c: i1"), "2:3: error: 'scf.reduce.return' op expects parent op 'scf.reduce'"),
+    "gpu-func-at-top": (
+        "gpu.func @k() kernel {\n  gpu.return\n}\n",
+        "1:1: error: 'gpu.func' op expects parent op 'gpu.module'",
+    ),
+    "gpu-func-in-func": (
+        _fn("  gpu.func @k() kernel {\n    gpu.return\n  }\n  return\n"),
+        "2:3: error: 'gpu.func' op expects parent op 'gpu.module'",
+    ),
+    "async-yield-in-func": (
+        _fn('  "async.yield"() : () -> ()\n'),
+        "2:3: error: 'async.yield' op expects parent op 'async.execute'",
+    ),
+    "gpu-terminator-in-func": (
+        _fn('  "gpu.terminator"() : () -> ()\n'),
+        "2:3: error: 'gpu.terminator' op expects parent op 'gpu.launch'",
+    ),
+    "condition-in-func": (
+        _fn('  "scf.condition"(%c) : (i1) -> ()\n', "%c: i1"),
+        "2:3: error: 'scf.condition' op expects parent op 'scf.while'",
+    ),
+    "reduce-in-func": (
+        _fn('  "scf.reduce"() : () -> ()\n'),
+        "2:3: error: 'scf.reduce' op expects parent op 'scf.parallel'",
+    ),
+    "reduce-return-in-func": (
+        _fn('  "scf.reduce.return"(%c) : (i1) -> ()\n', "%c: i1"),
+        "2:3: error: 'scf.reduce.return' op expects parent op 'scf.reduce'",
+    ),
     "yield-at-top": (
         _fn("  return\n") + '"scf.yield"() : () -> ()\n',
         "4:1: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'",
@@ -68,7 +95,10 @@ CASES = {
         _fn('  %0 = "arith.addx"(%a, %a) : (i32, i32) -> i32\n  return\n', "%a: i32"),
         "2:8: error: unregistered operation 'arith.addx' found in dialect ('arith') that does not allow unknown operations",
     ),
-    "misspelled-arith-op-custom": (_fn("  %0 = arith.addx %a, %a : i32\n  return\n", "%a: i32"), "2:8: error: custom op 'arith.addx' is unknown"),
+    "misspelled-arith-op-custom": (
+        _fn("  %0 = arith.addx %a, %a : i32\n  return\n", "%a: i32"),
+        "2:8: error: custom op 'arith.addx' is unknown",
+    ),
     "misspelled-memref-op": (
         _fn('  %0 = "memref.laod"(%m) : (memref<f32>) -> f32\n  return\n', "%m: memref<f32>"),
         "2:8: error: unregistered operation 'memref.laod' found in dialect ('memref') that does not allow unknown operations",
@@ -81,7 +111,10 @@ CASES = {
         _fn('  %t = "gpu.wiat"() : () -> !gpu.async.token\n  return\n'),
         "2:8: error: unregistered operation 'gpu.wiat' found in dialect ('gpu') that does not allow unknown operations",
     ),
-    "misspelled-gpu-op-custom": (_fn("  %t = gpu.wiat async\n  return\n"), "2:8: error: custom op 'gpu.wiat' is unknown"),
+    "misspelled-gpu-op-custom": (
+        _fn("  %t = gpu.wiat async\n  return\n"),
+        "2:8: error: custom op 'gpu.wiat' is unknown",
+    ),
     "misspelled-gpu-op-at-top": (
         '"gpu.modul"() ({\n}) : () -> ()\n',
         "1:1: error: unregistered operation 'gpu.modul' found in dialect ('gpu') that does not allow unknown operations",
@@ -114,10 +147,16 @@ CASES = {
     "unknown-gpu-type": (_fn("  return\n", "%a: !gpu.asyn"), "1:23: error: unknown gpu type: asyn"),
     "unknown-gpu-type-nested": (_fn("  return\n", "%a: memref<4x!gpu.asyn>"), "1:32: error: unknown gpu type: asyn"),
     "unknown-async-type": (_fn("  return\n", "%a: !async.tok"), "1:25: error: unknown  type `tok` in dialect `async`"),
-    "unknown-async-type-nested": (_fn("  return\n", "%a: !async.value<!gpu.asy>"), "1:36: error: unknown gpu type: asy"),
+    "unknown-async-type-nested": (
+        _fn("  return\n", "%a: !async.value<!gpu.asy>"),
+        "1:36: error: unknown gpu type: asy",
+    ),
     # A known op name plus more letters is one unknown name (the keyword
     # must be the whole word), whatever follows it.
-    "longer-than-arith-op-custom": (_fn("  %0 = arith.addii %a, %a : i32\n  return\n", "%a: i32"), "2:8: error: custom op 'arith.addii' is unknown"),
+    "longer-than-arith-op-custom": (
+        _fn("  %0 = arith.addii %a, %a : i32\n  return\n", "%a: i32"),
+        "2:8: error: custom op 'arith.addii' is unknown",
+    ),
     "longer-than-memref-op-custom": (
         _fn("  %0 = memref.loadd %m[] : memref<f32>\n  return\n", "%m: memref<f32>"),
         "2:8: error: custom op 'memref.loadd' is unknown",
@@ -173,7 +212,10 @@ CASES = {
         "module {\n  call @g() : () -> ()\n}\n",
         "2:3: error: custom op 'call' is unknown (tried 'builtin.call' as well)",
     ),
-    "bare-call-at-top": ("call @g() : () -> ()\n", "1:1: error: custom op 'call' is unknown (tried 'builtin.call' as well)"),
+    "bare-call-at-top": (
+        "call @g() : () -> ()\n",
+        "1:1: error: custom op 'call' is unknown (tried 'builtin.call' as well)",
+    ),
     "bare-return-in-gpu-func": (
         "gpu.module @k {\n  gpu.func @f() kernel {\n    return\n  }\n}\n",
         "3:5: error: Dialect `' not found for custom op 'return'  (tried '.return' as well)",
@@ -182,7 +224,10 @@ CASES = {
         _fn("  scf.if %c {\n    return\n  }\n  return\n", "%c: i1"),
         "3:5: error: Dialect `' not found for custom op 'return'  (tried '.return' as well)",
     ),
-    "bare-module-in-function": (_fn("  module {\n  }\n  return\n"), "2:3: error: custom op 'module' is unknown (tried 'func.module' as well)"),
+    "bare-module-in-function": (
+        _fn("  module {\n  }\n  return\n"),
+        "2:3: error: custom op 'module' is unknown (tried 'func.module' as well)",
+    ),
     "bare-module-in-scf-if": (
         _fn("  scf.if %c {\n    module {\n    }\n  }\n  return\n", "%c: i1"),
         "3:5: error: Dialect `' not found for custom op 'module'  (tried '.module' as well)",
@@ -209,7 +254,9 @@ CASES = {
         "3:13: error: use of undeclared SSA value name",
     ),
     "misplaced-terminator-then-undefined-value": (
-        _fn('  "test.op"() ({\n    "gpu.return"() : () -> ()\n  }) : () -> ()\n  "test.use"(%x) : (i32) -> ()\n  return\n'),
+        _fn(
+            '  "test.op"() ({\n    "gpu.return"() : () -> ()\n  }) : () -> ()\n  "test.use"(%x) : (i32) -> ()\n  return\n'
+        ),
         "5:14: error: use of undeclared SSA value name",
     ),
     "unregistered-op-around-misplaced-terminator": (
@@ -252,14 +299,18 @@ CASES = {
         _fn('  "scf.yield"() : () -> i32\n  return\n'),
         "2:3: error: 'scf.yield' op requires zero results",
     ),
-    "parent-before-position": (_fn('  "gpu.return"() : () -> ()\n  return\n'), "2:3: error: 'gpu.return' op expects parent op 'gpu.func'"),
+    "parent-before-position": (
+        _fn('  "gpu.return"() : () -> ()\n  return\n'),
+        "2:3: error: 'gpu.return' op expects parent op 'gpu.func'",
+    ),
     "unregistered-op-before-outer-value-use-after-it": (
-        "%c = arith.constant 1 : i32\nfunc.func @f() -> i32 {\n  \"test.op\"(%c) : (i32) -> ()\n"
-        "  \"arith.foo\"() : () -> ()\n  return %c : i32\n}\n",
+        '%c = arith.constant 1 : i32\nfunc.func @f() -> i32 {\n  "test.op"(%c) : (i32) -> ()\n'
+        '  "arith.foo"() : () -> ()\n  return %c : i32\n}\n',
         "4:3: error: unregistered operation 'arith.foo' found in dialect ('arith') that does not allow unknown operations",
     ),
     "outer-value-in-first-function-then-unregistered-op-in-second": (
-        "%c = arith.constant 1 : i32\nfunc.func @f() -> i32 {\n  return %c : i32\n}\n" + _fn('  "arith.foo"() : () -> ()\n  return\n'),
+        "%c = arith.constant 1 : i32\nfunc.func @f() -> i32 {\n  return %c : i32\n}\n"
+        + _fn('  "arith.foo"() : () -> ()\n  return\n'),
         "3:3: error: 'func.return' op using value defined outside the region",
     ),
     "top-level-unregistered-op-before-earlier-function": (
@@ -267,7 +318,7 @@ CASES = {
         "5:1: error: unregistered operation 'arith.bar' found in dialect ('arith') that does not allow unknown operations",
     ),
     "module-body-op-before-earlier-function": (
-        "module {\n  func.func @f() {\n    \"arith.foo\"() : () -> ()\n    return\n  }\n  \"arith.bar\"() : () -> ()\n}\n",
+        'module {\n  func.func @f() {\n    "arith.foo"() : () -> ()\n    return\n  }\n  "arith.bar"() : () -> ()\n}\n',
         "6:3: error: unregistered operation 'arith.bar' found in dialect ('arith') that does not allow unknown operations",
     ),
     "function-in-unregistered-op-before-it": (
@@ -294,12 +345,18 @@ CASES = {
 }
 
 ACCEPTED = {
-    "known-gpu-types": _fn("  return\n", "%a: !gpu.async.token, %b: !gpu.sparse.spmat_handle, %c: !gpu.mma_matrix<16x16xf16, \"AOp\">"),
-    "known-async-types": _fn("  return\n", "%a: !async.token, %b: !async.group, %c: !async.value<f32>, %d: !async.coro.id"),
+    "known-gpu-types": _fn(
+        "  return\n", '%a: !gpu.async.token, %b: !gpu.sparse.spmat_handle, %c: !gpu.mma_matrix<16x16xf16, "AOp">'
+    ),
+    "known-async-types": _fn(
+        "  return\n", "%a: !async.token, %b: !async.group, %c: !async.value<f32>, %d: !async.coro.id"
+    ),
     "other-dialects-stay-open": _fn('  "test.fancy"() : () -> ()\n  return\n'),
     "labeled-entry-block-without-arguments": "func.func @f() {\n^bb0:\n  return\n}\n",
     "bare-call-in-a-later-block-of-a-function": "func.func @f() {\n  cf.br ^bb1\n^bb1:\n  call @f() : () -> ()\n  return\n}\n",
-    "bare-call-in-a-generic-op-in-a-function": _fn('  "test.op"() ({\n    call @f() : () -> ()\n  }) : () -> ()\n  return\n'),
+    "bare-call-in-a-generic-op-in-a-function": _fn(
+        '  "test.op"() ({\n    call @f() : () -> ()\n  }) : () -> ()\n  return\n'
+    ),
     "bare-module-in-module": "module {\n  module {\n  }\n}\n",
     "prefixed-names-anywhere": (
         "func.func private @g()\nfunc.func @f(%c: i1) {\n  scf.if %c {\n    func.call @g() : () -> ()\n"
@@ -343,7 +400,9 @@ def test_messages_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
 def test_accepted_by_mlir_opt_19(name: str, tmp_path: Path) -> None:
     path = tmp_path / "in.mlir"
     path.write_text(ACCEPTED[name])
-    proc = subprocess.run([str(MLIR_OPT_19), "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [str(MLIR_OPT_19), "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -351,7 +410,19 @@ def test_listed_dialects_cover_the_registry() -> None:
     """The closed dialects are the ones the pass's inputs use, and every op
     the registry describes in one of them is listed (else it would be
     rejected as unregistered)."""
-    assert set(registry.COMPLETE_DIALECTS) == {"scf", "cf", "func", "arith", "memref", "gpu", "async", "math", "index", "vector", "affine"}
+    assert set(registry.COMPLETE_DIALECTS) == {
+        "scf",
+        "cf",
+        "func",
+        "arith",
+        "memref",
+        "gpu",
+        "async",
+        "math",
+        "index",
+        "vector",
+        "affine",
+    }
     for name in registry.known_ops():
         dialect = name.split(".", 1)[0]
         if dialect in registry.COMPLETE_DIALECTS:
@@ -382,6 +453,8 @@ def test_listed_dialects_are_complete_and_exact(dialect: str, tmp_path: Path) ->
 def test_cli_exit_code_and_location(tmp_path: Path) -> None:
     path = tmp_path / "bad.mlir"
     path.write_text(CASES["misspelled-scf-op"][0])
-    proc = subprocess.run([sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "spec", "print", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith(f"{path}:2:3: error: unregistered operation 'scf.yeield'")

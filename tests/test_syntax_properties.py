@@ -83,7 +83,9 @@ def _finite(type_name: str) -> st.SearchStrategy[float]:
     if type_name == "f16":
         return st.floats(allow_nan=False, allow_infinity=False, width=16)
     # bf16: the top half of an f32.
-    return st.integers(0, 0xFFFF).map(lambda b: struct.unpack("<f", struct.pack("<I", b << 16))[0]).filter(math.isfinite)
+    return (
+        st.integers(0, 0xFFFF).map(lambda b: struct.unpack("<f", struct.pack("<I", b << 16))[0]).filter(math.isfinite)
+    )
 
 
 @st.composite

@@ -14,7 +14,9 @@ def _parse(body: str):
 
 
 def test_name_of_a_closed_nested_region_can_be_reused_outside() -> None:
-    m = _parse("  scf.if %p {\n    %t = arith.constant 1 : index\n  }\n  %t = arith.constant 2 : index\n  %u = arith.addi %t, %t : index")
+    m = _parse(
+        "  scf.if %p {\n    %t = arith.constant 1 : index\n  }\n  %t = arith.constant 2 : index\n  %u = arith.addi %t, %t : index"
+    )
     add = next(op for op in m.walk() if op.name == "arith.addi")
     const = add.operands[0].defining_op
     assert const is not None and str(const.properties["value"]) == "2 : index"

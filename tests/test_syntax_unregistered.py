@@ -39,15 +39,15 @@ REJECTED: dict[str, tuple[str, str]] = {
     "type-nested": ("func.func @f(%a: memref<4x!foo.t>) {\n  return\n}\n", f'1:32: error: `!"foo"<"t">` type {_HINT}'),
     "attr": (
         "func.func @f() attributes {x = #foo.bar<1>} {\n  return\n}\n",
-        f"1:37: error: #\"foo\"<\"bar<1>\"> : 'none' attribute {_HINT}",
+        f'1:37: error: #"foo"<"bar<1>"> : \'none\' attribute {_HINT}',
     ),
     "attr-angle": (
         "func.func @f() attributes {x = #foo<bar>} {\n  return\n}\n",
-        f"1:32: error: #\"foo\"<\"bar\"> : 'none' attribute {_HINT}",
+        f'1:32: error: #"foo"<"bar"> : \'none\' attribute {_HINT}',
     ),
     "attr-in-array": (
         "func.func @f() attributes {x = [#foo.b]} {\n  return\n}\n",
-        f"1:38: error: #\"foo\"<\"b\"> : 'none' attribute {_HINT}",
+        f'1:38: error: #"foo"<"b"> : \'none\' attribute {_HINT}',
     ),
 }
 
@@ -57,9 +57,7 @@ INVALID_EVEN_ALLOWED = {"type-nested"}
 ACCEPTED_WITHOUT_FLAG = {
     # Registered dialects: ops our registry does not know are opaque.
     "vector-print": '%c = "arith.constant"() <{value = 1 : index}> : () -> index\n  "vector.print"(%c) : (index) -> ()',
-    "atomic-rmw": (
-        '%0 = "memref.atomic_rmw"(%v, %m, %i) <{kind = 0 : i64}> : (f32, memref<4xf32>, index) -> f32'
-    ),
+    "atomic-rmw": ('%0 = "memref.atomic_rmw"(%v, %m, %i) <{kind = 0 : i64}> : (f32, memref<4xf32>, index) -> f32'),
     "test-dialect": '"test.anything"() : () -> ()',
     "llvm-dialect-types": '"test.op"() {p = !llvm.ptr, a = #gpu.address_space<workgroup>} : () -> ()',
 }
@@ -94,7 +92,9 @@ def test_rejections_pinned_from_mlir_opt_19(case: str, tmp_path: Path) -> None:
     proc = subprocess.run([MLIR_OPT_19, str(path)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[0] == f"{path}:{expected}"
-    allowed = subprocess.run([MLIR_OPT_19, "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=60)
+    allowed = subprocess.run(
+        [MLIR_OPT_19, "--allow-unregistered-dialect", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert allowed.returncode == (1 if case in INVALID_EVEN_ALLOWED else 0)
 
 

@@ -61,7 +61,10 @@ def _first_message(text: str) -> tuple[int, int, str]:
 def test_an_op_of_19_outside_the_subset_is_named_unsupported(name: str) -> None:
     line, col, message = _first_message(_in_function(IN_A_FUNCTION[name]))
     dialect = name.split(".")[0]
-    assert message == f"custom op '{name}' is unsupported: mlir-opt-19's {dialect} dialect has it, this tool's subset does not (docs/subset.md)"
+    assert (
+        message
+        == f"custom op '{name}' is unsupported: mlir-opt-19's {dialect} dialect has it, this tool's subset does not (docs/subset.md)"
+    )
     assert line == 2
 
 
@@ -76,12 +79,17 @@ def test_llvm_func_with_a_body_says_only_declarations_are_read() -> None:
         15,
         "custom op 'llvm.func' is supported only as a declaration (argument types, no names, no body): unexpected '%arg0'",
     )
-    assert _first_message("llvm.func @g() {\n  llvm.return\n}\n")[2].startswith("custom op 'llvm.func' is supported only as a declaration")
+    assert _first_message("llvm.func @g() {\n  llvm.return\n}\n")[2].startswith(
+        "custom op 'llvm.func' is supported only as a declaration"
+    )
     parse_module("llvm.func @decl(i32, f32) -> i32\n")
 
 
 def test_an_op_nobody_has_is_still_unknown() -> None:
-    assert _first_message(_in_function("%0 = vector.frobnicate %v : vector<4xf32>"))[2] == "custom op 'vector.frobnicate' is unknown"
+    assert (
+        _first_message(_in_function("%0 = vector.frobnicate %v : vector<4xf32>"))[2]
+        == "custom op 'vector.frobnicate' is unknown"
+    )
     assert _first_message(_in_function('"vector.frobnicate"() : () -> ()'))[2] == (
         "unregistered operation 'vector.frobnicate' found in dialect ('vector') that does not allow unknown operations"
     )

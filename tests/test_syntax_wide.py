@@ -208,5 +208,7 @@ def test_vector_print_in_every_form() -> None:
 
 def test_vector_print_string_with_a_source_is_refused_as_19_does() -> None:
     bad = 'func.func @f(%x: f32) {\n  "vector.print"(%x) {stringLiteral = "s"} : (f32) -> ()\n  return\n}\n'
-    with pytest.raises(DiagnosticError, match="failed to verify that `source` or `punctuation` are not set when printing strings"):
+    with pytest.raises(
+        DiagnosticError, match="failed to verify that `source` or `punctuation` are not set when printing strings"
+    ):
         parse_module(bad, "v.mlir")

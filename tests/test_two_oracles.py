@@ -111,7 +111,9 @@ def _compare(text: str) -> list[str]:
         report = verifier.check(fin.parent_op, fout.parent_op)  # type: ignore[arg-type]
         fr = report.functions[0]
         z3_verdict = fr.verdict
-        if z3_verdict not in ("verified", "refuted") or any(v.kind in ("mismatch", "ill-formed") for v in fr.violations):
+        if z3_verdict not in ("verified", "refuted") or any(
+            v.kind in ("mismatch", "ill-formed") for v in fr.violations
+        ):
             TALLY["left-out"] += 1
             continue
         explored = exploration_verdict(fin, fout)
@@ -126,7 +128,9 @@ def _compare(text: str) -> list[str]:
     return problems
 
 
-@settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+)
 @given(program=programs(ORACLE_FEATURES))
 def test_z3_agrees_with_exhaustive_exploration(program) -> None:
     problems = _compare(program.text)
@@ -137,8 +141,10 @@ def test_print_agreement(capsys: pytest.CaptureFixture[str]) -> None:
     # Runs after the property (file order): report the tally; something must
     # have been compared, and refutations must be among the agreements.
     with capsys.disabled():
-        print(f"\ntwo oracles: {TALLY['agree']} agreements ({TALLY['agree-verified']} verified, "
-              f"{TALLY['agree-refuted']} refuted), {TALLY['left-out']} rewrites left out")
+        print(
+            f"\ntwo oracles: {TALLY['agree']} agreements ({TALLY['agree-verified']} verified, "
+            f"{TALLY['agree-refuted']} refuted), {TALLY['left-out']} rewrites left out"
+        )
     if TALLY["agree"] == 0:
         pytest.skip("run with the property test to get a tally")
     assert TALLY["agree-refuted"] > 0 and TALLY["agree-verified"] > 0

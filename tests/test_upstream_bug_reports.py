@@ -78,7 +78,16 @@ def _implementations(name: str) -> list[tuple[str, object]]:
     impls: list[tuple[str, object]] = [("refimpl --mode mlir19", RefimplImpl("mlir19"))]
     for label, exe in (("mlir-opt-19", MLIR_OPT_19), ("mlir-opt-22", MLIR_OPT_22)):
         if exe is not None:
-            impls.append((label, lambda s, exe=exe: subprocess.run([exe, "-gpu-async-region"], input=s, capture_output=True, text=True, check=True).stdout))
+            impls.append(
+                (
+                    label,
+                    lambda s, exe=exe: (
+                        subprocess.run(
+                            [exe, "-gpu-async-region"], input=s, capture_output=True, text=True, check=True
+                        ).stdout
+                    ),
+                )
+            )
     return impls
 
 
@@ -97,7 +106,10 @@ def test_the_bug_still_shows(name: str) -> None:
         assert first_error(r) == want, f"{label}: {first_error(r)!r}"
 
 
-@pytest.mark.skipif(MLIR_OPT_19 is None and MLIR_OPT_22 is None, reason="mlir-opt-19/22 not installed (apt-get install mlir-19-tools mlir-22-tools; .ci/run does)")
+@pytest.mark.skipif(
+    MLIR_OPT_19 is None and MLIR_OPT_22 is None,
+    reason="mlir-opt-19/22 not installed (apt-get install mlir-19-tools mlir-22-tools; .ci/run does)",
+)
 def test_upstream_reports_are_checked_against_a_real_binary() -> None:
     # Without a binary only `--mode mlir19` stands for upstream; say so by
     # skipping this test rather than passing silently.

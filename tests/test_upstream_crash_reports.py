@@ -42,7 +42,9 @@ def test_the_reference_rewrite_of_the_input_is_verified(name: str) -> None:
     assert r.verdict == VERIFIED, r.text()
 
 
-@pytest.mark.skipif(MLIR_OPT_19 is None, reason="mlir-opt-19 not installed (apt-get install mlir-19-tools; .ci/run does)")
+@pytest.mark.skipif(
+    MLIR_OPT_19 is None, reason="mlir-opt-19 not installed (apt-get install mlir-19-tools; .ci/run does)"
+)
 @pytest.mark.parametrize("name", NAMES)
 def test_mlir_opt_19_still_crashes(name: str, tmp_path: Path) -> None:
     path = tmp_path / "input.mlir"

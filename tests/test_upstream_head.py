@@ -46,9 +46,17 @@ REJECTED_AT_HEAD = {
     **{
         f"verifier/corpus/{n}.mlir": "Dialect `async' not found for custom op 'async.execute' "
         for n in (
-            "async_execute_await", "async_execute_deps", "async_not_deferred", "async_token_awaited_twice",
-            "async_two_users", "async_value_consumers", "async_values", "gpu_then_async", "gpu_then_await_token",
-            "nested_execute_in_scf", "noop_wait_in_execute",
+            "async_execute_await",
+            "async_execute_deps",
+            "async_not_deferred",
+            "async_token_awaited_twice",
+            "async_two_users",
+            "async_value_consumers",
+            "async_values",
+            "gpu_then_async",
+            "gpu_then_await_token",
+            "nested_execute_in_scf",
+            "noop_wait_in_execute",
         )
     },
     "tests/wide/affine_vector.mlir:52": "Dialect `index' not found for custom op 'index.add' ",
@@ -79,8 +87,12 @@ REJECTED_AT_HEAD = {
 # Inputs head accepts only with --allow-unregistered-dialect: ops of the
 # `test` dialect, which mlir-opt-19 registers (and allows unknown ops of).
 UNREGISTERED_AT_HEAD = {
-    "tests/corpus/attributes_forms.mlir", "tests/corpus/nested_modules.mlir", "tests/corpus/nested_region_numbering.mlir",
-    "tests/corpus/quoted_symbols_locations.mlir", "tests/corpus/scf_execute_region.mlir", "tests/corpus/split_many.mlir:18",
+    "tests/corpus/attributes_forms.mlir",
+    "tests/corpus/nested_modules.mlir",
+    "tests/corpus/nested_region_numbering.mlir",
+    "tests/corpus/quoted_symbols_locations.mlir",
+    "tests/corpus/scf_execute_region.mlir",
+    "tests/corpus/split_many.mlir:18",
     "tests/corpus/types_forms.mlir",
 }
 
@@ -93,11 +105,20 @@ UNREGISTERED_AT_HEAD = {
 # its `<handler>`; `#nvvm.target<chip = "sm_50">` keeps the chip (no longer
 # the default); memref.assume_alignment has a result (`%assume_align = ...`).
 PRINTING_ONLY = {
-    "tests/corpus/gpu_module_kernels.mlir", "tests/corpus/gpu_module_targets.mlir:1", "tests/corpus/gpu_module_targets.mlir:58",
-    "tests/corpus/mixed_ops.mlir", "tests/wide/host_register_pipeline.mlir:1", "tests/wide/host_register_pipeline.mlir:32",
-    "tests/wide/kernels_outlined.mlir:1", "tests/wide/kernels_outlined.mlir:26", "tests/wide/kernels_outlined.mlir:51",
-    "tests/wide/kernels_outlined.mlir:91", "tests/wide/memref_host_more.mlir:1", "tests/wide/memref_host_more.mlir:40",
-    "tests/wide/outlined_multi_kernel.mlir:1", "tests/wide/tensor_core_gemm.mlir:80",
+    "tests/corpus/gpu_module_kernels.mlir",
+    "tests/corpus/gpu_module_targets.mlir:1",
+    "tests/corpus/gpu_module_targets.mlir:58",
+    "tests/corpus/mixed_ops.mlir",
+    "tests/wide/host_register_pipeline.mlir:1",
+    "tests/wide/host_register_pipeline.mlir:32",
+    "tests/wide/kernels_outlined.mlir:1",
+    "tests/wide/kernels_outlined.mlir:26",
+    "tests/wide/kernels_outlined.mlir:51",
+    "tests/wide/kernels_outlined.mlir:91",
+    "tests/wide/memref_host_more.mlir:1",
+    "tests/wide/memref_host_more.mlir:40",
+    "tests/wide/outlined_multi_kernel.mlir:1",
+    "tests/wide/tensor_core_gemm.mlir:80",
 }
 
 # Head's outputs our parser does not read, with its first error.
@@ -245,7 +266,9 @@ def test_assume_alignment_result_changes_the_verdict(bench: ModuleType, rows: di
 
 
 @needs_iree
-def test_bench_table_stamp(bench: ModuleType, rows: dict, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_table_stamp(
+    bench: ModuleType, rows: dict, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The markdown table names the command, the date and head's LLVM version."""
     monkeypatch.setattr(bench, "measure", lambda iree, mlir19, verify=True: list(rows.values()))
     assert bench.main(["--no-verify"]) == 0
@@ -253,5 +276,10 @@ def test_bench_table_stamp(bench: ModuleType, rows: dict, capsys: pytest.Capture
     assert IREE_OPT is not None
     version = bench.iree_version(IREE_OPT)
     assert re.fullmatch(r"\d+\.\d+\.\d+\S*", version), version
-    assert re.match(r"`python bench/upstream_head\.py --no-verify`, \d{4}-\d\d-\d\d, iree-opt LLVM " + re.escape(version) + " against", out)
+    assert re.match(
+        r"`python bench/upstream_head\.py --no-verify`, \d{4}-\d\d-\d\d, iree-opt LLVM "
+        + re.escape(version)
+        + " against",
+        out,
+    )
     assert "| inputs | 19 accepts | head accepts |" in out

@@ -70,7 +70,13 @@ def test_the_reference_output_is_the_one_shown_with_the_verdict_stated(name: str
 def test_mlir19_mode_fails_as_upstream_does(name: str, tmp_path: Path) -> None:
     path = tmp_path / "input.mlir"
     path.write_text(_blocks(name)[0], encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "refimpl", "--mode", "mlir19", "input.mlir"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "refimpl", "--mode", "mlir19", "input.mlir"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (run.returncode, run.stdout) == (1, "")
     assert run.stderr.splitlines()[0] == _error_line(name)
 
@@ -85,7 +91,9 @@ def test_upstream_still_makes_invalid_ir(name: str, tool: str, tmp_path: Path) -
     path.write_text(_blocks(name)[0], encoding="utf-8")
     plain = subprocess.run([exe, "input.mlir"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0, plain.stderr
-    run = subprocess.run([exe, "-gpu-async-region", "input.mlir"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [exe, "-gpu-async-region", "input.mlir"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert (run.returncode, run.stdout) == (1, ""), run.stderr
     assert run.stderr.splitlines()[0] == _error_line(name)
     out = tmp_path / "reference.mlir"

@@ -116,13 +116,17 @@ def test_call_token_result_is_the_callees_work() -> None:
 
 # --- class 2: tokens that go out ---------------------------------------------
 
-OUT_RET = mod("""  func.func @f(%m: memref<4xf32>) -> !gpu.async.token {
+OUT_RET = mod(
+    """  func.func @f(%m: memref<4xf32>) -> !gpu.async.token {
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
-    %t1 = gpu.launch_func async [%t0] """ + LAUNCH + """
+    %t1 = gpu.launch_func async [%t0] """
+    + LAUNCH
+    + """
     return %t1 : !gpu.async.token
   }
-""")
+"""
+)
 
 
 def test_returned_token_kept_verifies() -> None:
@@ -136,18 +140,25 @@ def test_returning_an_earlier_token_is_refuted() -> None:
     r = run(OUT_RET, OUT_RET.replace("return %t1 :", "return %t0 :"))
     assert r.verdict == REFUTED
     assert kinds(r) == {"before-receiver"}
-    assert "'func.return' op hands out a token (operand #0) whose receiver may wait on it and go on before 'gpu.launch_func'" in messages(r)
+    assert (
+        "'func.return' op hands out a token (operand #0) whose receiver may wait on it and go on before 'gpu.launch_func'"
+        in messages(r)
+    )
 
 
 def test_passing_an_earlier_token_to_a_call_is_refuted() -> None:
-    inp = mod("""  func.func @f(%m: memref<4xf32>) {
+    inp = mod(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
-    %t1 = gpu.launch_func async [%t0] """ + LAUNCH + """
+    %t1 = gpu.launch_func async [%t0] """
+        + LAUNCH
+        + """
     call @take(%t1) : (!gpu.async.token) -> ()
     return
   }
-""")
+"""
+    )
     assert run(inp, inp).verdict == VERIFIED
     r = run(inp, inp.replace("call @take(%t1)", "call @take(%t0)"))
     assert r.verdict == REFUTED
@@ -157,15 +168,19 @@ def test_passing_an_earlier_token_to_a_call_is_refuted() -> None:
 def test_returned_execute_token_must_cover_its_body() -> None:
     """Class 3 through class 2: the execute's token leaves the function,
     so its receiver observes the body's completion."""
-    inp = mod("""  func.func @f(%m: memref<4xf32>) -> !async.token {
+    inp = mod(
+        """  func.func @f(%m: memref<4xf32>) -> !async.token {
     %c1 = arith.constant 1 : index
     %a = async.execute {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+        + LAUNCH
+        + """
       async.yield
     }
     return %a : !async.token
   }
-""")
+"""
+    )
     good = inp.replace(
         "      gpu.launch_func " + LAUNCH,
         "      %0 = gpu.wait async\n      %1 = gpu.launch_func async [%0] " + LAUNCH + "\n      gpu.wait [%1]",
@@ -178,15 +193,19 @@ def test_returned_execute_token_must_cover_its_body() -> None:
 
 # --- class 3: the completion of an async.execute -------------------------------
 
-UNAWAITED = mod("""  func.func @f(%m: memref<4xf32>) {
+UNAWAITED = mod(
+    """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %a = async.execute {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+    + LAUNCH
+    + """
       async.yield
     }
     return
   }
-""")
+"""
+)
 UNAWAITED_GOOD = UNAWAITED.replace(
     "      gpu.launch_func " + LAUNCH,
     "      %0 = gpu.wait async\n      %1 = gpu.launch_func async [%0] " + LAUNCH + "\n      gpu.wait [%1]",
@@ -204,21 +223,28 @@ def test_unawaited_execute_body_must_finish_its_gpu_work() -> None:
 def test_handover_only_where_every_observer_waits() -> None:
     """Phase 2's rewrite hands the body's GPU work to the awaiting host:
     right when the await runs on every path, wrong when one path skips it."""
-    straight = mod("""  func.func @f(%m: memref<4xf32>) {
+    straight = mod(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %a = async.execute {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+        + LAUNCH
+        + """
       async.yield
     }
     async.await %a : !async.token
     return
   }
-""")
-    handed = mod("""  func.func @f(%m: memref<4xf32>) {
+"""
+    )
+    handed = mod(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %a, %v = async.execute -> !async.value<!gpu.async.token> {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      %1 = gpu.launch_func async [%0] """
+        + LAUNCH
+        + """
       async.yield %1 : !gpu.async.token
     }
     async.await %a : !async.token
@@ -226,7 +252,8 @@ def test_handover_only_where_every_observer_waits() -> None:
     gpu.wait [%2]
     return
   }
-""")
+"""
+    )
     assert run(straight, handed).verdict == VERIFIED
     r = run(straight, handed.replace("    gpu.wait [%2]\n", ""))
     assert r.verdict == REFUTED and "before-end" in kinds(r)
@@ -246,20 +273,24 @@ def test_handover_only_where_every_observer_waits() -> None:
 
 # --- class 7: loop-carried values are bound at once -----------------------------
 
-ROTATE = mod("""  func.func @f(%m: memref<4xf32>, %n: index) {
+ROTATE = mod(
+    """  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %a0 = gpu.wait async
     %b0 = gpu.wait async
     %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %a0, %b = %b0) -> (!gpu.async.token, !gpu.async.token) {
-      %x = gpu.launch_func async [%a] """ + LAUNCH + """
+      %x = gpu.launch_func async [%a] """
+    + LAUNCH
+    + """
       scf.yield %b, %x : !gpu.async.token, !gpu.async.token
     }
     gpu.wait [%r#0, %r#1]
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 
 
 def test_rotating_loop_carried_tokens_agree_path_by_path_and_guarded() -> None:
@@ -284,12 +315,15 @@ def test_rotating_loop_carried_tokens_agree_path_by_path_and_guarded() -> None:
 
 # --- class 8: async groups -------------------------------------------------------
 
-GROUP = mod("""  func.func @f(%m: memref<4xf32>) {
+GROUP = mod(
+    """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %g = async.create_group %c1 : !async.group
     %a = async.execute {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+    + LAUNCH
+    + """
       async.yield
     }
     %i = async.add_to_group %a, %g : !async.token
@@ -297,7 +331,8 @@ GROUP = mod("""  func.func @f(%m: memref<4xf32>) {
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 
 
 def test_async_groups_are_modelled() -> None:
@@ -366,18 +401,22 @@ def test_await_all_waits_for_tokens_added_after_it() -> None:
 
 # --- class 10: tokens through any op -------------------------------------------
 
-SELECT = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) -> f32 {
+SELECT = mod(
+    """  func.func @f(%m: memref<4xf32>, %p: i1) -> f32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
-    %t1 = gpu.launch_func async [%t0] """ + LAUNCH + """
+    %t1 = gpu.launch_func async [%t0] """
+    + LAUNCH
+    + """
     %t2 = gpu.wait async
     %s = arith.select %p, %t1, %t2 : !gpu.async.token
     gpu.wait [%s]
     %v = memref.load %m[%c0] : memref<4xf32>
     return %v : f32
   }
-""")
+"""
+)
 
 
 def _select_verdict(output: str, input_text: str = SELECT) -> str:
@@ -410,11 +449,14 @@ def test_token_through_select_right_rewrites_are_verified(what: str, edit: tuple
     assert _select_verdict(SELECT.replace(*edit)) == VERIFIED, what
 
 
-SELECT_THEN_IF = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) -> f32 {
+SELECT_THEN_IF = mod(
+    """  func.func @f(%m: memref<4xf32>, %p: i1) -> f32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
-    %t1 = gpu.launch_func async [%t0] """ + LAUNCH + """
+    %t1 = gpu.launch_func async [%t0] """
+    + LAUNCH
+    + """
     %t2 = gpu.wait async
     %s = arith.select %p, %t1, %t2 : !gpu.async.token
     scf.if %p {
@@ -424,7 +466,8 @@ SELECT_THEN_IF = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) -> f32 {
     gpu.wait [%t1]
     return %v : f32
   }
-""")
+"""
+)
 
 
 def test_select_and_if_on_one_condition_decide_together() -> None:
@@ -438,10 +481,13 @@ def test_select_and_if_on_one_condition_decide_together() -> None:
 
 # --- class 13: a reported path is a path the program can take ----------------------
 
-SAME_IN = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+SAME_IN = mod(
+    """  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     scf.if %p {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+    + LAUNCH
+    + """
     } else {
     }
     scf.if %p {
@@ -451,12 +497,16 @@ SAME_IN = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     }
     return
   }
-""")
-SAME_OUT = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+"""
+)
+SAME_OUT = mod(
+    """  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     %t = scf.if %p -> (!gpu.async.token) {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      %1 = gpu.launch_func async [%0] """
+    + LAUNCH
+    + """
       scf.yield %1 : !gpu.async.token
     } else {
       %0 = gpu.wait async
@@ -470,7 +520,8 @@ SAME_OUT = mod("""  func.func @f(%m: memref<4xf32>, %p: i1) {
     }
     return
   }
-""")
+"""
+)
 
 
 def test_two_ifs_on_one_condition_take_the_same_branch() -> None:

@@ -88,19 +88,26 @@ def cli(tmp_path: Path, inp: str, out: str) -> subprocess.CompletedProcess:
     (tmp_path / "in.mlir").write_text(inp)
     (tmp_path / "out.mlir").write_text(out)
     return subprocess.run(
-        [sys.executable, "-m", "verifier", "check", "in.mlir", "--after", "out.mlir"], capture_output=True, text=True, cwd=tmp_path
+        [sys.executable, "-m", "verifier", "check", "in.mlir", "--after", "out.mlir"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
 
 
 # --- class 4: where branches go ---------------------------------------------
 
-CF_IN = KERNELS + """  func.func @diamond(%a: memref<16xf32>, %p: i1, %v: f32, %w: f32) {
+CF_IN = (
+    KERNELS
+    + """  func.func @diamond(%a: memref<16xf32>, %p: i1, %v: f32, %w: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     gpu.memset %a, %v : memref<16xf32>, f32
     cf.cond_br %p, ^bb1, ^bb2
   ^bb1:
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     memref.store %v, %a[%c0] : memref<16xf32>
     cf.br ^bb3(%v, %w : f32, f32)
   ^bb2:
@@ -114,10 +121,13 @@ CF_IN = KERNELS + """  func.func @diamond(%a: memref<16xf32>, %p: i1, %v: f32, %
   }
 }
 """
+)
 
 # A token passed to ^bb3 through a block argument the input does not have,
 # between the two it has: plumbing, and the f32 arguments keep their order.
-CF_GOOD = KERNELS + """  func.func @diamond(%a: memref<16xf32>, %p: i1, %v: f32, %w: f32) {
+CF_GOOD = (
+    KERNELS
+    + """  func.func @diamond(%a: memref<16xf32>, %p: i1, %v: f32, %w: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
@@ -126,7 +136,9 @@ CF_GOOD = KERNELS + """  func.func @diamond(%a: memref<16xf32>, %p: i1, %v: f32,
     cf.cond_br %p, ^bb1, ^bb2
   ^bb1:
     %t2 = gpu.wait async
-    %t3 = gpu.launch_func async [%t2] """ + LAUNCH + """
+    %t3 = gpu.launch_func async [%t2] """
+    + LAUNCH
+    + """
     gpu.wait [%t3]
     memref.store %v, %a[%c0] : memref<16xf32>
     %t4 = gpu.wait async
@@ -144,6 +156,7 @@ CF_GOOD = KERNELS + """  func.func @diamond(%a: memref<16xf32>, %p: i1, %v: f32,
   }
 }
 """
+)
 BB1_BR = "cf.br ^bb3(%v, %t4, %w : f32, !gpu.async.token, f32)"
 BB2_BR = "cf.br ^bb3(%w, %t5, %v : f32, !gpu.async.token, f32)"
 # The launch's (waited) token passed on instead of a fresh one: rewired plumbing.
@@ -229,7 +242,8 @@ GLOBAL = (
     '  "memref.global"() <{constant, initial_value = dense<1.000000e+00> : tensor<4xf32>, sym_name = "table", '
     'sym_visibility = "private", type = memref<4xf32>}> : () -> ()\n'
 )
-MOD_IN = """module attributes {gpu.container_module} {
+MOD_IN = (
+    """module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k(%arg0: memref<16xf32>) kernel {
       %c0 = arith.constant 0 : index
@@ -238,21 +252,27 @@ MOD_IN = """module attributes {gpu.container_module} {
       gpu.return
     }
   }
-""" + GLOBAL + """  func.func private @use(memref<16xf32>)
+"""
+    + GLOBAL
+    + """  func.func private @use(memref<16xf32>)
   module @inner {
     func.func private @helper(f32)
   }
   func.func @f(%a: memref<16xf32>) {
     %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     func.call @use(%a) : (memref<16xf32>) -> ()
     return
   }
 }
 """
+)
 # Over-synchronised (a second, blocking wait for everything), the kernel's
 # values renamed.
-MOD_GOOD = """module attributes {gpu.container_module} {
+MOD_GOOD = (
+    """module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k(%buf: memref<16xf32>) kernel {
       %zero = arith.constant 0 : index
@@ -261,14 +281,18 @@ MOD_GOOD = """module attributes {gpu.container_module} {
       gpu.return
     }
   }
-""" + GLOBAL + """  func.func private @use(memref<16xf32>)
+"""
+    + GLOBAL
+    + """  func.func private @use(memref<16xf32>)
   module @inner {
     func.func private @helper(f32)
   }
   func.func @f(%a: memref<16xf32>) {
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
-    %t1 = gpu.launch_func async [%t0] """ + LAUNCH + """
+    %t1 = gpu.launch_func async [%t0] """
+    + LAUNCH
+    + """
     gpu.wait [%t1]
     gpu.wait
     func.call @use(%a) : (memref<16xf32>) -> ()
@@ -276,15 +300,26 @@ MOD_GOOD = """module attributes {gpu.container_module} {
   }
 }
 """
+)
 STORE_ZERO = "memref.store %z, %arg0[%c0] : memref<16xf32>"
 MOD_KERNEL_VALUE = MOD_GOOD.replace("arith.constant 0.000000e+00 : f32", "arith.constant 2.000000e+00 : f32")
 MOD_KERNEL_NO_STORE = MOD_GOOD.replace("      memref.store %f, %buf[%zero] : memref<16xf32>\n", "")
-MOD_ATTR = MOD_GOOD.replace("module attributes {gpu.container_module} {", "module attributes {gpu.container_module, test.extra = 1 : i32} {")
-MOD_DECL_ATTR = MOD_GOOD.replace("func.func private @use(memref<16xf32>)", "func.func private @use(memref<16xf32>) attributes {llvm.emit_c_interface}")
-MOD_FUNC_ATTR = MOD_GOOD.replace("func.func @f(%a: memref<16xf32>) {", "func.func @f(%a: memref<16xf32>) attributes {llvm.emit_c_interface} {")
+MOD_ATTR = MOD_GOOD.replace(
+    "module attributes {gpu.container_module} {", "module attributes {gpu.container_module, test.extra = 1 : i32} {"
+)
+MOD_DECL_ATTR = MOD_GOOD.replace(
+    "func.func private @use(memref<16xf32>)",
+    "func.func private @use(memref<16xf32>) attributes {llvm.emit_c_interface}",
+)
+MOD_FUNC_ATTR = MOD_GOOD.replace(
+    "func.func @f(%a: memref<16xf32>) {", "func.func @f(%a: memref<16xf32>) attributes {llvm.emit_c_interface} {"
+)
 MOD_NESTED = MOD_GOOD.replace("    func.func private @helper(f32)\n", "")
 MOD_GLOBAL = MOD_GOOD.replace("dense<1.000000e+00>", "dense<2.000000e+00>")
-MOD_EXTRA_DECL = MOD_GOOD.replace("  func.func private @use(memref<16xf32>)\n", "  func.func private @use(memref<16xf32>)\n  func.func private @more(f32)\n")
+MOD_EXTRA_DECL = MOD_GOOD.replace(
+    "  func.func private @use(memref<16xf32>)\n",
+    "  func.func private @use(memref<16xf32>)\n  func.func private @more(f32)\n",
+)
 
 
 def test_module_right_rewrites_verify(tmp_path: Path) -> None:
@@ -380,10 +415,14 @@ def test_declaration_added_is_a_mismatch() -> None:
 
 # --- class 6: defaults ------------------------------------------------------
 
-DEFAULTS_IN = KERNELS + """  func.func @f(%a: memref<16xf32>, %v: f32) -> f32 {
+DEFAULTS_IN = (
+    KERNELS
+    + """  func.func @f(%a: memref<16xf32>, %v: f32) -> f32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     memref.store %v, %a[%c1] {nontemporal = false} : memref<16xf32>
     %x = memref.load %a[%c0] {nontemporal = false} : memref<16xf32>
     %y = arith.addf %x, %v fastmath<none> : f32
@@ -391,11 +430,16 @@ DEFAULTS_IN = KERNELS + """  func.func @f(%a: memref<16xf32>, %v: f32) -> f32 {
   }
 }
 """
+)
 # mlir-opt prints neither default; the constants reordered (pure ops).
-DEFAULTS_GOOD = KERNELS + """  func.func @f(%a: memref<16xf32>, %v: f32) -> f32 {
+DEFAULTS_GOOD = (
+    KERNELS
+    + """  func.func @f(%a: memref<16xf32>, %v: f32) -> f32 {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+    %1 = gpu.launch_func async [%0] """
+    + LAUNCH
+    + """
     gpu.wait [%1]
     %c0 = arith.constant 0 : index
     memref.store %v, %a[%c1] : memref<16xf32>
@@ -405,7 +449,10 @@ DEFAULTS_GOOD = KERNELS + """  func.func @f(%a: memref<16xf32>, %v: f32) -> f32 
   }
 }
 """
-DEFAULTS_NONTEMPORAL = DEFAULTS_GOOD.replace("%2 = memref.load %a[%c0] :", "%2 = memref.load %a[%c0] {nontemporal = true} :")
+)
+DEFAULTS_NONTEMPORAL = DEFAULTS_GOOD.replace(
+    "%2 = memref.load %a[%c0] :", "%2 = memref.load %a[%c0] {nontemporal = true} :"
+)
 DEFAULTS_FASTMATH = DEFAULTS_GOOD.replace("arith.addf %2, %v : f32", "arith.addf %2, %v fastmath<fast> : f32")
 DEFAULTS_CONSTANT = DEFAULTS_GOOD.replace("%c0 = arith.constant 0 : index", "%c0 = arith.constant 2 : index")
 
@@ -414,7 +461,13 @@ def test_explicit_defaults_right_rewrite_verifies(tmp_path: Path) -> None:
     verified(DEFAULTS_IN, DEFAULTS_GOOD)
     verified(DEFAULTS_IN, refimpl(DEFAULTS_IN, tmp_path))
     # And the other way round: defaults the output spells out.
-    verified(DEFAULTS_GOOD.replace("%0 = gpu.wait async\n", "").replace("async [%0] ", "").replace("    gpu.wait [%1]\n", "").replace("%1 = ", ""), DEFAULTS_IN)
+    verified(
+        DEFAULTS_GOOD.replace("%0 = gpu.wait async\n", "")
+        .replace("async [%0] ", "")
+        .replace("    gpu.wait [%1]\n", "")
+        .replace("%1 = ", ""),
+        DEFAULTS_IN,
+    )
 
 
 @needs_mlir19
@@ -474,26 +527,37 @@ def test_defaults_come_from_the_registry() -> None:
 
 # --- class 11: unreachable blocks -------------------------------------------
 
-UNREACH_IN = KERNELS + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
+UNREACH_IN = (
+    KERNELS
+    + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     cf.br ^bb2
   ^bb1:
     memref.store %v, %a[%c0] : memref<16xf32>
     cf.cond_br %p, ^bb1, ^bb2
   ^bb2:
     func.call @use(%a) : (memref<16xf32>) -> ()
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     return
   }
 }
 """
-UNREACH_GOOD = KERNELS + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
+)
+UNREACH_GOOD = (
+    KERNELS
+    + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+    %1 = gpu.launch_func async [%0] """
+    + LAUNCH
+    + """
     gpu.wait [%1]
     cf.br ^bb2
   ^bb1:
@@ -502,12 +566,15 @@ UNREACH_GOOD = KERNELS + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) 
   ^bb2:
     func.call @use(%a) : (memref<16xf32>) -> ()
     %2 = gpu.wait async
-    %3 = gpu.launch_func async [%2] """ + LAUNCH + """
+    %3 = gpu.launch_func async [%2] """
+    + LAUNCH
+    + """
     gpu.wait [%3]
     return
   }
 }
 """
+)
 # A token made in the unreachable ^bb1 and waited for in ^bb2.
 UNREACH_UNDOMINATED = UNREACH_GOOD.replace("  ^bb1:\n", "  ^bb1:\n    %9 = gpu.wait async\n").replace(
     "  ^bb2:\n", "  ^bb2:\n    gpu.wait [%9]\n"
@@ -554,35 +621,49 @@ def test_unreachable_block_lost_wait_is_refuted() -> None:
 
 # --- class 12: an added else of token plumbing ------------------------------
 
-IF_IN = KERNELS + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
+IF_IN = (
+    KERNELS
+    + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.if %p {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+    + LAUNCH
+    + """
     }
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     func.call @use(%a) : (memref<16xf32>) -> ()
     return
   }
 }
 """
-IF_GOOD = KERNELS + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
+)
+IF_GOOD = (
+    KERNELS
+    + """  func.func @f(%a: memref<16xf32>, %p: i1, %v: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
     %t = scf.if %p -> (!gpu.async.token) {
-      %2 = gpu.launch_func async [%t0] """ + LAUNCH + """
+      %2 = gpu.launch_func async [%t0] """
+    + LAUNCH
+    + """
       scf.yield %2 : !gpu.async.token
     } else {
       scf.yield %t0 : !gpu.async.token
     }
-    %1 = gpu.launch_func async [%t] """ + LAUNCH + """
+    %1 = gpu.launch_func async [%t] """
+    + LAUNCH
+    + """
     gpu.wait [%1]
     func.call @use(%a) : (memref<16xf32>) -> ()
     return
   }
 }
 """
+)
 ELSE = "      scf.yield %t0 : !gpu.async.token\n    }\n"
 IF_GOOD_WAITS = IF_GOOD.replace(
     ELSE, "      gpu.wait [%t0]\n      %e = gpu.wait async [%t0]\n      scf.yield %e : !gpu.async.token\n    }\n"
@@ -612,7 +693,11 @@ def test_if_without_else_mlir19_verifies() -> None:
 
 @pytest.mark.parametrize(
     ("out", "op", "snippet"),
-    [(IF_ELSE_STORE, "memref.store", "memref.store"), (IF_ELSE_LAUNCH, "gpu.launch_func", "%e = gpu.launch_func"), (IF_ELSE_CALL, "func.call", "func.call @use(%a) : (memref<16xf32>) -> ()")],
+    [
+        (IF_ELSE_STORE, "memref.store", "memref.store"),
+        (IF_ELSE_LAUNCH, "gpu.launch_func", "%e = gpu.launch_func"),
+        (IF_ELSE_CALL, "func.call", "func.call @use(%a) : (memref<16xf32>) -> ()"),
+    ],
     ids=["store", "launch", "call"],
 )
 def test_added_else_doing_work_is_a_mismatch(out: str, op: str, snippet: str) -> None:
@@ -632,7 +717,10 @@ def test_added_else_with_the_then_token_lost_is_refuted() -> None:
     assert r.verdict == REFUTED and vs, r.text()
     first_launch = line_of(IF_IN, "gpu.launch_func")
     assert all(v.kind != "mismatch" for v in vs), r.text()
-    assert any(v.first.op == "gpu.launch_func" and v.first.input_loc is not None and v.first.input_loc.line == first_launch for v in vs), r.text()
+    assert any(
+        v.first.op == "gpu.launch_func" and v.first.input_loc is not None and v.first.input_loc.line == first_launch
+        for v in vs
+    ), r.text()
 
 
 # --- the CLI, one case per class --------------------------------------------
@@ -641,18 +729,54 @@ def test_added_else_with_the_then_token_lost_is_refuted() -> None:
 @pytest.mark.parametrize(
     ("inp", "out", "code", "expected"),
     [
-        (CF_IN, CF_SWAP, 1, f"out.mlir:{line_of(CF_SWAP, 'cf.cond_br')}:5: error: 'cf.cond_br' op successor #0 is ^bb2, where the input branches to ^bb1"),
+        (
+            CF_IN,
+            CF_SWAP,
+            1,
+            f"out.mlir:{line_of(CF_SWAP, 'cf.cond_br')}:5: error: 'cf.cond_br' op successor #0 is ^bb2, where the input branches to ^bb1",
+        ),
         (CF_IN, CF_GOOD, 0, "@diamond: verified"),
-        (MOD_IN, MOD_KERNEL_NO_STORE, 1, f"in.mlir:{line_of(MOD_IN, STORE_ZERO)}:7: note: 'memref.store' op of the input is here"),
+        (
+            MOD_IN,
+            MOD_KERNEL_NO_STORE,
+            1,
+            f"in.mlir:{line_of(MOD_IN, STORE_ZERO)}:7: note: 'memref.store' op of the input is here",
+        ),
         (MOD_IN, MOD_ATTR, 1, "out.mlir:1:1: error: 'builtin.module' op has attributes different from the input's"),
         (DEFAULTS_IN, DEFAULTS_GOOD, 0, "@f: verified"),
-        (DEFAULTS_IN, DEFAULTS_NONTEMPORAL, 1, f"out.mlir:{line_of(DEFAULTS_NONTEMPORAL, 'memref.load')}:10: error: 'memref.load' op has attributes different"),
+        (
+            DEFAULTS_IN,
+            DEFAULTS_NONTEMPORAL,
+            1,
+            f"out.mlir:{line_of(DEFAULTS_NONTEMPORAL, 'memref.load')}:10: error: 'memref.load' op has attributes different",
+        ),
         (UNREACH_IN, UNREACH_GOOD, 0, "@f: verified"),
-        (UNREACH_IN, UNREACH_UNDOMINATED, 1, f"out.mlir:{line_of(UNREACH_UNDOMINATED, 'gpu.wait [%9]')}:5: error: 'gpu.wait' op operand #0 does not dominate this use"),
+        (
+            UNREACH_IN,
+            UNREACH_UNDOMINATED,
+            1,
+            f"out.mlir:{line_of(UNREACH_UNDOMINATED, 'gpu.wait [%9]')}:5: error: 'gpu.wait' op operand #0 does not dominate this use",
+        ),
         (IF_IN, IF_GOOD, 0, "@f: verified"),
-        (IF_IN, IF_ELSE_STORE, 1, f"out.mlir:{line_of(IF_ELSE_STORE, 'memref.store')}:7: error: 'memref.store' op in the 'else' region"),
+        (
+            IF_IN,
+            IF_ELSE_STORE,
+            1,
+            f"out.mlir:{line_of(IF_ELSE_STORE, 'memref.store')}:7: error: 'memref.store' op in the 'else' region",
+        ),
     ],
-    ids=["4-swap", "4-good", "5-kernel", "5-module-attr", "6-good", "6-nontemporal", "11-good", "11-undominated", "12-good", "12-store"],
+    ids=[
+        "4-swap",
+        "4-good",
+        "5-kernel",
+        "5-module-attr",
+        "6-good",
+        "6-nontemporal",
+        "11-good",
+        "11-undominated",
+        "12-good",
+        "12-store",
+    ],
 )
 def test_cli(tmp_path: Path, inp: str, out: str, code: int, expected: str) -> None:
     r = cli(tmp_path, inp, out)
@@ -665,7 +789,10 @@ def test_cli(tmp_path: Path, inp: str, out: str, code: int, expected: str) -> No
 PROGRAMS = {
     name: text
     for name, text in globals().items()
-    if name.isupper() and isinstance(text, str) and text.startswith("module") and name not in ("KERNELS", "UNREACH_UNDOMINATED", "CF_UNDOMINATED")
+    if name.isupper()
+    and isinstance(text, str)
+    and text.startswith("module")
+    and name not in ("KERNELS", "UNREACH_UNDOMINATED", "CF_UNDOMINATED")
 }
 
 

@@ -15,7 +15,8 @@ from tests.support.rewrites import LAUNCH, module
 
 # An `scf.while` carrying a token: neither the loop lemma nor the induction
 # on iterations covers it, so its proof is the unrolled one, bounded.
-LOOP = module("""  func.func @f(%m: memref<4xf32>, %n: index, %p: i1) {
+LOOP = module(
+    """  func.func @f(%m: memref<4xf32>, %n: index, %p: i1) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %a0 = gpu.wait async
@@ -23,18 +24,25 @@ LOOP = module("""  func.func @f(%m: memref<4xf32>, %n: index, %p: i1) {
       scf.condition(%p) %a : !gpu.async.token
     } do {
     ^bb0(%a1: !gpu.async.token):
-      %x = gpu.launch_func async [%a1] """ + LAUNCH + """
+      %x = gpu.launch_func async [%a1] """
+    + LAUNCH
+    + """
       scf.yield %x : !gpu.async.token
     }
     gpu.wait [%r]
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 
 
 def nested_loops(n: int) -> str:
-    lines = ["  func.func @f(%m: memref<4xf32>, %n: index) {", "    %c0 = arith.constant 0 : index", "    %c1 = arith.constant 1 : index"]
+    lines = [
+        "  func.func @f(%m: memref<4xf32>, %n: index) {",
+        "    %c0 = arith.constant 0 : index",
+        "    %c1 = arith.constant 1 : index",
+    ]
     ind = "    "
     for i in range(n):
         lines.append(f"{ind}scf.for %i{i} = %c0 to %n step %c1 {{")
@@ -49,7 +57,9 @@ def nested_loops(n: int) -> str:
 def verifier(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
     f = tmp_path / "in.mlir"
     f.write_text(text)
-    return subprocess.run([sys.executable, "-m", "verifier", "check", str(f), *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "verifier", "check", str(f), *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_unroll_zero_is_refused(tmp_path: Path) -> None:
@@ -118,7 +128,9 @@ def test_tools_take_their_own_output_at_the_nesting_limit(tmp_path: Path) -> Non
     assert once.returncode == 0, once.stderr
     out = tmp_path / "out.mlir"
     out.write_text(once.stdout)
-    again = subprocess.run([sys.executable, "-m", "spec", "print", str(out)], capture_output=True, text=True, timeout=300)
+    again = subprocess.run(
+        [sys.executable, "-m", "spec", "print", str(out)], capture_output=True, text=True, timeout=300
+    )
     assert again.returncode == 0, again.stderr[:500]
     assert again.stdout == once.stdout
 

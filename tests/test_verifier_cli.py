@@ -23,7 +23,12 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
     paths = {}
-    for name, text in {"in": SYNC, "good": GOOD, "bad": GOOD.replace("    gpu.wait [%3]\n", ""), "junk": "func.func @f( {"}.items():
+    for name, text in {
+        "in": SYNC,
+        "good": GOOD,
+        "bad": GOOD.replace("    gpu.wait [%3]\n", ""),
+        "junk": "func.func @f( {",
+    }.items():
         p = tmp_path / f"{name}.mlir"
         p.write_text(text)
         paths[name] = str(p)
@@ -39,7 +44,10 @@ def test_verified_exit_0(files: dict[str, str]) -> None:
 def test_refuted_exit_1_with_diagnostic(files: dict[str, str]) -> None:
     r = cli(files["in"], "--after", files["bad"])
     assert r.returncode == 1
-    assert f"{files['bad']}:15:5: error: 'func.call' op may run before 'gpu.memcpy' ({files['in']}:13:5) has finished" in r.stdout
+    assert (
+        f"{files['bad']}:15:5: error: 'func.call' op may run before 'gpu.memcpy' ({files['in']}:13:5) has finished"
+        in r.stdout
+    )
 
 
 def test_json(files: dict[str, str]) -> None:
@@ -52,7 +60,12 @@ def test_json(files: dict[str, str]) -> None:
     assert fn["name"] == "f" and fn["verdict"] == "refuted" and fn["obligations"] == 5
     (v,) = fn["violations"]
     assert v["kind"] == "gpu-before-host"
-    assert v["first"] == {"op": "gpu.memcpy", "loc": f"{files['in']}:13:5", "input_loc": f"{files['in']}:13:5", "output_loc": f"{files['bad']}:14:10"}
+    assert v["first"] == {
+        "op": "gpu.memcpy",
+        "loc": f"{files['in']}:13:5",
+        "input_loc": f"{files['in']}:13:5",
+        "output_loc": f"{files['bad']}:14:10",
+    }
     assert v["second"]["op"] == "func.call" and v["second"]["loc"] == f"{files['bad']}:15:5"
     times = {s["point"]: s["time"] for s in v["schedule"]}
     # The model's schedule really has the call before the copy finishes.
@@ -61,7 +74,10 @@ def test_json(files: dict[str, str]) -> None:
 
 def test_jobs_1_gives_the_same_report_in_one_process(files: dict[str, str]) -> None:
     for name, code in (("good", 0), ("bad", 1)):
-        default, single = cli(files["in"], "--after", files[name]), cli(files["in"], "--after", files[name], "--jobs", "1")
+        default, single = (
+            cli(files["in"], "--after", files[name]),
+            cli(files["in"], "--after", files[name], "--jobs", "1"),
+        )
         assert (single.returncode, single.stdout) == (default.returncode, default.stdout) and single.returncode == code
     r = cli(files["in"], "--after", files["good"], "-j", "0")
     assert r.returncode == 2 and r.stdout == ""
@@ -113,7 +129,9 @@ def _ifs(tmp_path: Path, n: int) -> Path:
     """A function of `n` `scf.if`s, each launching a kernel: 2^n paths."""
     launch = "gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
     # One condition per `scf.if` (two on one value take the same branch).
-    ifs = "".join(f"    %q{k} = arith.xori %p, %p : i1\n    scf.if %q{k} {{\n      {launch}\n    }}\n" for k in range(n))
+    ifs = "".join(
+        f"    %q{k} = arith.xori %p, %p : i1\n    scf.if %q{k} {{\n      {launch}\n    }}\n" for k in range(n)
+    )
     src = tmp_path / f"ifs{n}.mlir"
     src.write_text(
         "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f(%a: memref<4xf32>) kernel {\n"
@@ -156,11 +174,14 @@ def test_large_files_parsed_at_once_give_the_same_report(tmp_path: Path) -> None
     # a forked child while it parses OUTPUT, and hands half of Z3's groups to
     # another; the report must be the one a sequential run gives.
     from bench.bench_verify import generate
+
     text = generate(2500, seed=3)
     inp = tmp_path / "big.mlir"
     inp.write_text(text)
     out = tmp_path / "big.out.mlir"
-    rewrite = subprocess.run([sys.executable, "-m", "refimpl", str(inp)], capture_output=True, text=True, cwd=ROOT, check=True)
+    rewrite = subprocess.run(
+        [sys.executable, "-m", "refimpl", str(inp)], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     # One blocking wait dropped: refuted, with a counterexample to compare.
     out.write_text(re.sub(r"    gpu.wait \[%\d+\]\n", "", rewrite.stdout, count=1))
     r = cli(str(inp), "--after", str(out), "--format", "json", "--jobs", "2")

@@ -23,7 +23,13 @@ from verifier.gate import RefimplImpl
 from verifier.report import BOUNDED, REFUTED, VERIFIED
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = sorted([*(ROOT / "tests" / "corpus").glob("*.mlir"), *(ROOT / "verifier" / "corpus").glob("*.mlir"), *(ROOT / "tests" / "wide").glob("*.mlir")])
+CORPORA = sorted(
+    [
+        *(ROOT / "tests" / "corpus").glob("*.mlir"),
+        *(ROOT / "verifier" / "corpus").glob("*.mlir"),
+        *(ROOT / "tests" / "wide").glob("*.mlir"),
+    ]
+)
 
 BODY = "gpu.memset %a, %v : memref<16xf32>, f32\n{pad}func.call @use(%a) : (memref<16xf32>) -> ()\n"
 
@@ -41,7 +47,12 @@ def program(body: str) -> str:
 
 
 def in_sequence(count: int) -> str:
-    return program("".join(f"    scf.for %i{k} = %c0 to %n step %c1 {{\n      {BODY.format(pad='      ')}    }}\n" for k in range(count)))
+    return program(
+        "".join(
+            f"    scf.for %i{k} = %c0 to %n step %c1 {{\n      {BODY.format(pad='      ')}    }}\n"
+            for k in range(count)
+        )
+    )
 
 
 def nested(depth: int) -> str:
@@ -102,13 +113,17 @@ def test_a_dropped_wait_in_a_nested_body_is_refuted() -> None:
     assert wrong != out
     r = verdict(text, wrong)
     assert r.verdict == REFUTED, r.text()
-    assert any("'func.call' op may run before 'gpu.memset'" in v.message for f in r.functions for v in f.violations), r.text()
+    assert any("'func.call' op may run before 'gpu.memset'" in v.message for f in r.functions for v in f.violations), (
+        r.text()
+    )
 
 
 def test_a_body_that_leaves_work_pending_is_refuted() -> None:
     # The memset of the body is not waited for in the body, only after the
     # loop by a `gpu.wait` of nothing: the call after the loop races it.
-    text = program(f"    scf.for %i = %c0 to %n step %c1 {{\n      gpu.memset %a, %v : memref<16xf32>, f32\n    }}\n    {BODY.format(pad='    ').split(chr(10))[1]}\n")
+    text = program(
+        f"    scf.for %i = %c0 to %n step %c1 {{\n      gpu.memset %a, %v : memref<16xf32>, f32\n    }}\n    {BODY.format(pad='    ').split(chr(10))[1]}\n"
+    )
     out = program(
         "    scf.for %i = %c0 to %n step %c1 {\n      %s = gpu.wait async\n      %t = gpu.memset async [%s] %a, %v : memref<16xf32>, f32\n    }\n"
         "    gpu.wait\n    func.call @use(%a) : (memref<16xf32>) -> ()\n"
@@ -118,7 +133,9 @@ def test_a_body_that_leaves_work_pending_is_refuted() -> None:
 
 
 def test_a_wait_dropped_before_the_loop_is_refuted() -> None:
-    text = program(f"    gpu.memset %a, %v : memref<16xf32>, f32\n    scf.for %i = %c0 to %n step %c1 {{\n      {BODY.format(pad='      ')}    }}\n")
+    text = program(
+        f"    gpu.memset %a, %v : memref<16xf32>, f32\n    scf.for %i = %c0 to %n step %c1 {{\n      {BODY.format(pad='      ')}    }}\n"
+    )
     out = RefimplImpl("reference")(text)
     first_wait = next(line for line in out.splitlines(keepends=True) if line.strip().startswith("gpu.wait ["))
     wrong = out.replace(first_wait, "", 1)
@@ -140,7 +157,9 @@ def test_a_wait_moved_past_the_bodys_call_is_refuted() -> None:
 def test_over_synchronised_and_renamed_rewrites_are_verified() -> None:
     text = nested(3)
     out = RefimplImpl("reference")(text)
-    over = out.replace("          func.call", "          gpu.wait\n          func.call").replace("    scf.for", "    gpu.wait\n    scf.for", 1)
+    over = out.replace("          func.call", "          gpu.wait\n          func.call").replace(
+        "    scf.for", "    gpu.wait\n    scf.for", 1
+    )
     renamed = out.replace("%1", "%done").replace("%0", "%fresh")
     for o in (over, renamed):
         r = verdict(text, o)
@@ -270,7 +289,10 @@ def test_wrong_rewrites_of_a_cf_loop_are_refuted() -> None:
 
 def test_right_rewrites_of_a_cf_loop_are_verified() -> None:
     out = RefimplImpl("reference")(CF_LOOP)
-    over = out.replace("    call @use(%arg0) : (memref<16xf32>) -> ()\n    return", "    gpu.wait\n    call @use(%arg0) : (memref<16xf32>) -> ()\n    return")
+    over = out.replace(
+        "    call @use(%arg0) : (memref<16xf32>) -> ()\n    return",
+        "    gpu.wait\n    call @use(%arg0) : (memref<16xf32>) -> ()\n    return",
+    )
     over = over.replace("    cf.cond_br", "    gpu.wait\n    cf.cond_br")
     renamed = out.replace("%3", "%done").replace("%5", "%again")
     assert over != out and renamed != out
@@ -284,8 +306,12 @@ def test_a_token_handed_across_a_cf_branch_is_proved_whole() -> None:
     # waited for there: not closed, so the whole (unrolled) proof decides.
     text = CF_LOOP.replace("    func.call @use(%a) : (memref<16xf32>) -> ()\n    gpu.memset", "    gpu.memset", 1)
     out = RefimplImpl("reference")(text)
-    handed = out.replace("    cf.cond_br %1, ^bb2, ^bb3", "    %t = gpu.wait async\n    cf.cond_br %1, ^bb2, ^bb3(%t : !gpu.async.token)")
-    handed = handed.replace("  ^bb3:  // pred: ^bb1\n", "  ^bb3(%tt: !gpu.async.token):  // pred: ^bb1\n    gpu.wait [%tt]\n")
+    handed = out.replace(
+        "    cf.cond_br %1, ^bb2, ^bb3", "    %t = gpu.wait async\n    cf.cond_br %1, ^bb2, ^bb3(%t : !gpu.async.token)"
+    )
+    handed = handed.replace(
+        "  ^bb3:  // pred: ^bb1\n", "  ^bb3(%tt: !gpu.async.token):  // pred: ^bb1\n    gpu.wait [%tt]\n"
+    )
     assert handed != out
     r = verdict(text, handed)
     assert r.functions[0].regions == 0 and r.verdict in (VERIFIED, BOUNDED), r.text()

@@ -63,11 +63,14 @@ def test_branch_yielding_a_token_waited_after() -> None:
     """A token out of an scf.if (one side launches, the other makes an empty
     token), waited after the join: right on both paths."""
     inp = BRANCH_IN.replace("    }\n    call", "    } else {\n    }\n    call")
-    out = module("""  func.func @f(%m: memref<4xf32>, %p: i1) {
+    out = module(
+        """  func.func @f(%m: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
     %t = scf.if %p -> (!gpu.async.token) {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + ASYNC_LAUNCH + """
+      %1 = gpu.launch_func async [%0] """
+        + ASYNC_LAUNCH
+        + """
       scf.yield %1 : !gpu.async.token
     } else {
       %2 = gpu.wait async
@@ -77,7 +80,8 @@ def test_branch_yielding_a_token_waited_after() -> None:
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+    )
     assert run(inp, out).verdict == VERIFIED
     # The then side yields the token from before its launch: wrong on the then path.
     wrong = out.replace("      scf.yield %1 : !gpu.async.token", "      scf.yield %0 : !gpu.async.token")
@@ -164,21 +168,30 @@ def test_cf_back_edge() -> None:
 def test_nested_three_deep() -> None:
     # The inner `scf.if` branches on a value of its own: on `%p` it would
     # take the outer one's branch.
-    inp = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %q: i1, %n: index) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>, %p: i1, %q: i1, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.if %p {
       scf.for %i = %c0 to %n step %c1 {
         scf.if %q {
-          gpu.launch_func """ + LAUNCH + """
+          gpu.launch_func """
+        + LAUNCH
+        + """
         }
       }
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
-    good = inp.replace("          gpu.launch_func " + LAUNCH, "          %0 = gpu.wait async\n          %1 = gpu.launch_func async [%0] " + ASYNC_LAUNCH + "\n          gpu.wait [%1]")
+"""
+    )
+    good = inp.replace(
+        "          gpu.launch_func " + LAUNCH,
+        "          %0 = gpu.wait async\n          %1 = gpu.launch_func async [%0] "
+        + ASYNC_LAUNCH
+        + "\n          gpu.wait [%1]",
+    )
     r = run(inp, good)
     assert r.verdict == VERIFIED, r.text()
     # else, or then with 0 trips, or 1 or 2 trips in which the inner `scf.if`
@@ -195,12 +208,15 @@ def test_nested_three_deep() -> None:
 
 
 def test_async_execute_inside_a_loop() -> None:
-    inp = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.for %i = %c0 to %n step %c1 {
       %t = async.execute {
-        gpu.launch_func """ + LAUNCH + """
+        gpu.launch_func """
+        + LAUNCH
+        + """
         async.yield
       }
       async.await %t : !async.token
@@ -208,8 +224,14 @@ def test_async_execute_inside_a_loop() -> None:
     }
     return
   }
-""")
-    good = inp.replace("        gpu.launch_func " + LAUNCH, "        %0 = gpu.wait async\n        %1 = gpu.launch_func async [%0] " + ASYNC_LAUNCH + "\n        gpu.wait [%1]")
+"""
+    )
+    good = inp.replace(
+        "        gpu.launch_func " + LAUNCH,
+        "        %0 = gpu.wait async\n        %1 = gpu.launch_func async [%0] "
+        + ASYNC_LAUNCH
+        + "\n        gpu.wait [%1]",
+    )
     r = run(inp, good)
     assert r.verdict == VERIFIED
     assert not r.functions[0].bounded
@@ -218,7 +240,9 @@ def test_async_execute_inside_a_loop() -> None:
     # iterations proves it for every trip count (nothing orders the body
     # with the next iteration, in the input as in the rewrite), and without
     # it only the bound is claimed.
-    late = good.replace("      async.await %t : !async.token\n      func.call", "      func.call").replace("    }\n    return", "    }\n    return")
+    late = good.replace("      async.await %t : !async.token\n      func.call", "      func.call").replace(
+        "    }\n    return", "    }\n    return"
+    )
     unawaited = inp.replace("      async.await %t : !async.token\n", "")
     r = run(unawaited, late, induction=False)
     assert r.verdict == BOUNDED
@@ -232,8 +256,13 @@ def test_async_execute_inside_a_loop() -> None:
 
 def test_too_many_paths_is_unknown() -> None:
     # One condition per `scf.if` (two on one value take the same branch).
-    ifs = "".join(f"    %q{k} = arith.xori %p, %p : i1\n    scf.if %q{k} {{\n      gpu.launch_func " + LAUNCH + "\n    }\n" for k in range(9))
-    inp = module("  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n" + ifs + "    return\n  }\n")
+    ifs = "".join(
+        f"    %q{k} = arith.xori %p, %p : i1\n    scf.if %q{k} {{\n      gpu.launch_func " + LAUNCH + "\n    }\n"
+        for k in range(9)
+    )
+    inp = module(
+        "  func.func @f(%m: memref<4xf32>, %p: i1) {\n    %c1 = arith.constant 1 : index\n" + ifs + "    return\n  }\n"
+    )
     # Path by path, 512 paths are over the default limit; so they are for
     # the guarded proof when a limit is asked for.
     for checker, kw in ((check_path_by_path, {}), (check, {"max_paths": 256})):
@@ -249,12 +278,15 @@ def test_too_many_paths_is_unknown() -> None:
 
 def test_unsupported_region_op_is_unknown() -> None:
     # An scf.parallel with a reduction holding a GPU op: not modelled.
-    inp = module("""  func.func @f(%m: memref<4xf32>, %n: index) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %z = arith.constant 0.0 : f32
     %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z) -> f32 {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+        + LAUNCH
+        + """
       %x = memref.load %m[%c0] : memref<4xf32>
       scf.reduce(%x : f32) {
       ^bb0(%a: f32, %b: f32):
@@ -264,7 +296,8 @@ def test_unsupported_region_op_is_unknown() -> None:
     }
     return
   }
-""")
+"""
+    )
     r = check(parse_module(inp, "in.mlir"), parse_module(inp, "in.mlir"))
     assert r.verdict == UNKNOWN
     assert "'scf.parallel' with reductions" in r.functions[0].reason

@@ -60,13 +60,30 @@ def test_local_cluster_with_a_worker_killed(mode: str) -> None:
 
 def test_cli_cluster_resumes_a_results_file(tmp_path: Path) -> None:
     res = tmp_path / "r.jsonl"
-    args = [sys.executable, "-m", "verifier", "exhaustive", "--alphabet", "whole", "--max-size", "2", "--format", "json", "--results", str(res)]
+    args = [
+        sys.executable,
+        "-m",
+        "verifier",
+        "exhaustive",
+        "--alphabet",
+        "whole",
+        "--max-size",
+        "2",
+        "--format",
+        "json",
+        "--results",
+        str(res),
+    ]
     plain = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
     lines = res.read_text().splitlines(keepends=True)
     res.write_text("".join(lines[:150]))
-    clustered = subprocess.run([*args, "--cluster", "--jobs", "2"], capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
+    clustered = subprocess.run(
+        [*args, "--cluster", "--jobs", "2"], capture_output=True, text=True, cwd=ROOT, timeout=300, check=False
+    )
     assert clustered.returncode == plain.returncode, clustered.stderr
     a, b = json.loads(plain.stdout), json.loads(clustered.stdout)
-    assert {k: v for k, v in a["totals"].items() if k != "time_s"} == {k: v for k, v in b["totals"].items() if k != "time_s"}
+    assert {k: v for k, v in a["totals"].items() if k != "time_s"} == {
+        k: v for k, v in b["totals"].items() if k != "time_s"
+    }
     ids = [json.loads(line)["id"] for line in res.read_text().splitlines()[1:]]
     assert sorted(ids) == sorted(p.id for p in programs_up_to(WHOLE, 2))

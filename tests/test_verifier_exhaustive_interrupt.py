@@ -72,7 +72,11 @@ def test_interrupted_and_resumed_equals_uninterrupted(tmp_path: Path) -> None:
     assert want["totals"]["programs"] == PROGRAMS
 
     res = tmp_path / "resumed.jsonl"
-    for lines, sig, code in ((40, signal.SIGINT, 130), (200, signal.SIGINT, 130), (300, signal.SIGKILL, -signal.SIGKILL)):
+    for lines, sig, code in (
+        (40, signal.SIGINT, 130),
+        (200, signal.SIGINT, 130),
+        (300, signal.SIGKILL, -signal.SIGKILL),
+    ):
         assert _stop_at(res, lines, sig) == code
         recs = _records(res)
         assert recs[0] == {"header": json.loads(plain.read_text().splitlines()[0])["header"]}
@@ -87,7 +91,9 @@ def test_interrupted_and_resumed_equals_uninterrupted(tmp_path: Path) -> None:
     assert proc.returncode == plain_code, err
     got = json.loads(out)
     assert _outcome(got) == _outcome(want)
-    assert {k: v for k, v in got["totals"].items() if k != "time_s"} == {k: v for k, v in want["totals"].items() if k != "time_s"}
+    assert {k: v for k, v in got["totals"].items() if k != "time_s"} == {
+        k: v for k, v in want["totals"].items() if k != "time_s"
+    }
     # The file holds every program once, each with the verdict of the plain run.
     verdicts = {r["id"]: r["verdict"] for r in _records(plain)[1:]}
     assert {r["id"]: r["verdict"] for r in _records(res)[1:]} == verdicts

@@ -108,6 +108,8 @@ print(sum(1 for o in gc.get_objects() if isinstance(o, Operation)))
 def test_a_run_does_not_keep_its_programs_ir() -> None:
     # 411 programs, about 25 ops each when kept (10,320 measured without the
     # collector); a run that frees them keeps a few hundred (caches).
-    r = subprocess.run([sys.executable, "-c", LEAK.format(root=str(ROOT))], capture_output=True, text=True, timeout=300, check=False)
+    r = subprocess.run(
+        [sys.executable, "-c", LEAK.format(root=str(ROOT))], capture_output=True, text=True, timeout=300, check=False
+    )
     assert r.returncode == 0, r.stderr
     assert int(r.stdout.strip()) < 2000

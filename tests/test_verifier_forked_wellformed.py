@@ -35,9 +35,12 @@ func.func @f(%m: memref<4xf32>, %v: f32) {
 }
 """
 # Two uses before their definitions (the wait's token, the add's operand).
-ILL_FORMED = (
-    INPUT.replace("  %1 = gpu.memset async [%0] %m, %v : memref<4xf32>, f32\n  gpu.wait [%1]\n", "  gpu.wait [%1]\n  %1 = gpu.memset async [%0] %m, %v : memref<4xf32>, f32\n")
-    .replace("  %x = memref.load %m[%c0] : memref<4xf32>\n  %y = arith.addf %x, %v : f32\n", "  %y = arith.addf %x, %v : f32\n  %x = memref.load %m[%c0] : memref<4xf32>\n")
+ILL_FORMED = INPUT.replace(
+    "  %1 = gpu.memset async [%0] %m, %v : memref<4xf32>, f32\n  gpu.wait [%1]\n",
+    "  gpu.wait [%1]\n  %1 = gpu.memset async [%0] %m, %v : memref<4xf32>, f32\n",
+).replace(
+    "  %x = memref.load %m[%c0] : memref<4xf32>\n  %y = arith.addf %x, %v : f32\n",
+    "  %y = arith.addf %x, %v : f32\n  %x = memref.load %m[%c0] : memref<4xf32>\n",
 )
 
 

@@ -37,9 +37,12 @@ from verifier.mutants import MutantImpl
 from verifier.report import BOUNDED, INCONSISTENT, REFUTED, UNKNOWN, VERIFIED
 from verifier.solver import Outcome, Status
 
-IF_ELSE_IN = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: i1) {
+IF_ELSE_IN = module(
+    """  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: i1) {
     %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     scf.if %p {
       func.call @consume(%m) : (memref<4xf32>) -> ()
     } else {
@@ -48,26 +51,35 @@ IF_ELSE_IN = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: 
     call @consume(%h) : (memref<4xf32>) -> ()
     return
   }
-""")
-NESTED_IN = module("""  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
+"""
+)
+NESTED_IN = module(
+    """  func.func @f(%m: memref<4xf32>, %p: i1, %n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     scf.if %p {
       scf.for %i = %c0 to %n step %c1 {
         %q = arith.cmpi ult, %i, %n : index
         scf.if %q {
-          gpu.launch_func """ + LAUNCH + """
+          gpu.launch_func """
+    + LAUNCH
+    + """
           func.call @consume(%m) : (memref<4xf32>) -> ()
         } else {
-          gpu.launch_func """ + LAUNCH + """
+          gpu.launch_func """
+    + LAUNCH
+    + """
         }
       }
     }
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 
 ref, seed, mlir19 = RefimplImpl("reference"), RefimplImpl("seed"), RefimplImpl("mlir19")
 
@@ -76,7 +88,10 @@ CASES = {
     "branch-no-wait": (BRANCH_IN, BRANCH_GOOD.replace("      gpu.wait [%1]\n", "")),
     "if-else-ref": (IF_ELSE_IN, ref(IF_ELSE_IN)),
     "if-else-seed": (IF_ELSE_IN, seed(IF_ELSE_IN)),
-    "loop-good": (LOOP_IN, LOOP_SEED.replace("    scf.for", "    gpu.wait [%1]\n    scf.for").replace("async [%1] @k", "async @k")),
+    "loop-good": (
+        LOOP_IN,
+        LOOP_SEED.replace("    scf.for", "    gpu.wait [%1]\n    scf.for").replace("async [%1] @k", "async @k"),
+    ),
     "loop-zero-trip": (LOOP_IN, LOOP_SEED),
     "iter-args-good": (CARRIED_IN, CARRIED_GOOD),
     "iter-args-no-exit-wait": (CARRIED_IN, CARRIED_GOOD.replace("    gpu.wait [%t]\n", "")),
@@ -84,19 +99,35 @@ CASES = {
     "cf-diamond-good": (DIAMOND_IN, DIAMOND_GOOD),
     "cf-diamond-one-side": (
         DIAMOND_IN,
-        DIAMOND_GOOD.replace("    gpu.wait [%t]\n", "").replace("    cf.br ^bb3(%0", "    gpu.wait [%0]\n    cf.br ^bb3(%0"),
+        DIAMOND_GOOD.replace("    gpu.wait [%t]\n", "").replace(
+            "    cf.br ^bb3(%0", "    gpu.wait [%0]\n    cf.br ^bb3(%0"
+        ),
     ),
     "cf-back-edge-good": (BACK_IN, BACK_GOOD),
-    "cf-back-edge-stale": (BACK_IN, BACK_GOOD.replace("^bb1(%1 : !gpu.async.token), ^bb2", "^bb1(%0 : !gpu.async.token), ^bb2")),
+    "cf-back-edge-stale": (
+        BACK_IN,
+        BACK_GOOD.replace("^bb1(%1 : !gpu.async.token), ^bb2", "^bb1(%0 : !gpu.async.token), ^bb2"),
+    ),
     "nested-ref": (NESTED_IN, ref(NESTED_IN)),
     "nested-seed": (NESTED_IN, seed(NESTED_IN)),
     "nested-mutant": (NESTED_IN, MutantImpl("drop-blocking-wait")(NESTED_IN)),
 }
 EXPECTED = {
-    "branch-good": VERIFIED, "branch-no-wait": REFUTED, "if-else-ref": VERIFIED, "if-else-seed": REFUTED,
-    "loop-good": VERIFIED, "loop-zero-trip": REFUTED, "iter-args-good": BOUNDED, "iter-args-no-exit-wait": REFUTED,
-    "iter-args-not-chained": REFUTED, "cf-diamond-good": VERIFIED, "cf-diamond-one-side": REFUTED,
-    "cf-back-edge-good": BOUNDED, "cf-back-edge-stale": REFUTED, "nested-ref": VERIFIED, "nested-seed": REFUTED,
+    "branch-good": VERIFIED,
+    "branch-no-wait": REFUTED,
+    "if-else-ref": VERIFIED,
+    "if-else-seed": REFUTED,
+    "loop-good": VERIFIED,
+    "loop-zero-trip": REFUTED,
+    "iter-args-good": BOUNDED,
+    "iter-args-no-exit-wait": REFUTED,
+    "iter-args-not-chained": REFUTED,
+    "cf-diamond-good": VERIFIED,
+    "cf-diamond-one-side": REFUTED,
+    "cf-back-edge-good": BOUNDED,
+    "cf-back-edge-stale": REFUTED,
+    "nested-ref": VERIFIED,
+    "nested-seed": REFUTED,
     "nested-mutant": REFUTED,
 }
 
@@ -119,7 +150,9 @@ def test_guarded_equals_path_by_path(name: str) -> None:
 
 
 @pytest.mark.parametrize("unroll", [0, 1, 3])
-@pytest.mark.parametrize("name", ["iter-args-good", "iter-args-not-chained", "cf-back-edge-stale", "nested-seed", "loop-zero-trip"])
+@pytest.mark.parametrize(
+    "name", ["iter-args-good", "iter-args-not-chained", "cf-back-edge-stale", "nested-seed", "loop-zero-trip"]
+)
 def test_other_bounds(name: str, unroll: int) -> None:
     inp, out = CASES[name]
     g = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), unroll=unroll)
@@ -192,13 +225,22 @@ def test_cross_check_catches_a_wrong_proof(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_cross_check_catches_a_wrong_refutation(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(encode_guarded.GuardedProver, "prove", lambda self, *a, **k: Outcome(Status.REFUTED, choices=[0], active=set(range(10**4))))
+    monkeypatch.setattr(
+        encode_guarded.GuardedProver,
+        "prove",
+        lambda self, *a, **k: Outcome(Status.REFUTED, choices=[0], active=set(range(10**4))),
+    )
     inp, out = CASES["branch-good"]
     r = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"))
     assert r.verdict == INCONSISTENT
 
 
-IMPLS = [ref, seed, mlir19, *(MutantImpl(n) for n in ("if-no-wait", "loops-no-wait", "drop-dependency", "stale-token", "skip-terminator-wait"))]
+IMPLS = [
+    ref,
+    seed,
+    mlir19,
+    *(MutantImpl(n) for n in ("if-no-wait", "loops-no-wait", "drop-dependency", "stale-token", "skip-terminator-wait")),
+]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
@@ -215,5 +257,3 @@ def test_generated_programs_same_verdicts(p, impl) -> None:  # type: ignore[no-u
     e = check_path_by_path(p.module, parse_module(out, "out.mlir"))
     assume(not any(f.verdict == UNKNOWN for f in e.functions))
     assert summary(g) == summary(e)
-
-

@@ -22,7 +22,10 @@ from verifier.report import REFUTED, VERIFIED
 LAUNCH = "@k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
 GPU = {
     "launch": ("gpu.launch_func " + LAUNCH, "gpu.launch_func async [{dep}] " + LAUNCH),
-    "copy": ("gpu.memcpy %h, %m : memref<4xf32>, memref<4xf32>", "gpu.memcpy async [{dep}] %h, %m : memref<4xf32>, memref<4xf32>"),
+    "copy": (
+        "gpu.memcpy %h, %m : memref<4xf32>, memref<4xf32>",
+        "gpu.memcpy async [{dep}] %h, %m : memref<4xf32>, memref<4xf32>",
+    ),
 }
 HOST = {
     "store": "memref.store %x, %h[%c0] : memref<4xf32>",
@@ -54,7 +57,10 @@ def rewrites(draw: st.DrawFn) -> tuple[str, str, bool]:
         line = "    return" if it == "return" else "    " + HOST[it]
         body_in.append(line)
         body_out.append(line)
-    head = HEAD + "  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %x: f32) {\n    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+    head = (
+        HEAD
+        + "  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %x: f32) {\n    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+    )
     tail = "\n  }\n}\n"
     return head + "\n".join(body_in) + tail, head + "\n".join(body_out) + tail, right
 

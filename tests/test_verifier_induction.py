@@ -45,7 +45,13 @@ PROGRAM = """module attributes {gpu.container_module} {
 
 
 def program(deps: str = "%a, %p", extra: str = "", yielded: str = "%p, %x", pre: str = "", init_a: str = "%t0") -> str:
-    return PROGRAM.replace("DEPS", deps).replace("EXTRA", extra).replace("YIELD", yielded).replace("PRE", pre).replace("INIT_A", init_a)
+    return (
+        PROGRAM.replace("DEPS", deps)
+        .replace("EXTRA", extra)
+        .replace("YIELD", yielded)
+        .replace("PRE", pre)
+        .replace("INIT_A", init_a)
+    )
 
 
 INPUT = program()
@@ -64,7 +70,9 @@ RIGHT = {
 WRONG = {
     "dependency on the previous iteration dropped": program(deps="%a"),
     "stale token yielded": program(yielded="%p, %a"),
-    "inits lose the work before the loop": program(pre="%z = gpu.wait async", init_a="%z").replace("iter_args(%a = %z, %p = %t0)", "iter_args(%a = %z, %p = %z)"),
+    "inits lose the work before the loop": program(pre="%z = gpu.wait async", init_a="%z").replace(
+        "iter_args(%a = %z, %p = %t0)", "iter_args(%a = %z, %p = %z)"
+    ),
 }
 
 
@@ -100,7 +108,9 @@ def test_a_token_from_outside_the_loop_is_caller_work_of_every_step() -> None:
     operand. Kept: verified for every trip count; dropped: the first
     iteration's launch overlaps `%c`'s."""
     pre = "%c = gpu.launch_func async @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xf32>)"
-    text = program(deps="%a, %p, %c", pre=pre, init_a="%t0").replace("iter_args(%a = %t0, %p = %t0)", "iter_args(%a = %t0, %p = %t0)")
+    text = program(deps="%a, %p, %c", pre=pre, init_a="%t0").replace(
+        "iter_args(%a = %t0, %p = %t0)", "iter_args(%a = %t0, %p = %t0)"
+    )
     fin = parse_module(text, "in.mlir")
     r = check(fin, parse_module(text, "out.mlir"), unroll=1)
     assert r.verdict == VERIFIED and r.functions[0].lemma.startswith("by induction on iterations"), r.text()

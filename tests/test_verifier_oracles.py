@@ -68,9 +68,23 @@ def test_oracles_agree_on_the_right_rewrite() -> None:
 def test_cli_unknown_exit_3(tmp_path: Path) -> None:
     # As above: slices that need a search, and the rewrite from the refimpl's CLI.
     (tmp_path / "in.mlir").write_text((ROOT / "tests" / "corpus" / "scf_for_forms.mlir").read_text())
-    subprocess.run([sys.executable, "-m", "refimpl", str(tmp_path / "in.mlir"), "-o", str(tmp_path / "out.mlir")], check=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "refimpl", str(tmp_path / "in.mlir"), "-o", str(tmp_path / "out.mlir")],
+        check=True,
+        cwd=ROOT,
+    )
     r = subprocess.run(
-        [sys.executable, "-m", "verifier", "check", str(tmp_path / "in.mlir"), "--after", str(tmp_path / "out.mlir"), "--rlimit", "1"],
+        [
+            sys.executable,
+            "-m",
+            "verifier",
+            "check",
+            str(tmp_path / "in.mlir"),
+            "--after",
+            str(tmp_path / "out.mlir"),
+            "--rlimit",
+            "1",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -22,19 +22,23 @@ from verifier import check
 from verifier.obligations import obligations
 from verifier.report import BOUNDED, REFUTED
 
-PARALLEL_IN = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %n: index, %v: f32) {
+PARALLEL_IN = module(
+    """  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %n: index, %v: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     gpu.memset %m, %v : memref<4xf32>, f32
     scf.parallel (%i) = (%c0) to (%n) step (%c1) {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+    + LAUNCH
+    + """
       memref.store %v, %h[%i] : memref<4xf32>
       scf.reduce
     }
     %x = memref.load %m[%c0] : memref<4xf32>
     return
   }
-""")
+"""
+)
 
 
 def _rewritten(text: str) -> str:
@@ -90,14 +94,18 @@ def test_iterations_are_not_ordered_with_each_other() -> None:
     # Two iterations: the memset before reaches each iteration's launch, each
     # iteration's store reaches the load after; no store of one iteration is
     # an obligation before anything of the other.
-    func = next(op for op in parse_module(PARALLEL_IN, "in.mlir").walk() if op.name == "func.func" and op.regions[0].blocks)
+    func = next(
+        op for op in parse_module(PARALLEL_IN, "in.mlir").walk() if op.name == "func.func" and op.regions[0].blocks
+    )
     g = build(func, [2], 2)
     threads = {ev.op.name + str(ev.occurrence): ev.thread for ev in g.events}
     assert threads["memref.store0"] != threads["memref.store1"]
     pairs = {(o.first.name, o.first_occurrence, o.second.name, o.second_occurrence) for o in obligations(g)}
     assert ("gpu.memset", 0, "gpu.launch_func", 0) in pairs and ("gpu.memset", 0, "gpu.launch_func", 1) in pairs
     assert ("memref.store", 0, "memref.load", 0) in pairs and ("memref.store", 1, "memref.load", 0) in pairs
-    across = [p for p in pairs if p[0] != "gpu.memset" and p[2] != "memref.load" and p[2] != "func.return" and p[1] != p[3]]
+    across = [
+        p for p in pairs if p[0] != "gpu.memset" and p[2] != "memref.load" and p[2] != "func.return" and p[1] != p[3]
+    ]
     assert across == []
 
 

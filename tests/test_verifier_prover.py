@@ -32,7 +32,9 @@ def _texts() -> tuple[str, str]:
     obligations `_report` sets as `MIN_FORKED_GROUPS`) and its rewrite by the refimpl
     with every fifth blocking wait dropped: proved groups and refuted ones."""
     text = generate(1500, seed=5)
-    rewrite = subprocess.run([sys.executable, "-m", "refimpl", "-"], input=text, capture_output=True, text=True, cwd=ROOT, check=True)
+    rewrite = subprocess.run(
+        [sys.executable, "-m", "refimpl", "-"], input=text, capture_output=True, text=True, cwd=ROOT, check=True
+    )
     waits = itertools.count()
     out = re.sub(r"    gpu.wait \[%\d+\]\n", lambda m: "" if next(waits) % 5 == 0 else m.group(0), rewrite.stdout)
     return text, out
@@ -116,4 +118,9 @@ def test_verdicts_order_by_how_bad_and_sort_beside_other_words() -> None:
 
     assert Status.INCONSISTENT < Status.REFUTED < Status.UNKNOWN < Status.VERIFIED
     assert min(Status.VERIFIED, Status.UNKNOWN) is Status.UNKNOWN and Status.REFUTED <= "refuted"
-    assert sorted([Status.VERIFIED, "timeout", Status.REFUTED, "impl-failed"]) == ["impl-failed", "refuted", "timeout", "verified"]
+    assert sorted([Status.VERIFIED, "timeout", Status.REFUTED, "impl-failed"]) == [
+        "impl-failed",
+        "refuted",
+        "timeout",
+        "verified",
+    ]

@@ -44,7 +44,10 @@ def test_dropped_dependency() -> None:
 
 
 def test_wait_moved_after_the_effect() -> None:
-    moved = GOOD.replace("    gpu.wait [%3]\n    call @consume(%h) : (memref<4xf32>) -> ()\n", "    call @consume(%h) : (memref<4xf32>) -> ()\n    gpu.wait [%3]\n")
+    moved = GOOD.replace(
+        "    gpu.wait [%3]\n    call @consume(%h) : (memref<4xf32>) -> ()\n",
+        "    call @consume(%h) : (memref<4xf32>) -> ()\n    gpu.wait [%3]\n",
+    )
     r = run(SYNC, moved)
     assert r.verdict == REFUTED
     assert pair(r) == ("gpu-before-host", "gpu.memcpy", "func.call", 13, 15)
@@ -62,24 +65,34 @@ def test_gpu_op_left_synchronous_is_right() -> None:
 
 
 def test_extra_waits_are_right() -> None:
-    extra = GOOD.replace("    %2 = gpu.launch", "    gpu.wait [%1]\n    %2 = gpu.launch").replace("gpu.wait [%3]", "gpu.wait [%3]\n    gpu.wait [%3, %0]")
+    extra = GOOD.replace("    %2 = gpu.launch", "    gpu.wait [%1]\n    %2 = gpu.launch").replace(
+        "gpu.wait [%3]", "gpu.wait [%3]\n    gpu.wait [%3, %0]"
+    )
     assert run(SYNC, extra).verdict == VERIFIED
 
 
 def test_missing_wait_before_return() -> None:
-    inp = module("""  func.func @f(%m: memref<4xf32>) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+        + LAUNCH
+        + """
     return
   }
-""")
-    out = module("""  func.func @f(%m: memref<4xf32>) {
+"""
+    )
+    out = module(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+    %1 = gpu.launch_func async [%0] """
+        + LAUNCH
+        + """
     return
   }
-""")
+"""
+    )
     r = run(inp, out)
     assert r.verdict == REFUTED
     assert pair(r)[:3] == ("before-return", "gpu.launch_func", "func.return")
@@ -87,28 +100,38 @@ def test_missing_wait_before_return() -> None:
 
 
 def test_host_effect_before_gpu_op() -> None:
-    inp = module("""  func.func @f(%m: memref<4xf32>, %x: f32) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>, %x: f32) {
     %c1 = arith.constant 1 : index
     %c0 = arith.constant 0 : index
     memref.store %x, %m[%c0] : memref<4xf32>
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+        + LAUNCH
+        + """
     return
   }
-""")
-    good = module("""  func.func @f(%m: memref<4xf32>, %x: f32) {
+"""
+    )
+    good = module(
+        """  func.func @f(%m: memref<4xf32>, %x: f32) {
     %c1 = arith.constant 1 : index
     %c0 = arith.constant 0 : index
     memref.store %x, %m[%c0] : memref<4xf32>
     %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+    %1 = gpu.launch_func async [%0] """
+        + LAUNCH
+        + """
     gpu.wait [%1]
     return
   }
-""")
+"""
+    )
     assert run(inp, good).verdict == VERIFIED
     # A launch issued before the store it must follow: not a rewrite (the
     # order of effectful ops changed), reported as a mismatch.
-    swapped = good.replace("    memref.store %x, %m[%c0] : memref<4xf32>\n", "").replace("    gpu.wait [%1]\n", "    gpu.wait [%1]\n    memref.store %x, %m[%c0] : memref<4xf32>\n")
+    swapped = good.replace("    memref.store %x, %m[%c0] : memref<4xf32>\n", "").replace(
+        "    gpu.wait [%1]\n", "    gpu.wait [%1]\n    memref.store %x, %m[%c0] : memref<4xf32>\n"
+    )
     r = run(inp, swapped)
     assert r.verdict == REFUTED
     assert r.functions[0].violations[0].kind == "mismatch"
@@ -116,15 +139,21 @@ def test_host_effect_before_gpu_op() -> None:
 
 def test_user_token_chain_in_the_input_is_kept() -> None:
     """An input that is already asynchronous: its own deps are obligations."""
-    inp = module("""  func.func @f(%m: memref<4xf32>) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """ + LAUNCH + """
-    %2 = gpu.launch_func async [%1] """ + LAUNCH + """
+    %1 = gpu.launch_func async [%0] """
+        + LAUNCH
+        + """
+    %2 = gpu.launch_func async [%1] """
+        + LAUNCH
+        + """
     gpu.wait [%2]
     return
   }
-""")
+"""
+    )
     assert run(inp, inp).verdict == VERIFIED
     r = run(inp, inp.replace("async [%1]", "async [%0]"))
     assert r.verdict == REFUTED
@@ -133,24 +162,31 @@ def test_user_token_chain_in_the_input_is_kept() -> None:
 
 # --- async.execute and async.await ------------------------------------------
 
-EXEC_IN = module("""  func.func @f(%m: memref<4xf32>) {
+EXEC_IN = module(
+    """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t = async.execute {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+    + LAUNCH
+    + """
       async.yield
     }
     async.await %t : !async.token
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 # Line 13: the launch in the body; line 17: the call.
 
-EXEC_GOOD = module("""  func.func @f(%m: memref<4xf32>) {
+EXEC_GOOD = module(
+    """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t, %v = async.execute -> !async.value<!gpu.async.token> {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      %1 = gpu.launch_func async [%0] """
+    + LAUNCH
+    + """
       async.yield %1 : !gpu.async.token
     }
     async.await %t : !async.token
@@ -159,7 +195,8 @@ EXEC_GOOD = module("""  func.func @f(%m: memref<4xf32>) {
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 
 
 def test_deferred_wait_verifies() -> None:
@@ -168,7 +205,12 @@ def test_deferred_wait_verifies() -> None:
 
 
 def test_removed_async_await() -> None:
-    r = run(EXEC_IN, EXEC_GOOD.replace("    async.await %t : !async.token\n", "").replace("    %2 = async.await %v : !async.value<!gpu.async.token>\n    gpu.wait [%2]\n", ""))
+    r = run(
+        EXEC_IN,
+        EXEC_GOOD.replace("    async.await %t : !async.token\n", "").replace(
+            "    %2 = async.await %v : !async.value<!gpu.async.token>\n    gpu.wait [%2]\n", ""
+        ),
+    )
     # Without the await, the call is not ordered after the body at all.
     assert r.verdict == REFUTED
     kind, first, second, _, _ = pair(r, end_too=True)
@@ -177,15 +219,20 @@ def test_removed_async_await() -> None:
 
 
 def test_removed_await_of_the_token_value() -> None:
-    r = run(EXEC_IN, EXEC_GOOD.replace("    %2 = async.await %v : !async.value<!gpu.async.token>\n    gpu.wait [%2]\n", ""))
+    r = run(
+        EXEC_IN, EXEC_GOOD.replace("    %2 = async.await %v : !async.value<!gpu.async.token>\n    gpu.wait [%2]\n", "")
+    )
     assert r.verdict == REFUTED
     assert pair(r, end_too=True)[:3] == ("gpu-before-host", "gpu.launch_func", "func.call")
 
 
-CHAIN_IN = module("""  func.func @f(%m: memref<4xf32>) {
+CHAIN_IN = module(
+    """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t = async.execute {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+    + LAUNCH
+    + """
       async.yield
     }
     %t2 = async.execute [%t] {
@@ -195,13 +242,17 @@ CHAIN_IN = module("""  func.func @f(%m: memref<4xf32>) {
     async.await %t2 : !async.token
     return
   }
-""")
+"""
+)
 
-CHAIN_GOOD = module("""  func.func @f(%m: memref<4xf32>) {
+CHAIN_GOOD = module(
+    """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t, %v = async.execute -> !async.value<!gpu.async.token> {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      %1 = gpu.launch_func async [%0] """
+    + LAUNCH
+    + """
       async.yield %1 : !gpu.async.token
     }
     %t2 = async.execute [%t] (%v as %a: !async.value<!gpu.async.token>) {
@@ -212,7 +263,8 @@ CHAIN_GOOD = module("""  func.func @f(%m: memref<4xf32>) {
     async.await %t2 : !async.token
     return
   }
-""")
+"""
+)
 
 
 def test_deferred_wait_consumed_by_another_execute() -> None:
@@ -226,7 +278,12 @@ def test_deferred_wait_whose_results_are_consumed_elsewhere() -> None:
     r = run(CHAIN_IN, wrong)
     assert r.verdict == REFUTED
     v = next(v for v in r.functions[0].violations if v.kind != "before-end")
-    assert (v.kind, v.first.op, v.second.op, v.cross_thread) == ("gpu-before-host", "gpu.launch_func", "func.call", True)
+    assert (v.kind, v.first.op, v.second.op, v.cross_thread) == (
+        "gpu-before-host",
+        "gpu.launch_func",
+        "func.call",
+        True,
+    )
 
 
 def _value_exec(order: str) -> tuple[str, str]:
@@ -234,34 +291,57 @@ def _value_exec(order: str) -> tuple[str, str]:
     and the rewrite that awaits the deferred token right after the first
     await of anything from that execute."""
     awaits = {
-        "value-then-token": ["    %r = async.await %v : !async.value<f32>\n", "    call @consume(%m) : (memref<4xf32>) -> ()\n", "    async.await %t : !async.token\n"],
-        "token-then-value": ["    async.await %t : !async.token\n", "    call @consume(%m) : (memref<4xf32>) -> ()\n", "    %r = async.await %v : !async.value<f32>\n"],
-        "value-only": ["    %r = async.await %v : !async.value<f32>\n", "    call @consume(%m) : (memref<4xf32>) -> ()\n"],
+        "value-then-token": [
+            "    %r = async.await %v : !async.value<f32>\n",
+            "    call @consume(%m) : (memref<4xf32>) -> ()\n",
+            "    async.await %t : !async.token\n",
+        ],
+        "token-then-value": [
+            "    async.await %t : !async.token\n",
+            "    call @consume(%m) : (memref<4xf32>) -> ()\n",
+            "    %r = async.await %v : !async.value<f32>\n",
+        ],
+        "value-only": [
+            "    %r = async.await %v : !async.value<f32>\n",
+            "    call @consume(%m) : (memref<4xf32>) -> ()\n",
+        ],
         "token-only": ["    async.await %t : !async.token\n", "    call @consume(%m) : (memref<4xf32>) -> ()\n"],
     }[order]
-    inp = module("""  func.func @f(%m: memref<4xf32>) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t, %v = async.execute -> !async.value<f32> {
-      gpu.launch_func """ + LAUNCH + """
+      gpu.launch_func """
+        + LAUNCH
+        + """
       %x = arith.constant 1.0 : f32
       async.yield %x : f32
     }
-""" + "".join(awaits) + """    return
+"""
+        + "".join(awaits)
+        + """    return
   }
-""")
+"""
+    )
     out_awaits = list(awaits)
     out_awaits.insert(1, "    %g = async.await %w : !async.value<!gpu.async.token>\n    gpu.wait [%g]\n")
-    out = module("""  func.func @f(%m: memref<4xf32>) {
+    out = module(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t, %v, %w = async.execute -> (!async.value<f32>, !async.value<!gpu.async.token>) {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      %1 = gpu.launch_func async [%0] """
+        + LAUNCH
+        + """
       %x = arith.constant 1.0 : f32
       async.yield %x, %1 : f32, !gpu.async.token
     }
-""" + "".join(out_awaits) + """    return
+"""
+        + "".join(out_awaits)
+        + """    return
   }
-""")
+"""
+    )
     return inp, out
 
 
@@ -271,7 +351,10 @@ def test_values_and_tokens_awaited_in_every_order(order: str) -> None:
     assert run(inp, out).verdict == VERIFIED
     # The GPU token awaited only after the call: the call may race.
     late = out.replace("    %g = async.await %w : !async.value<!gpu.async.token>\n    gpu.wait [%g]\n", "")
-    late = late.replace("    return\n  }\n}", "    %g = async.await %w : !async.value<!gpu.async.token>\n    gpu.wait [%g]\n    return\n  }\n}")
+    late = late.replace(
+        "    return\n  }\n}",
+        "    %g = async.await %w : !async.value<!gpu.async.token>\n    gpu.wait [%g]\n    return\n  }\n}",
+    )
     r = run(inp, late)
     assert r.verdict == REFUTED
     assert pair(r)[:3] == ("gpu-before-host", "gpu.launch_func", "func.call")
@@ -306,11 +389,14 @@ def test_mlir19_value_then_token_is_refuted() -> None:
 def test_user_wait_moved_out_of_an_execute_body() -> None:
     """Phase 2 erases a body's blocking `gpu.wait` and waits where the
     execute is awaited: the input's wait is gone, the ordering is kept."""
-    inp = module("""  func.func @f(%m: memref<4xf32>) {
+    inp = module(
+        """  func.func @f(%m: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %t = async.execute {
       %0 = gpu.wait async
-      %1 = gpu.launch_func async [%0] """ + LAUNCH + """
+      %1 = gpu.launch_func async [%0] """
+        + LAUNCH
+        + """
       gpu.wait [%1]
       async.yield
     }
@@ -318,7 +404,8 @@ def test_user_wait_moved_out_of_an_execute_body() -> None:
     call @consume(%m) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+    )
     assert run(inp, EXEC_GOOD).verdict == VERIFIED
     r = run(inp, EXEC_GOOD.replace("    gpu.wait [%2]\n", ""))
     assert r.verdict == REFUTED
@@ -329,7 +416,11 @@ def test_new_await_of_a_gpu_token_is_not_the_users_await() -> None:
     """The rewrite's `async.await` of the deferred GPU token stands right
     before the user's second `async.await` of the execute's token: it must be
     taken as added, not matched with the user's await."""
-    inp = EXEC_IN.replace("    async.await %t : !async.token\n", "    async.await %t : !async.token\n    async.await %t : !async.token\n", 1)
+    inp = EXEC_IN.replace(
+        "    async.await %t : !async.token\n",
+        "    async.await %t : !async.token\n    async.await %t : !async.token\n",
+        1,
+    )
     out = EXEC_GOOD.replace("    gpu.wait [%2]\n", "    gpu.wait [%2]\n    async.await %t : !async.token\n", 1)
     r = run(inp, out)
     assert r.verdict == VERIFIED, r.text()

@@ -33,10 +33,20 @@ def _pair(name: str, rewrite: str) -> tuple[str, str]:
 
 WRONG_REWRITES = [
     ("guarded-division", "hoisted", "'arith.divsi' op is moved above 'cf.assert'", True),
-    ("nested-modules", "moved", "function @A::@f is missing from the output (a function of its name is at @B::@f", True),
+    (
+        "nested-modules",
+        "moved",
+        "function @A::@f is missing from the output (a function of its name is at @B::@f",
+        True,
+    ),
     ("group-late-add", "handed-over", "'memref.store' op may run before 'gpu.memset'", True),
     ("incoming-value", "awaited", "'async.await' op added by the rewrite blocks on argument #1", True),
-    ("signature", "rotated", "the function's signature (!gpu.async.token, memref<4xf32>) -> () differs from the input's", True),
+    (
+        "signature",
+        "rotated",
+        "the function's signature (!gpu.async.token, memref<4xf32>) -> () differs from the input's",
+        True,
+    ),
 ]
 
 
@@ -81,9 +91,9 @@ def test_division_moved_above_a_store_is_refuted() -> None:
     out = src.replace("  %q = arith.divsi %a, %b : i32\n", "").replace(
         "  memref.store %q", "  %q = arith.divsi %a, %b : i32\n  memref.store %q"
     )
-    moved_store = src.replace("  cf.assert %nz", '  memref.store %a, %m[%c0i] : memref<4xi32>\n  cf.assert %nz').replace(
-        "  %c0 = arith.constant 0 : i32\n", "  %c0 = arith.constant 0 : i32\n  %c0i = arith.constant 0 : index\n"
-    )
+    moved_store = src.replace(
+        "  cf.assert %nz", "  memref.store %a, %m[%c0i] : memref<4xi32>\n  cf.assert %nz"
+    ).replace("  %c0 = arith.constant 0 : i32\n", "  %c0 = arith.constant 0 : i32\n  %c0i = arith.constant 0 : index\n")
     later = moved_store.replace("  %q = arith.divsi %a, %b : i32\n", "").replace(
         "  %i = arith.constant 0 : index\n", "  %i = arith.constant 0 : index\n  %q = arith.divsi %a, %b : i32\n"
     )

@@ -48,7 +48,12 @@ def run(tmp_path: Path, *args: str, after: str | None = None) -> subprocess.Comp
 
 def rewrite(tmp_path: Path) -> str:
     (tmp_path / "in.mlir").write_text(TWO_CHUNKS)
-    r = subprocess.run([sys.executable, "-m", "refimpl", "--split-input-file", str(tmp_path / "in.mlir")], capture_output=True, text=True, check=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "refimpl", "--split-input-file", str(tmp_path / "in.mlir")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return r.stdout
 
 
@@ -64,7 +69,11 @@ def test_a_wrong_chunk_refutes_with_the_file_line_numbers(tmp_path: Path) -> Non
     out = rewrite(tmp_path)
     chunks = out.split("// -----\n")
     assert len(chunks) == 2
-    wrong = chunks[0] + "// -----\n" + "".join(ln for ln in chunks[1].splitlines(keepends=True) if not ln.strip().startswith("gpu.wait ["))
+    wrong = (
+        chunks[0]
+        + "// -----\n"
+        + "".join(ln for ln in chunks[1].splitlines(keepends=True) if not ln.strip().startswith("gpu.wait ["))
+    )
     r = run(tmp_path, after=wrong)
     assert r.returncode == 1, r.stdout
     assert r.stdout.split("// -----\n")[0].endswith("verdict: verified\n")

@@ -27,7 +27,9 @@ HEAD = """module attributes {gpu.container_module} {
   }
   func.func private @use(memref<4xf32>)
 """
-PROGRAM = HEAD + f"""  func.func @f(%b: memref<4xf32>, %n: index, %x: f32) {{
+PROGRAM = (
+    HEAD
+    + f"""  func.func @f(%b: memref<4xf32>, %n: index, %x: f32) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.index_switch %n
@@ -52,8 +54,11 @@ PROGRAM = HEAD + f"""  func.func @f(%b: memref<4xf32>, %n: index, %x: f32) {{
   }}
 }}
 """
+)
 
-YIELDING = HEAD + f"""  func.func @g(%b: memref<4xf32>, %n: index) {{
+YIELDING = (
+    HEAD
+    + f"""  func.func @g(%b: memref<4xf32>, %n: index) {{
     %c1 = arith.constant 1 : index
     %t0 = gpu.wait async
     %t = scf.index_switch %n -> !gpu.async.token
@@ -70,6 +75,7 @@ YIELDING = HEAD + f"""  func.func @g(%b: memref<4xf32>, %n: index) {{
   }}
 }}
 """
+)
 
 
 def verdict(inp: str, out: str):  # type: ignore[no-untyped-def]
@@ -96,7 +102,9 @@ def test_the_reference_rewrite_is_verified_region_by_region(rewrite: str) -> Non
 
 
 def test_an_extra_wait_is_verified(rewrite: str) -> None:
-    extra = rewrite.replace("      memref.store", "      %9 = gpu.wait async\n      gpu.wait [%9]\n      memref.store", 1)
+    extra = rewrite.replace(
+        "      memref.store", "      %9 = gpu.wait async\n      gpu.wait [%9]\n      memref.store", 1
+    )
     assert extra != rewrite
     assert verdict(PROGRAM, extra).verdict == VERIFIED
 
@@ -118,8 +126,12 @@ def test_a_case_yielding_the_wrong_token_is_refuted() -> None:
 
 
 def _switch(n_cases: int, wrong_case: int | None) -> str:
-    cases = ",\n".join(f"      {k}: ^bb1({'%f' if k == wrong_case else '%z'} : !gpu.async.token)" for k in range(1, n_cases + 1))
-    return HEAD + f"""  func.func @s(%b: memref<4xf32>, %n: i32, %x: f32) {{
+    cases = ",\n".join(
+        f"      {k}: ^bb1({'%f' if k == wrong_case else '%z'} : !gpu.async.token)" for k in range(1, n_cases + 1)
+    )
+    return (
+        HEAD
+        + f"""  func.func @s(%b: memref<4xf32>, %n: i32, %x: f32) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %z = gpu.launch_func async {LAUNCH}
@@ -135,6 +147,7 @@ def _switch(n_cases: int, wrong_case: int | None) -> str:
   }}
 }}
 """
+    )
 
 
 @pytest.mark.parametrize("wrong_case", [1, 2, 7, 11])
@@ -146,13 +159,19 @@ def test_each_option_of_a_many_way_switch_is_its_own_path(wrong_case: int) -> No
     assert verdict(right, right).verdict == VERIFIED
     r = verdict(right, _switch(11, wrong_case))
     assert r.verdict == REFUTED, r.text()
-    assert any(f"goes to its case {wrong_case} successor" in p for f in r.functions for v in f.violations for p in v.path), r.text()
+    assert any(
+        f"goes to its case {wrong_case} successor" in p for f in r.functions for v in f.violations for p in v.path
+    ), r.text()
 
 
 def test_the_whole_proof_and_the_path_by_path_reference_agree(rewrite: str) -> None:
     from tests.support.path_reference import check_path_by_path
 
-    for out, expected in ((rewrite, VERIFIED), (without_wait(rewrite, 0), REFUTED), (without_wait(rewrite, 1), REFUTED)):
+    for out, expected in (
+        (rewrite, VERIFIED),
+        (without_wait(rewrite, 0), REFUTED),
+        (without_wait(rewrite, 1), REFUTED),
+    ):
         fin, fout = parse_module(PROGRAM, "in.mlir"), parse_module(out, "out.mlir")
         assert check(fin, fout, compose=False).verdict == expected
         assert check_path_by_path(fin, fout, compose=False).verdict == expected

@@ -48,7 +48,10 @@ def test_refuted_rewrite_is_drawn(tmp_path: Path) -> None:
 def test_execute_body_gets_a_lane(tmp_path: Path) -> None:
     out = tmp_path / "mlir19.mlir"
     rw = subprocess.run(
-        [sys.executable, "-m", "refimpl", "--mode", "mlir19", str(EX / "demo-upstream.mlir")], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "refimpl", "--mode", "mlir19", str(EX / "demo-upstream.mlir")],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     out.write_text(rw.stdout)
     svg = tmp_path / "up.svg"

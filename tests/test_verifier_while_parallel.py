@@ -63,7 +63,10 @@ REFERENCE = _output(COND, "", WAIT_THEN_LOAD)
 
 WRONG = {
     # The while's wait dropped: the launch outlives the loop and races the store.
-    "while-wait-dropped": (_output("      scf.condition(%p)\n", "", WAIT_THEN_LOAD), "'func.return' op may return before 'gpu.launch_func'"),
+    "while-wait-dropped": (
+        _output("      scf.condition(%p)\n", "", WAIT_THEN_LOAD),
+        "'func.return' op may return before 'gpu.launch_func'",
+    ),
     # The token handed to the `do` region, which waits, but nothing waits on exit.
     "while-exit-not-waited": (
         _output(HANDOVER, WAIT_T, WAIT_THEN_LOAD, head=TOKEN_WHILE),
@@ -71,8 +74,11 @@ WRONG = {
     ),
     # The `do` region waits only after its store.
     "while-store-before-wait": (
-        _output(HANDOVER, "    ^bb0(%t: !gpu.async.token):\n", WAIT_THEN_LOAD, head=TOKEN_WHILE, tail="    gpu.wait [%r]\n").replace(
-            "      memref.store %x, %m[%c0] : memref<4xf32>\n      scf.yield", "      memref.store %x, %m[%c0] : memref<4xf32>\n      gpu.wait [%t]\n      scf.yield"
+        _output(
+            HANDOVER, "    ^bb0(%t: !gpu.async.token):\n", WAIT_THEN_LOAD, head=TOKEN_WHILE, tail="    gpu.wait [%r]\n"
+        ).replace(
+            "      memref.store %x, %m[%c0] : memref<4xf32>\n      scf.yield",
+            "      memref.store %x, %m[%c0] : memref<4xf32>\n      gpu.wait [%t]\n      scf.yield",
         ),
         "'memref.store' op may run before 'gpu.launch_func'",
     ),

@@ -61,7 +61,9 @@ class _Impl:
         except FileNotFoundError:
             raise DiagnosticError(error(where, f"implementation not found: {argv[0]}")) from None
         except OSError as exc:  # not executable, no shebang (ENOEXEC), ...
-            raise DiagnosticError(error(where, f"cannot run implementation '{argv[0]}': {exc.strerror or exc}")) from None
+            raise DiagnosticError(
+                error(where, f"cannot run implementation '{argv[0]}': {exc.strerror or exc}")
+            ) from None
 
     def kill(self) -> None:
         self.process.kill()
@@ -109,7 +111,9 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
     if args.input == "-" and args.after == "-":
         raise _usage("INPUT and --after OUTPUT cannot both be read from stdin")
     if args.save_output is not None and args.after is not None:
-        raise _usage("--save-output keeps a rewrite the verifier runs (--impl or --mode); with --after it is a file already")
+        raise _usage(
+            "--save-output keeps a rewrite the verifier runs (--impl or --mode); with --after it is a file already"
+        )
     cmd, label = _impl_command(args)
     src_in = read_source(args.input)
     sources[src_in.name] = src_in.text
@@ -120,7 +124,9 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
             raise DiagnosticError(error(Location(src_out.name, 0, 0), "the output is empty"))
         # The output's dominance is the verifier's to judge (`wellformed`: a
         # use its definition does not dominate refutes the rewrite).
-        parsed_in, parsed_out = parse_modules([(src_in.text, src_in.name), (src_out.text, src_out.name)], dominance=[True, False])
+        parsed_in, parsed_out = parse_modules(
+            [(src_in.text, src_in.name), (src_out.text, src_out.name)], dominance=[True, False]
+        )
         return src_in, _parsed(src_in, parsed_in, "input"), src_out, _parsed(src_out, parsed_out, "output")
     # The implementation gets INPUT read from stdin (or from a pipe or a
     # FIFO: read once, it is gone) as a private file, and a user's `--impl`
@@ -257,7 +263,12 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
 
 
 def _bad_numbers(args: argparse.Namespace, sources: dict[str, str]) -> bool:
-    if args.unroll < 1 or args.timeout_ms <= 0 or (args.max_paths is not None and args.max_paths < 1) or (args.budget_s is not None and args.budget_s < 0):
+    if (
+        args.unroll < 1
+        or args.timeout_ms <= 0
+        or (args.max_paths is not None and args.max_paths < 1)
+        or (args.budget_s is not None and args.budget_s < 0)
+    ):
         _print_diags(
             [
                 error(

@@ -108,7 +108,9 @@ def build_graphs(run: FunctionRun) -> AllPaths | Undecided:
     if gin.unsupported or gout.unsupported:
         return Undecided(unsupported_reason(gin.unsupported or gout.unsupported))
     if gout.mismatch or [d for d, _ in gout.met] != [d for d, _ in gin.met]:
-        return Undecided("the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else ""))
+        return Undecided(
+            "the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else "")
+        )
     if max_paths is not None and gin.path_count > max_paths:
         return Undecided(f"more than {max_paths} paths (branch choices x trip counts up to {unroll})")
     if not sym.decisions:
@@ -190,7 +192,10 @@ def prove_obligations(run: FunctionRun, graphs: AllPaths, prover: GuardedProver)
         xa = out_by_key.get(gin.keys[index[id(ea)]])
         xb = out_by_key.get(gin.keys[index[id(eb)]])
         if xa is None or xb is None:
-            run.stop(Status.INCONSISTENT, f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output")
+            run.stop(
+                Status.INCONSISTENT,
+                f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output",
+            )
             return None
         outcome = prover.prove(ea.end, eb.start, xa.end, xb.start)
         if outcome.status == Status.UNKNOWN:
@@ -236,7 +241,9 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
         run.stop(Status.INCONSISTENT, f"the Z3 model's path {outcome.choices} is not a path of the function")
         return False
     if not (ca is not None and cb is not None and xa is not None and xb is not None):
-        raise InternalError("verifier.all_paths: expected ca is not None and cb is not None and xa is not None and xb is not None")
+        raise InternalError(
+            "verifier.all_paths: expected ca is not None and cb is not None and xa is not None and xb is not None"
+        )
     if not reachable(cin, ca.end, cb.start) or reachable(cout, xa.end, xb.start):
         run.stop(
             Status.INCONSISTENT,

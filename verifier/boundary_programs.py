@@ -182,7 +182,9 @@ def _deps(draw: st.DrawFn, scope: _Scope) -> list[str]:
 
 
 def _launch(buf: str, asy: str) -> str:
-    return f"gpu.launch_func{asy} @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args({buf} : {BUF})"
+    return (
+        f"gpu.launch_func{asy} @kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args({buf} : {BUF})"
+    )
 
 
 def _gpu(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, kind: str, ind: str) -> list[str]:
@@ -359,7 +361,15 @@ def _op(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: int, ind
             f"{ind}}}",
         ]
     if kind == "affine-if":
-        cond = draw(st.sampled_from(["affine_set<(d0) : (d0 - 1 >= 0)>(%n)", "affine_set<(d0) : (d0 == 0)>(%n)", "affine_set<()[s0] : (s0 - 2 >= 0, -s0 + 3 >= 0)>()[%n]"]))
+        cond = draw(
+            st.sampled_from(
+                [
+                    "affine_set<(d0) : (d0 - 1 >= 0)>(%n)",
+                    "affine_set<(d0) : (d0 == 0)>(%n)",
+                    "affine_set<()[s0] : (s0 - 2 >= 0, -s0 + 3 >= 0)>()[%n]",
+                ]
+            )
+        )
         ts = scope.child()
         then_body = _body_ops(draw, o, new, ts, depth + 1, inner) or _gpu(draw, o, new, ts, "launch", inner)
         lines = [f"{ind}affine.if {cond} {{", *then_body]
@@ -385,7 +395,13 @@ def _op(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: int, ind
     if draw(st.booleans()):
         e = new("e")
         buf = draw(st.sampled_from(scope.bufs))
-        lines += [f"{ind}{e} = async.execute {{", f"{ind}  async.await_all {g}", f"{ind}  memref.store %x, {buf}[%c0] : {BUF}", f"{ind}  async.yield", f"{ind}}}"]
+        lines += [
+            f"{ind}{e} = async.execute {{",
+            f"{ind}  async.await_all {g}",
+            f"{ind}  memref.store %x, {buf}[%c0] : {BUF}",
+            f"{ind}  async.yield",
+            f"{ind}}}",
+        ]
         scope.atoks.append(e)
     for _ in range(adds):
         lines += _execute(draw, o, new, scope, ind, depth)
@@ -473,7 +489,9 @@ def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f")
     if o.returned_tokens:
         results = draw(st.lists(st.sampled_from([GTOK, ATOK] if o.execute else [GTOK]), max_size=2))
     ind = "    "
-    shape = draw(st.sampled_from(["single", *(["diamond", "unreachable"] if o.cf else []), *(["switch"] if o.switch else [])]))
+    shape = draw(
+        st.sampled_from(["single", *(["diamond", "unreachable"] if o.cf else []), *(["switch"] if o.switch else [])])
+    )
     on_k = shape == "switch" and draw(st.booleans())
     if on_k:
         args.append("%k: i32")
@@ -533,7 +551,9 @@ def boundary_functions(draw: st.DrawFn, options: Options = ALL, name: str = "f")
     return "\n".join(lines) + "\n"
 
 
-def _switch(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, head: list[str], body: list[str], on_k: bool, ret: Any) -> list[str]:
+def _switch(
+    draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, head: list[str], body: list[str], on_k: bool, ret: Any
+) -> list[str]:
     """A `cf.switch` on `%k` (or `%n` cast to `i32`): a default and one or
     two cases into two blocks, with token block arguments or not, joining in
     a block with a token argument."""
@@ -557,7 +577,15 @@ def _switch(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, head: list[
     else:
         base = _Scope(list(scope.bufs), list(scope.gtoks), list(scope.atoks), list(scope.avals))
         arms = ["default: ^bb1", *(f"{c}: {t}" for c, t in zip(cases, targets))]
-    lines = [*head, *body, *pre, f"{ind}cf.switch {flag} : i32, [", *(f"{ind}  {a}," for a in arms[:-1]), f"{ind}  {arms[-1]}", f"{ind}]"]
+    lines = [
+        *head,
+        *body,
+        *pre,
+        f"{ind}cf.switch {flag} : i32, [",
+        *(f"{ind}  {a}," for a in arms[:-1]),
+        f"{ind}  {arms[-1]}",
+        f"{ind}]",
+    ]
     for label in ("^bb1", "^bb2"):
         sc = base.child()
         if tok_args:

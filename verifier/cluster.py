@@ -82,7 +82,12 @@ def run_on_cluster(
                 client = stack.enter_context(Client(address))
             else:
                 cluster = stack.enter_context(
-                    LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None)
+                    LocalCluster(
+                        n_workers=workers or os.cpu_count() or 1,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                    )
                 )
                 client = stack.enter_context(Client(cluster))
         pending = _chunks(work, chunk)

@@ -122,7 +122,9 @@ def parser(prog: str = "python -m verifier", exhaustive_args: bool = True) -> ar
         help="check every '// -----' chunk of INPUT against the same chunk of the rewrite (the refimpl is run with "
         "--split-input-file; an --impl command should split too); one report per chunk, the worst chunk's exit code",
     )
-    c.add_argument("--format", choices=["text", "json"], default="text", help="json: with --split-input-file, one report per line")
+    c.add_argument(
+        "--format", choices=["text", "json"], default="text", help="json: with --split-input-file, one report per line"
+    )
     c.add_argument(
         "--dot", metavar="FILE", help="write the output's happens-before graph (DOT), the missing edge highlighted"
     )

@@ -69,7 +69,17 @@ from verifier.run import FunctionRun, unsupported_reason
 from verifier.solver import Status
 
 COMPOSED_OPS = frozenset(
-    {"scf.for", "affine.for", "scf.if", "affine.if", "scf.index_switch", "scf.while", "scf.parallel", "scf.execute_region", "memref.alloca_scope"}
+    {
+        "scf.for",
+        "affine.for",
+        "scf.if",
+        "affine.if",
+        "scf.index_switch",
+        "scf.while",
+        "scf.parallel",
+        "scf.execute_region",
+        "memref.alloca_scope",
+    }
 )
 """Region ops the guarded builder models, and so can prove a region of apart."""
 
@@ -206,7 +216,13 @@ def prove_composed(run: FunctionRun) -> bool:
         if op_out.name not in COMPOSED_OPS or op_out is run.fout:
             continue
         op_in = back.get(op_out)
-        if op_in is None or op_in.name != op_out.name or not (modelled(op_in) and modelled(op_out)) or crosses(op_in) or crosses(op_out):
+        if (
+            op_in is None
+            or op_in.name != op_out.name
+            or not (modelled(op_in) and modelled(op_out))
+            or crosses(op_in)
+            or crosses(op_out)
+        ):
             continue
         proved = _prove_op(run, comp, op_in, op_out, back)
         if comp.refutation is not None:
@@ -225,7 +241,9 @@ def prove_composed(run: FunctionRun) -> bool:
     return _prove_function(run, comp, back)
 
 
-def _prove_op(run: FunctionRun, comp: Composition, op_in: Operation, op_out: Operation, back: dict[Operation, Operation]) -> bool | None:
+def _prove_op(
+    run: FunctionRun, comp: Composition, op_in: Operation, op_out: Operation, back: dict[Operation, Operation]
+) -> bool | None:
     """Every region of the pair, one run each, proved: whether the input's
     runs hold any event; None if some run is not verified or bounded (then
     the op is not summarised)."""
@@ -265,7 +283,17 @@ def _prove_run(
     where `way_in()`, asked only then, gives a path that reaches the run,
     the run's report, its paths prefixed by it, is `comp.refutation`)."""
     unroll = run.options.unroll
-    sub = FunctionRun(run.fin, run.fout, run.corr, FunctionReport(run.fr.name), run.options, run.budget, run.timings, LoopLemma(unroll), proved=run.proved)
+    sub = FunctionRun(
+        run.fin,
+        run.fout,
+        run.corr,
+        FunctionReport(run.fr.name),
+        run.options,
+        run.budget,
+        run.timings,
+        LoopLemma(unroll),
+        proved=run.proved,
+    )
     decided = prove_one_path(sub, graphs) if graphs.one_path else check_all_paths(sub, graphs)
     fr = sub.fr
     if fr.violations:
@@ -405,7 +433,9 @@ def independent(ops: Iterable[Operation], way: Way) -> bool:
                 inside.update(id(b) for b in region.blocks)
     for op in ops:
         for inner in op.walk():
-            if inner.name in DECIDING_OPS and any(id(v) in way.gates for v in inner.operands if not _defined_in(v, inside)):
+            if inner.name in DECIDING_OPS and any(
+                id(v) in way.gates for v in inner.operands if not _defined_in(v, inside)
+            ):
                 return False
     return True
 
@@ -496,12 +526,18 @@ def _prove_function(run: FunctionRun, comp: Composition, back: dict[Operation, O
     fr = FunctionReport(run.fr.name, unroll=run.fr.unroll)
     fr.paths = gin.path_count
     fr.bounded = gin.bounded
-    sub = FunctionRun(fin, fout, run.corr, fr, run.options, run.budget, run.timings, LoopLemma(unroll), proved=run.proved)
+    sub = FunctionRun(
+        fin, fout, run.corr, fr, run.options, run.budget, run.timings, LoopLemma(unroll), proved=run.proved
+    )
     decided = prove_one_path(sub, graphs) if graphs.one_path else check_all_paths(sub, graphs)
     if not decided or fr.violations or sub.undecided or fr.verdict != Status.VERIFIED:
         return False
     out = run.fr
-    out.obligations, out.proved, out.agreements = fr.obligations + comp.obligations, fr.proved + comp.proved, fr.agreements + comp.agreements
+    out.obligations, out.proved, out.agreements = (
+        fr.obligations + comp.obligations,
+        fr.proved + comp.proved,
+        fr.agreements + comp.agreements,
+    )
     out.z3_checks += fr.z3_checks + comp.z3_checks
     out.paths, out.sampled_paths, out.graph, out.regions = fr.paths, fr.sampled_paths, fr.graph, comp.runs
     # `pipeline.conclude` reads the bound from the report and the lemma.

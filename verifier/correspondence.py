@@ -223,7 +223,11 @@ class _Matcher:
             for k, (sa, sb) in enumerate(zip(a.successors, b.successors)):
                 if self.bmap.get(sa) is not sb:
                     # Blocks pair by position, so the input's name is its counterpart's.
-                    self.fail(f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}", b, a)
+                    self.fail(
+                        f"'{b.name}' op successor #{k} is {block_name(sb)}, where the input branches to {block_name(sa)}",
+                        b,
+                        a,
+                    )
                     return False
         if not _same_operands(a, b, self.vmap.get):
             ga, gb = _segmented(a), _segmented(b)
@@ -272,7 +276,11 @@ class _Matcher:
         `escape`), tokens included, in order. A token moved to another
         argument position is another function to its callers."""
         if registry.lookup(a.name).symbol and "function_type" in a.properties:
-            for key, what in (("function_type", "signature"), ("arg_attrs", "argument attributes"), ("res_attrs", "result attributes")):
+            for key, what in (
+                ("function_type", "signature"),
+                ("arg_attrs", "argument attributes"),
+                ("res_attrs", "result attributes"),
+            ):
                 x, y = a.properties.get(key), b.properties.get(key)
                 if x != y:
                     self.fail(
@@ -296,7 +304,13 @@ class _Matcher:
         return True
 
     def region(self, ra: Region, rb: Region, out_owner: Operation, in_owner: Operation) -> bool:
-        if not ra.blocks and len(rb.blocks) == 1 and in_owner.name in ("scf.if", "affine.if") and len(in_owner.regions) == 2 and ra is in_owner.regions[1]:
+        if (
+            not ra.blocks
+            and len(rb.blocks) == 1
+            and in_owner.name in ("scf.if", "affine.if")
+            and len(in_owner.regions) == 2
+            and ra is in_owner.regions[1]
+        ):
             return self.added_else(rb.blocks[0], out_owner, in_owner)
         if len(ra.blocks) != len(rb.blocks):
             self.fail(f"'{out_owner.name}' op has a region with a different number of blocks", out_owner, in_owner)
@@ -305,7 +319,9 @@ class _Matcher:
             self.bmap[ba] = bb
             if not self.values(ba.args, bb.args):
                 where = f"block {block_name(bb)}" if k else "its entry block"
-                self.fail(f"'{out_owner.name}' op: {where} has arguments different from the input's", out_owner, in_owner)
+                self.fail(
+                    f"'{out_owner.name}' op: {where} has arguments different from the input's", out_owner, in_owner
+                )
                 return False
         for ba, bb in zip(ra.blocks, rb.blocks):
             if not self.block(ba, bb, out_owner, in_owner):
@@ -473,7 +489,9 @@ class _Matcher:
                 return False
         return True
 
-    def twin(self, ob: Operation, waiting: list[Operation], ops: list[Operation], i: int, taken: set[Operation]) -> Operation | None:
+    def twin(
+        self, ob: Operation, waiting: list[Operation], ops: list[Operation], i: int, taken: set[Operation]
+    ) -> Operation | None:
         """The input op that pure output op `ob` is, found out of place."""
         for ia in waiting:
             if self.same_pure(ia, ob):
@@ -484,7 +502,14 @@ class _Matcher:
         return None
 
     def unmatched(
-        self, ob: Operation, ia: Operation | None, ops: list[Operation], waiting: list[Operation], taken: set[Operation], i: int, in_owner: Operation
+        self,
+        ob: Operation,
+        ia: Operation | None,
+        ops: list[Operation],
+        waiting: list[Operation],
+        taken: set[Operation],
+        i: int,
+        in_owner: Operation,
     ) -> bool:
         """Report output op `ob`, which is no op of the input."""
         if movable(ob):

@@ -108,7 +108,9 @@ def _move_down(module: Operation, pick: Pick, which: Callable[[Operation], bool]
         i = b.ops.index(op)
         if i + 1 < len(b.ops) and not registry.lookup(b.ops[i + 1].name).terminator:
             nxt = b.ops[i + 1]
-            if not any(r in set(op.operands) for r in nxt.results) and not any(u in set(nxt.operands) for u in op.results):
+            if not any(r in set(op.operands) for r in nxt.results) and not any(
+                u in set(nxt.operands) for u in op.results
+            ):
                 cands.append(op)
     op = _choose(cands, pick)
     if not isinstance(op, Operation) or op.parent is None:
@@ -141,7 +143,12 @@ def drop_dependency(module: Operation, pick: Pick) -> bool:
 
 
 def add_dependency(module: Operation, pick: Pick) -> bool:
-    cands = [(op, t) for op in _ops(module, lambda o: gpu_async.is_gpu_async(o)) for t in _tokens_before(op, GPU_TOKEN) if t not in gpu_async.async_deps(op)]
+    cands = [
+        (op, t)
+        for op in _ops(module, lambda o: gpu_async.is_gpu_async(o))
+        for t in _tokens_before(op, GPU_TOKEN)
+        if t not in gpu_async.async_deps(op)
+    ]
     c = _choose(cands, pick)
     if c is None:
         return False
@@ -265,12 +272,20 @@ def move_to_nested_module(module: Operation, pick: Pick) -> bool:
     """A function moves into another named module: a module nested beside
     its own, if there is one (`@A::@f` becomes `@B::@f`), else a new nested
     `module @moved` (its name unchanged, its symbol path not)."""
-    funcs = [f for f in _funcs(module) if f.parent is not None and f.parent_op is not None and f.parent_op.name == "builtin.module"]
+    funcs = [
+        f
+        for f in _funcs(module)
+        if f.parent is not None and f.parent_op is not None and f.parent_op.name == "builtin.module"
+    ]
     f = _choose(funcs, pick)
     if not isinstance(f, Operation) or f.parent is None or f.parent_op is None:
         return False
     home = f.parent_op
-    others = [m for m in module.walk() if m.name == "builtin.module" and m is not home and m is not module and "sym_name" in m.properties]
+    others = [
+        m
+        for m in module.walk()
+        if m.name == "builtin.module" and m is not home and m is not module and "sym_name" in m.properties
+    ]
     block = f.parent
     at = block.ops.index(f)
     block.ops.remove(f)
@@ -309,7 +324,10 @@ def rotate_arguments(module: Operation, pick: Pick) -> bool:
     sig = getattr(ft, "type", None)
     if not isinstance(sig, FunctionType):
         return False
-    f.properties = {**f.properties, "function_type": TypeAttr(FunctionType((sig.inputs[-1], *sig.inputs[:-1]), sig.results))}
+    f.properties = {
+        **f.properties,
+        "function_type": TypeAttr(FunctionType((sig.inputs[-1], *sig.inputs[:-1]), sig.results)),
+    }
     return True
 
 
@@ -318,7 +336,12 @@ def await_incoming(module: Operation, pick: Pick) -> bool:
     argument is added at the start of the function's body (an added wait
     that can block forever: the caller may produce the token or value only
     after the call returns)."""
-    cands = [(f, a) for f in _funcs(module) for a in f.regions[0].blocks[0].args if a.type.is_async_token or a.type.is_async_value]
+    cands = [
+        (f, a)
+        for f in _funcs(module)
+        for a in f.regions[0].blocks[0].args
+        if a.type.is_async_token or a.type.is_async_value
+    ]
     c = _choose(cands, pick)
     if c is None:
         return False

@@ -80,11 +80,12 @@ it (equal queries are asked once, so a long function needs a few dozen:
 making 1,024 up front cost 0.03 s)."""
 
 
-
 class Prover:
     """One Z3 solver for the obligations of one function."""
 
-    def __init__(self, g: EventGraph, settings: SolverSettings | None = None, proved: ProvedQueries | None = None) -> None:
+    def __init__(
+        self, g: EventGraph, settings: SolverSettings | None = None, proved: ProvedQueries | None = None
+    ) -> None:
         self.g = g
         self.settings = settings or SolverSettings()
         self.proved = proved
@@ -254,7 +255,9 @@ class Prover:
             # the lower one is 0. Its edges may be any of the four (a
             # cycle through eliminated nodes leaves a back edge or a loop).
             hi = max(src, dst)
-            return Query(2, int(src == hi), int(dst == hi), tuple(sorted((int(u == hi), int(v == hi)) for u, v in edges)))
+            return Query(
+                2, int(src == hi), int(dst == hi), tuple(sorted((int(u == hi), int(v == hi)) for u, v in edges))
+            )
         order = sorted(nodes)
         index = {n: i for i, n in enumerate(order)}
         return Query(len(order), index[src], index[dst], tuple(sorted((index[u], index[v]) for u, v in edges)))

@@ -58,12 +58,17 @@ exhaustive run's programs come in an order where equal queries are near
 each other."""
 
 
-
 class GuardedProver:
     """One Z3 solver for the obligations of one function, all paths at once."""
 
     def __init__(
-        self, sym: Symbols, gin: GuardedGraph, gout: GuardedGraph, unroll: int, settings: SolverSettings, budget: Budget = UNLIMITED
+        self,
+        sym: Symbols,
+        gin: GuardedGraph,
+        gout: GuardedGraph,
+        unroll: int,
+        settings: SolverSettings,
+        budget: Budget = UNLIMITED,
     ) -> None:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
         self.settings = settings
@@ -216,7 +221,9 @@ class GuardedProver:
         """The nodes `ordered_constraints` speaks of."""
         return self.slice_between(g, src, dst, self._starts(g))
 
-    def ordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None) -> list[z3.BoolRef]:
+    def ordered_constraints(
+        self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None
+    ) -> list[z3.BoolRef]:
         """On the chosen path `g` orders `src` before `dst` with no
         effectful event between (reachability through present edges not
         passing an event's start; `g` acyclic): the pair is one of the
@@ -239,7 +246,9 @@ class GuardedProver:
             out.append(z3.Implies(r(v), z3.Or(*ways)) if ways else z3.Not(r(v)))
         return out
 
-    def unordered_constraints(self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None) -> list[z3.BoolRef]:
+    def unordered_constraints(
+        self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None
+    ) -> list[z3.BoolRef]:
         """`g` leaves `dst` free to happen before `src` on the chosen path.
         `nodes`: `slice_between(g, src, dst)`, if already made."""
         if nodes is None:
@@ -298,7 +307,9 @@ class GuardedProver:
         finally:
             s.pop()
 
-    def query_key(self, a_in: int, b_in: int, nodes_in: set[int], a_out: int, b_out: int, nodes_out: set[int]) -> tuple[object, ...]:
+    def query_key(
+        self, a_in: int, b_in: int, nodes_in: set[int], a_out: int, b_out: int, nodes_out: set[int]
+    ) -> tuple[object, ...]:
         """`prove`'s query as a value: everything its formula is made of
         (the base constraints, the input's slice with its predecessors and
         guards, the output's slice with its guarded edges), each side's
@@ -343,7 +354,9 @@ class GuardedProver:
                 n += 1
             return n
         if self._many(d):
-            return next((o for o in range(dec.options) if z3.is_true(m.eval(self.pick(d, o), model_completion=True))), 0)
+            return next(
+                (o for o in range(dec.options) if z3.is_true(m.eval(self.pick(d, o), model_completion=True))), 0
+            )
         return 1 if z3.is_true(m.eval(z3.Bool(f"d{d}"), model_completion=True)) else 0
 
     def option_term(self, d: int, o: int) -> z3.BoolRef:

@@ -103,7 +103,18 @@ class Alphabet:
     def describe(self) -> str:
         """One line for reports: the name and what is on."""
         parts = [f"{self.buffers} buffer(s)", "gpu " + "/".join(self.gpu), "host " + ("/".join(self.host) or "none")]
-        for flag in ("user_tokens", "waits", "execute", "scf_if", "scf_for", "scf_while", "scf_parallel", "cf", "token_arg", "return_token"):
+        for flag in (
+            "user_tokens",
+            "waits",
+            "execute",
+            "scf_if",
+            "scf_for",
+            "scf_while",
+            "scf_parallel",
+            "cf",
+            "token_arg",
+            "return_token",
+        ):
             if getattr(self, flag):
                 parts.append(flag)
         if self.values:
@@ -347,7 +358,9 @@ def _leaf_ops(a: Alphabet, s: State, canonical: bool) -> Iterator[tuple[Op, Stat
             yield Op("await", operand=name, value_type=ty, result=(v,)), s1
 
 
-def _buffer_tuples(a: Alphabet, s: State, n: int, canonical: bool) -> Iterator[tuple[tuple[tuple[str, int], ...], State]]:
+def _buffer_tuples(
+    a: Alphabet, s: State, n: int, canonical: bool
+) -> Iterator[tuple[tuple[tuple[str, int], ...], State]]:
     if n == 0:
         yield (), s
         return
@@ -581,7 +594,11 @@ def _op_lines(op: Op, ind: str, labels: list[int]) -> list[str]:
             out += [f"{ind}}} else {{", *_lines(op.regions[1], inner, labels)]
         return [*out, f"{ind}}}"]
     if k == "for":
-        return [f"{ind}scf.for {op.result[0]} = %c0 to %n step %c1 {{", *_lines(op.regions[0], inner, labels), f"{ind}}}"]
+        return [
+            f"{ind}scf.for {op.result[0]} = %c0 to %n step %c1 {{",
+            *_lines(op.regions[0], inner, labels),
+            f"{ind}}}",
+        ]
     if k == "parallel":
         head = f"{ind}scf.parallel ({op.result[0]}) = (%c0) to (%n) step (%c1) {{"
         return [head, *_lines(op.regions[0], inner, labels), f"{ind}}}"]

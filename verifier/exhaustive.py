@@ -118,7 +118,9 @@ def signature(report: Report) -> tuple[str, str]:
     return "", ""
 
 
-def _judge(pid: str, size: int, text: str, module_in: Operation, module_out: Operation, t0: float, timeout_ms: int) -> Result:
+def _judge(
+    pid: str, size: int, text: str, module_in: Operation, module_out: Operation, t0: float, timeout_ms: int
+) -> Result:
     import verifier
 
     # Each program within `python -m verifier check`'s default budget: one
@@ -166,7 +168,11 @@ class RefimplRunner:
                     copy = pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
                 result = reference_impl.rewrite(copy, self.mode)
                 if not result.ok:
-                    out.append(_failed(p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0))
+                    out.append(
+                        _failed(
+                            p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0
+                        )
+                    )
                     continue
                 out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms))
         finally:
@@ -242,7 +248,9 @@ class CommandRunner:
             try:
                 module_out = parse_module(out, "<output>", dominance=False)
             except DiagnosticError as exc:
-                results.append(_failed(p, "unparsable", "".join(render(d, {"<output>": out}) for d in exc.diagnostics), t1))
+                results.append(
+                    _failed(p, "unparsable", "".join(render(d, {"<output>": out}) for d in exc.diagnostics), t1)
+                )
                 continue
             res = _judge(p.id, p.size, p.text, parse_module(p.text, "<input>"), module_out, t1, self.timeout_ms)
             res.time_s += share if outs is not None else 0.0
@@ -272,7 +280,9 @@ Runner = RefimplRunner | CommandRunner
 # ---------------------------------------------------------------- selection and workers
 
 
-def select(alphabet: Alphabet, max_size: int, shard: tuple[int, int], done: Container[str], min_size: int = 1) -> Iterator[Program]:
+def select(
+    alphabet: Alphabet, max_size: int, shard: tuple[int, int], done: Container[str], min_size: int = 1
+) -> Iterator[Program]:
     """The programs of this shard (running index = I-1 mod N), without those in `done`."""
     i, n = shard
     for k, p in enumerate(programs_up_to(alphabet, max_size, min_size)):
@@ -459,7 +469,14 @@ class Summary:
         self.verdicts.add(r.verdict)
         row = self.rows.get(r.size)
         if row is None:
-            row = self.rows[r.size] = {"programs": 0, "verified": 0, "refuted": 0, "unknown": 0, "other": 0, "time_s": 0.0}
+            row = self.rows[r.size] = {
+                "programs": 0,
+                "verified": 0,
+                "refuted": 0,
+                "unknown": 0,
+                "other": 0,
+                "time_s": 0.0,
+            }
         row["programs"] += 1
         row[r.verdict if r.verdict in ("verified", "refuted", "unknown") else "other"] += 1
         row["time_s"] += r.time_s
@@ -493,7 +510,12 @@ class Summary:
         return 4 if "bounded" in self.verdicts else 0
 
     def text(self, title: str) -> str:
-        out = [title, "", "| size | programs | verified | refuted | unknown | other | time (s, summed) |", "|---|---|---|---|---|---|---|"]
+        out = [
+            title,
+            "",
+            "| size | programs | verified | refuted | unknown | other | time (s, summed) |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for n, row in [*self.sorted_rows().items(), ("all", self.totals())]:
             out.append(
                 f"| {n} | {int(row.get('programs', 0))} | {int(row.get('verified', 0))} | {int(row.get('refuted', 0))} "
@@ -505,7 +527,9 @@ class Summary:
             out.append(f"\n{len(bugs)} distinct bug(s) (signature: kind of the first violation: ops):")
             for sig, g in bugs.items():
                 first = g.smallest
-                out.append(f"\n- {sig}: {g.count} program(s); smallest {first.id} (size {first.size}): {first.detail.splitlines()[0] if first.detail else ''}")
+                out.append(
+                    f"\n- {sig}: {g.count} program(s); smallest {first.id} (size {first.size}): {first.detail.splitlines()[0] if first.detail else ''}"
+                )
                 out.append(_body(first.text))
         if failures:
             out.append(f"\n{len(failures)} kind(s) of input the implementation declined (impl-failed):")
@@ -520,7 +544,8 @@ class Summary:
             "totals": self.totals(),
             "wall_s": round(self.wall_s, 3),
             "bugs": [
-                {"signature": sig, "programs": g.count, "smallest": asdict(g.smallest)} for sig, g in _smallest_first(self.bugs).items()
+                {"signature": sig, "programs": g.count, "smallest": asdict(g.smallest)}
+                for sig, g in _smallest_first(self.bugs).items()
             ],
             "failures": [
                 {"message": msg, "programs": g.count, "smallest": asdict(g.smallest)}
@@ -580,12 +605,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "into bugs, each with its smallest program. Exit 0 all verified, 1 some refuted, 2 usage, 3 some unknown, "
         "4 some only bounded.",
     )
-    e.add_argument("--max-size", type=int, required=True, metavar="K", help="programs of 1..K ops (nested ones included)")
+    e.add_argument(
+        "--max-size", type=int, required=True, metavar="K", help="programs of 1..K ops (nested ones included)"
+    )
     e.add_argument("--min-size", type=int, default=1, metavar="K", help="skip programs smaller than this (default 1)")
-    e.add_argument("--alphabet", choices=sorted(ALPHABETS), default="full", help="which ops programs are made of (default full)")
-    e.add_argument("--impl", metavar="CMD", help="external implementation (input path appended; batched with --split-input-file)")
-    e.add_argument("--mode", choices=["reference", "mlir19", "seed"], default="reference", help="refimpl mode without --impl")
-    e.add_argument("--impl-batch", type=int, default=IMPL_BATCH, metavar="N", help=f"programs per run of --impl (default {IMPL_BATCH}; 1: one run each)")
+    e.add_argument(
+        "--alphabet", choices=sorted(ALPHABETS), default="full", help="which ops programs are made of (default full)"
+    )
+    e.add_argument(
+        "--impl", metavar="CMD", help="external implementation (input path appended; batched with --split-input-file)"
+    )
+    e.add_argument(
+        "--mode", choices=["reference", "mlir19", "seed"], default="reference", help="refimpl mode without --impl"
+    )
+    e.add_argument(
+        "--impl-batch",
+        type=int,
+        default=IMPL_BATCH,
+        metavar="N",
+        help=f"programs per run of --impl (default {IMPL_BATCH}; 1: one run each)",
+    )
     e.add_argument("--shard", default="1/1", metavar="I/N", help="run only shard I of N (running index I-1 mod N)")
     e.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
     e.add_argument("--format", choices=["text", "json"], default="text")
@@ -706,7 +745,9 @@ def main(args: argparse.Namespace) -> int:
     summary.wall_s = time.perf_counter() - t0
     title = f"{runner.label()} on every program of 1..{args.max_size} ops, {alphabet.describe()}, shard {shard[0]}/{shard[1]}"
     if args.format == "json":
-        sys.stdout.write(json.dumps(summary.to_json({**header, "max_size": args.max_size, "shard": list(shard)}), indent=2) + "\n")
+        sys.stdout.write(
+            json.dumps(summary.to_json({**header, "max_size": args.max_size, "shard": list(shard)}), indent=2) + "\n"
+        )
     else:
         sys.stdout.write(summary.text(title))
     return summary.exit_code()

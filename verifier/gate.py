@@ -142,7 +142,11 @@ def _render(exc: DiagnosticError, text: str, name: str = "<input>") -> str:
 
 
 def judge(
-    text: str, impl: Implementation, expect: str | None = None, timeout_ms: int | None = None, budget_s: float | None = None
+    text: str,
+    impl: Implementation,
+    expect: str | None = None,
+    timeout_ms: int | None = None,
+    budget_s: float | None = None,
 ) -> Outcome:
     """Run `impl` on `text` and validate its output (see the module docstring).
     The verifier's budget is `budget_s`, by default that of `python -m
@@ -168,9 +172,13 @@ def judge(
         try:
             ref = RefimplImpl(expect)(text)
         except ImplFailed as exc:
-            return Outcome(FAIL, "differs", text, out, f"the refimpl --mode {expect} fails on this input:\n{exc}", report)
+            return Outcome(
+                FAIL, "differs", text, out, f"the refimpl --mode {expect} fails on this input:\n{exc}", report
+            )
         if not structurally_equal(module_out, parse_module(ref, "<expected>")):
-            return Outcome(FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}", report)
+            return Outcome(
+                FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}", report
+            )
     if verdict == "verified":
         return Outcome(PASS, verdict, text, out, detail, report)
     if verdict in ("unknown", "bounded"):

@@ -173,7 +173,9 @@ def _gpu_op(draw: st.DrawFn, g: _Gen, scope: Scope, kind: str, ind: str) -> list
             kernel = "@kernels::@k0"
         else:
             args, kernel = "", "@kernels::@k1"
-        lines = [f"{assign}gpu.launch_func{asy} {kernel} blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1) {args}".rstrip()]
+        lines = [
+            f"{assign}gpu.launch_func{asy} {kernel} blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1) {args}".rstrip()
+        ]
     elif kind == "memcpy":
         src = draw(st.sampled_from(scope.bufs))
         lines = [f"{assign}gpu.memcpy{asy} {buf}, {src} : {BUF}, {BUF}"]

@@ -167,8 +167,13 @@ def _replace_uses(root: Operation, by: dict[int, Value]) -> None:
             op.operands = [by.get(id(v), v) for v in op.operands]
 
 
-def _function(name: str, inputs: Sequence[Type], results: Sequence[Type], loc: Location, private: bool = False) -> Operation:
-    props: dict[str, Attr] = {"sym_name": StringAttr(name), "function_type": TypeAttr(FunctionType(tuple(inputs), tuple(results)))}
+def _function(
+    name: str, inputs: Sequence[Type], results: Sequence[Type], loc: Location, private: bool = False
+) -> Operation:
+    props: dict[str, Attr] = {
+        "sym_name": StringAttr(name),
+        "function_type": TypeAttr(FunctionType(tuple(inputs), tuple(results))),
+    }
     if private:
         props["sym_visibility"] = StringAttr("private")
     return Operation("func.func", properties=props, loc=loc)
@@ -179,7 +184,9 @@ def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
     the loop's module), the loop a call of the declared `name_loop`."""
     body = loop.regions[0].blocks[0]
     term = body.ops[-1]
-    step = _function(name, [a.type for a in body.args] + [v.type for v in capture], [v.type for v in term.operands], loop.loc)
+    step = _function(
+        name, [a.type for a in body.args] + [v.type for v in capture], [v.type for v in term.operands], loop.loc
+    )
     block = Block()
     step.add_region(Region([block]))
     fresh = [block.add_arg(a.type, a.hint, a.loc) for a in [*body.args, *capture]]
@@ -209,7 +216,9 @@ def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
     return step
 
 
-def _steps(fin: Operation, fout: Operation, corr: Correspondence) -> Iterator[tuple[Operation, Operation, list[Value], list[Value]]]:
+def _steps(
+    fin: Operation, fout: Operation, corr: Correspondence
+) -> Iterator[tuple[Operation, Operation, list[Value], list[Value]]]:
     """Each carried loop of the input with its output counterpart and the
     two capture lists, paired; stops (the caller gives up) at the first
     that cannot be."""

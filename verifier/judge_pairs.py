@@ -144,6 +144,7 @@ def nested(text: str) -> str:
     other = [lines[0].replace("module ", "module @B ", 1), *body[:first_func], "}"]
     return "\n".join(["module {", "  " + head, *indent, "  }", *("  " + ln for ln in other), "}", ""])
 
+
 EDIT_NAMES = list(EDITS)
 
 
@@ -173,4 +174,9 @@ def pairs(
     names = edits if edits is not None else EDIT_NAMES
     chosen = draw(st.lists(st.sampled_from(names), max_size=2)) if names else []
     unroll = draw(st.sampled_from(unrolls or [DEFAULT_UNROLL, 1]))
-    return Pair(text, source, tuple((n, tuple(draw(st.lists(st.integers(0, 30), min_size=3, max_size=3)))) for n in chosen), unroll)
+    return Pair(
+        text,
+        source,
+        tuple((n, tuple(draw(st.lists(st.integers(0, 30), min_size=3, max_size=3)))) for n in chosen),
+        unroll,
+    )

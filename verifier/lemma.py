@@ -101,5 +101,8 @@ class LoopLemma:
             for loop, first, end in sorted(g.iterations, key=lambda it: it[1]):
                 for n in range(first, end):
                     if (n in ends or g.kinds[n] == "yield") and not ordered(g, n, end):
-                        self.holds, self.why = False, f"work is pending at the end of an iteration of the scf.for at {loop.loc}"
+                        self.holds, self.why = (
+                            False,
+                            f"work is pending at the end of an iteration of the scf.for at {loop.loc}",
+                        )
                         return

@@ -92,7 +92,9 @@ class _Strict:
         k = next((k for k, (x, y) in enumerate(zip(ins, outs)) if _key(x) != _key(y)), min(len(ins), len(outs)))
         if len(outs) > len(ins):
             extra = outs[k]
-            return self.fail(f"{_label(extra)} has no counterpart in the input (the pass adds nothing outside functions)", extra, a)
+            return self.fail(
+                f"{_label(extra)} has no counterpart in the input (the pass adds nothing outside functions)", extra, a
+            )
         if len(ins) > len(outs):
             gone = ins[k]
             return self.fail(f"{_label(gone)} of the input is missing from the output", b, gone)
@@ -127,7 +129,11 @@ class _Strict:
                 return self.fail(f"{_label(y)} has successors different from the input's", y, x)
             for k, (sx, sy) in enumerate(zip(x.successors, y.successors)):
                 if _position(sx) != _position(sy):
-                    return self.fail(f"{_label(y)} successor #{k} is {block_name(sy)}, where the input branches to {block_name(sx)}", y, x)
+                    return self.fail(
+                        f"{_label(y)} successor #{k} is {block_name(sy)}, where the input branches to {block_name(sx)}",
+                        y,
+                        x,
+                    )
             if len(x.regions) != len(y.regions):
                 return self.fail(f"{_label(y)} has regions different from the input's", y, x)
             pending: list[tuple[Operation, Operation]] = []
@@ -136,7 +142,9 @@ class _Strict:
                     return self.fail(f"{_label(y)} has a region with a different number of blocks", y, x)
                 for ba, bb in zip(ra.blocks, rb.blocks):
                     if [v.type for v in ba.args] != [v.type for v in bb.args]:
-                        return self.fail(f"{_label(y)}: block {block_name(bb)} has arguments different from the input's", y, x)
+                        return self.fail(
+                            f"{_label(y)}: block {block_name(bb)} has arguments different from the input's", y, x
+                        )
                     self.vmap.update(zip(ba.args, bb.args))
                 for ba, bb in zip(ra.blocks, rb.blocks):
                     if not self.ops(ba, bb, y, x, pending):
@@ -145,7 +153,14 @@ class _Strict:
             stack.extend(reversed(pending))
         return True
 
-    def ops(self, ba: Block, bb: Block, out_owner: Operation, in_owner: Operation, pending: list[tuple[Operation, Operation]]) -> bool:
+    def ops(
+        self,
+        ba: Block,
+        bb: Block,
+        out_owner: Operation,
+        in_owner: Operation,
+        pending: list[tuple[Operation, Operation]],
+    ) -> bool:
         """Pair the ops of two blocks by position (compared later, in order)."""
         for x, y in zip(ba.ops, bb.ops):
             if x.name != y.name:
@@ -153,10 +168,14 @@ class _Strict:
             pending.append((x, y))
         if len(bb.ops) > len(ba.ops):
             extra = bb.ops[len(ba.ops)]
-            return self.fail(f"'{extra.name}' op has no counterpart in the input (inside {_label(in_owner)})", extra, in_owner)
+            return self.fail(
+                f"'{extra.name}' op has no counterpart in the input (inside {_label(in_owner)})", extra, in_owner
+            )
         if len(ba.ops) > len(bb.ops):
             gone = ba.ops[len(bb.ops)]
-            return self.fail(f"'{gone.name}' op of the input is missing from the output (inside {_label(in_owner)})", out_owner, gone)
+            return self.fail(
+                f"'{gone.name}' op of the input is missing from the output (inside {_label(in_owner)})", out_owner, gone
+            )
         return True
 
 

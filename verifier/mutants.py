@@ -190,8 +190,12 @@ MUTANTS: dict[str, Mutant] = {
     for m in [
         Mutant("drop-blocking-wait", "the first blocking gpu.wait of each function is dropped", _drop_first_wait),
         Mutant("drop-dependency", "GPU ops lose the first token of their [deps]", _drop_dependency),
-        Mutant("wait-after-effect", "a blocking gpu.wait comes after the host op it should precede", _wait_after_effect),
-        Mutant("calls-pure", "func.call treated as pure: no wait before a call", _drop_waits_before(_named("func.call"))),
+        Mutant(
+            "wait-after-effect", "a blocking gpu.wait comes after the host op it should precede", _wait_after_effect
+        ),
+        Mutant(
+            "calls-pure", "func.call treated as pure: no wait before a call", _drop_waits_before(_named("func.call"))
+        ),
         Mutant(
             "skip-terminator-wait",
             "no wait before terminators (func.return, scf.yield, async.yield, cf.br, ...)",
@@ -205,9 +209,19 @@ MUTANTS: dict[str, Mutant] = {
             "no wait before scf.for / scf.while / scf.parallel holding an effect",
             _drop_waits_before(_named("scf.for", "scf.while", "scf.parallel")),
         ),
-        Mutant("memref-pure", "memref loads and stores treated as pure", _drop_waits_before(_named("memref.load", "memref.store"))),
-        Mutant("execute-no-wait", "async.execute treated as pure: no wait before it", _drop_waits_before(_named("async.execute"))),
-        Mutant("await-no-wait", "async.await treated as pure: no wait before it", _drop_waits_before(_named("async.await"))),
+        Mutant(
+            "memref-pure",
+            "memref loads and stores treated as pure",
+            _drop_waits_before(_named("memref.load", "memref.store")),
+        ),
+        Mutant(
+            "execute-no-wait",
+            "async.execute treated as pure: no wait before it",
+            _drop_waits_before(_named("async.execute")),
+        ),
+        Mutant(
+            "await-no-wait", "async.await treated as pure: no wait before it", _drop_waits_before(_named("async.await"))
+        ),
         Mutant("wait-async-instead", "blocking waits become non-blocking joins (gpu.wait async)", _wait_async_instead),
         Mutant("drop-deferred-wait", "the wait after a deferred token's await is dropped", _drop_deferred_waits),
     ]

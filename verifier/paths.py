@@ -57,7 +57,10 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
         ea = gout.event(a_out, ob.first_occurrence, ob.first_role) if a_out is not None else None
         eb = gout.event(b_out, ob.second_occurrence, ob.second_role) if b_out is not None else None
         if ea is None or eb is None or a_out is None or b_out is None:
-            run.stop(Status.INCONSISTENT, f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output")
+            run.stop(
+                Status.INCONSISTENT,
+                f"'{ob.first.name}' or '{ob.second.name}' op is an event of the input but not of the output",
+            )
             return False
         ends.append((ea, eb, a_out, b_out))
     run.budget.at(phase="z3")
@@ -100,7 +103,9 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
             # interpreter picks branches and trip counts from concrete
             # arguments, so only a path without decisions is replayed.
             if gin.choices:
-                v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
+                v.replay = Replay(
+                    False, reason="the path has branch or loop decisions the interpreter would not follow"
+                )
             else:
                 v.replay = replay(gin.func, gout.func, gout, outcome.times, corr.to_output)
         fr.violations.append(v)

@@ -98,7 +98,12 @@ report; False if that decided the verdict (unknown, inconsistent)."""
 
 
 def check(
-    input_module: Operation, output_module: Operation, options: CheckOptions | None = None, *, prove_step: ProveStep | None = None, **keywords: Any
+    input_module: Operation,
+    output_module: Operation,
+    options: CheckOptions | None = None,
+    *,
+    prove_step: ProveStep | None = None,
+    **keywords: Any,
 ) -> Report:
     """Validate that `output_module` is a correct rewrite of `input_module`.
 
@@ -121,9 +126,8 @@ def check(
             for fr in report.functions:
                 if fr.verdict == Status.BOUNDED:
                     fr.verdict = Status.UNKNOWN
-                    fr.reason = (
-                        f"proved only up to {fr.unroll} loop iterations and --require-unbounded was given"
-                        + (f" ({fr.lemma})" if fr.lemma else "")
+                    fr.reason = f"proved only up to {fr.unroll} loop iterations and --require-unbounded was given" + (
+                        f" ({fr.lemma})" if fr.lemma else ""
                     )
         return report
     finally:
@@ -162,7 +166,9 @@ def pair_functions(input_module: Operation, output_module: Operation, only: str 
     return pairs
 
 
-def _check_modules(input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget, step: ProveStep) -> Report:
+def _check_modules(
+    input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget, step: ProveStep
+) -> Report:
     report = Report()
     timings = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
     pairs = pair_functions(input_module, output_module, opts.func)
@@ -171,22 +177,34 @@ def _check_modules(input_module: Operation, output_module: Operation, opts: Chec
         budget.at(pair.name, "match")
         if pair.fin is None:
             fr = FunctionReport(pair.name, Status.REFUTED)
-            fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)))
+            fr.violations.append(
+                mismatch_violation(
+                    Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)
+                )
+            )
         elif budget.spent():
             fr = FunctionReport(pair.name, Status.UNKNOWN, reason=budget.reason)
         elif pair.fout is None:
             fr = FunctionReport(pair.name, Status.REFUTED)
             leaf = pair.name.rsplit("::@", 1)[-1]
             moved = [p.name for p in pairs if p.fin is None and p.name.rsplit("::@", 1)[-1] == leaf]
-            where = f" (a function of its name is at @{moved[0]}: functions may not move between modules)" if moved else ""
-            fr.violations.append(mismatch_violation(Mismatch("mismatch", f"function @{pair.name} is missing from the output{where}", None, pair.fin)))
+            where = (
+                f" (a function of its name is at @{moved[0]}: functions may not move between modules)" if moved else ""
+            )
+            fr.violations.append(
+                mismatch_violation(
+                    Mismatch("mismatch", f"function @{pair.name} is missing from the output{where}", None, pair.fin)
+                )
+            )
         else:
             fr = check_function(pair.fin, pair.fout, opts, budget, timings, step)
         report.functions.append(fr)
     # Outside function bodies nothing may change (kernels, module attributes, declarations).
     outside = match_module(input_module, output_module)
     if outside:
-        report.functions.append(FunctionReport("(module)", Status.REFUTED, violations=[mismatch_violation(m) for m in outside]))
+        report.functions.append(
+            FunctionReport("(module)", Status.REFUTED, violations=[mismatch_violation(m) for m in outside])
+        )
     report.timings = timings
     return report
 
@@ -241,7 +259,12 @@ def _received_problems(child: Forked, fout: Operation) -> list[Mismatch] | None:
 
 
 def check_function(
-    fin: Operation, fout: Operation, opts: CheckOptions, budget: Budget, timings: dict[str, float], step: ProveStep | None = None
+    fin: Operation,
+    fout: Operation,
+    opts: CheckOptions,
+    budget: Budget,
+    timings: dict[str, float],
+    step: ProveStep | None = None,
 ) -> FunctionReport:
     """The pipeline for one pair of functions."""
     fr = FunctionReport(function_name(fin))
@@ -277,7 +300,9 @@ def _prove_by_induction(run: FunctionRun, step: ProveStep | None) -> None:
     """A `bounded` function whose loops carry tokens: proved for every trip
     count if each loop's step and its context are (`induction.py`)."""
     fr = run.fr
-    lemma = induction.prove(run.fin, run.fout, run.corr, lambda a, b: check_function(a, b, run.options, run.budget, run.timings, step))
+    lemma = induction.prove(
+        run.fin, run.fout, run.corr, lambda a, b: check_function(a, b, run.options, run.budget, run.timings, step)
+    )
     if lemma is not None and not run.budget.spent():
         fr.verdict, fr.bounded, fr.lemma = Status.VERIFIED, False, lemma
 
@@ -306,7 +331,10 @@ def conclude(run: FunctionRun) -> None:
     dropped = [op for op in corr.dropped if not registry.is_gpu_wait(op.name)]
     if not fr.violations and not run.undecided and dropped:
         fr.violations.extend(
-            mismatch_violation(Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", run.fout, op)) for op in dropped
+            mismatch_violation(
+                Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", run.fout, op)
+            )
+            for op in dropped
         )
     if fr.bounded:
         if run.lemma.holds:

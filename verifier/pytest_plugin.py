@@ -82,7 +82,10 @@ def profile_settings(name: str) -> Settings:
     """The settings the gate's tests run with under profile `name`."""
     from hypothesis import HealthCheck, settings
 
-    slow: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+    slow: dict[str, Any] = {
+        "deadline": None,
+        "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+    }
     if name in GATE_PROFILES:
         return settings(**slow, **GATE_PROFILES[name])
     # A profile of the user's own: theirs, but an example may take seconds.

@@ -77,7 +77,9 @@ class Replay:
             shown = [*([f"... {lo} line(s) as in the other"] if lo else []), *lines[lo:hi]]
             if hi < len(lines):
                 shown.append(f"... {len(lines) - hi} more line(s)")
-            return f"{name} outcome (first difference at line {first + 1} of {len(lines)}):\n" + "".join(f"{x}\n" for x in shown)
+            return f"{name} outcome (first difference at line {first + 1} of {len(lines)}):\n" + "".join(
+                f"{x}\n" for x in shown
+            )
 
         return part("input", ins) + part("output", outs)
 
@@ -86,7 +88,9 @@ class Replay:
             return f"not replayed in the executable semantics: {self.reason}"
         if self.differs:
             return "replayed in the executable semantics: the output's outcome differs from the input's"
-        return "replayed in the executable semantics: same outcome on this schedule (the values used do not show the race)"
+        return (
+            "replayed in the executable semantics: same outcome on this schedule (the values used do not show the race)"
+        )
 
 
 def _base(label: str) -> str:
@@ -117,7 +121,11 @@ def priorities(g: EventGraph, times: dict[int, int]) -> dict[tuple[str, int], in
 
 
 def replay(
-    fin: Operation, fout: Operation, gout: EventGraph, times: dict[int, int], to_output: dict[Operation, Operation] | None = None
+    fin: Operation,
+    fout: Operation,
+    gout: EventGraph,
+    times: dict[int, int],
+    to_output: dict[Operation, Operation] | None = None,
 ) -> Replay:
     """Run `fin` in order and `fout` on the model's schedule and compare the
     outcomes. `to_output` (input op -> output op, the correspondence) names
@@ -132,7 +140,10 @@ def replay(
         return Replay(False, reason=f"executable semantics unavailable ({exc})")
     size = sum(1 for _ in fin.walk())
     if size > MAX_REPLAY_OPS:
-        return Replay(False, reason=f"the function has {size:,} ops, more than the {MAX_REPLAY_OPS:,} the replay runs (the schedule is Z3's model)")
+        return Replay(
+            False,
+            reason=f"the function has {size:,} ops, more than the {MAX_REPLAY_OPS:,} the replay runs (the schedule is Z3's model)",
+        )
     try:
         prio = priorities(gout, times)
         args_in = interp.default_args(fin)

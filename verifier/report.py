@@ -133,14 +133,30 @@ def schedule_legend(file: str) -> str:
     )
 
 
-def violation_of(ob: Obligation, a_out: Operation, b_out: Operation, first_on_gpu: bool, path: list[str], schedule: list[tuple[int, str]]) -> Violation:
+def violation_of(
+    ob: Obligation,
+    a_out: Operation,
+    b_out: Operation,
+    first_on_gpu: bool,
+    path: list[str],
+    schedule: list[tuple[int, str]],
+) -> Violation:
     """The violation of obligation `ob` in the output, where its ops are
     `a_out` and `b_out`: on the path `path`, with the model's `schedule`."""
     return Violation(
         ob.kind,
         Endpoint(ob.first.name, ob.first.loc, a_out.loc),
         Endpoint(ob.second.name, ob.second.loc, b_out.loc),
-        obligation_message(ob.kind, ob.first.name, ob.first.loc, b_out.name, first_on_gpu, ob.cross_thread, ob.first_role, ob.second_role),
+        obligation_message(
+            ob.kind,
+            ob.first.name,
+            ob.first.loc,
+            b_out.name,
+            first_on_gpu,
+            ob.cross_thread,
+            ob.first_role,
+            ob.second_role,
+        ),
         path=list(path),
         schedule=schedule,
         cross_thread=ob.cross_thread,

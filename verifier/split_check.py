@@ -46,7 +46,12 @@ def chunk_reports(src_in: Source, src_out: Source, options_for: Callable[[Operat
         )
     pairs = []
     for (text_in, line_in), (text_out, line_out) in zip(ins, outs):
-        pairs.append((parse_module(text_in, src_in.name, line_in), parse_module(text_out, src_out.name, line_out, dominance=False)))
+        pairs.append(
+            (
+                parse_module(text_in, src_in.name, line_in),
+                parse_module(text_out, src_out.name, line_out, dominance=False),
+            )
+        )
     reports = []
     for module_in, module_out in pairs:
         report = check(module_in, module_out, options_for(module_in))

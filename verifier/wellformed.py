@@ -97,7 +97,12 @@ class _Dominance:
         if region is None:
             return False
         anc = _ancestor_in_region(user, region)
-        return anc is not None and anc.parent is not d.parent and anc.parent is not None and self.block_dominates(d.parent, anc.parent)
+        return (
+            anc is not None
+            and anc.parent is not d.parent
+            and anc.parent is not None
+            and self.block_dominates(d.parent, anc.parent)
+        )
 
     def first_undominated(self, user: Operation) -> int | None:
         """The index of the first operand of `user` whose definition does
@@ -168,7 +173,9 @@ def well_formed(func: Operation) -> list[Mismatch]:
             body = op.regions[0].blocks[0]
             if any(not d.type.is_async_token for d in deps):
                 bad(op, "has a dependency that is not an '!async.token'")
-            elif [a.type for a in body.args] != [v.type.async_value_inner if v.type.is_async_value else v.type for v in operands]:
+            elif [a.type for a in body.args] != [
+                v.type.async_value_inner if v.type.is_async_value else v.type for v in operands
+            ]:
                 bad(op, "body argument types do not match its operands")
             else:
                 y = body.ops[-1] if body.ops else None

@@ -152,7 +152,9 @@ class BoundaryMachine(Machine):
     arguments (those at `late`, or all of them) begins only after the
     function has returned."""
 
-    def __init__(self, func: Operation, args: list, aliases: dict[str, str] | None = None, late: frozenset[int] | None = None) -> None:
+    def __init__(
+        self, func: Operation, args: list, aliases: dict[str, str] | None = None, late: frozenset[int] | None = None
+    ) -> None:
         entry = func.regions[0].blocks[0]
         views = [v for v in args if isinstance(v, View)]
         callers: list[CallerWork] = []

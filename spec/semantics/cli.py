@@ -57,16 +57,31 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--exhaustive", action="store_true", help="all schedules up to partial-order reduction (default)")
     mode.add_argument("--schedules", type=int, metavar="N", help="N random schedules instead")
     e.add_argument("--seed", type=int, default=0)
-    e.add_argument("--bound", type=int, default=DEFAULT_BOUND, help="stop an exhaustive exploration after this many schedules")
+    e.add_argument(
+        "--bound", type=int, default=DEFAULT_BOUND, help="stop an exhaustive exploration after this many schedules"
+    )
     e.add_argument("--format", choices=("text", "json"), default="text")
     e.set_defaults(func=_explore_cmd)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", default="-")
-    p.add_argument("--func", dest="function", metavar="NAME", help="only this function (default: every function with a body)")
-    p.add_argument("--allow-unregistered-dialect", "-allow-unregistered-dialect", action="store_true", help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors")
-    p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE", help="an argument value (index, integer, float, true/false)")
+    p.add_argument(
+        "--func", dest="function", metavar="NAME", help="only this function (default: every function with a body)"
+    )
+    p.add_argument(
+        "--allow-unregistered-dialect",
+        "-allow-unregistered-dialect",
+        action="store_true",
+        help="ops, types and attributes of dialects mlir-opt-19 does not register are opaque, not errors",
+    )
+    p.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an argument value (index, integer, float, true/false)",
+    )
 
 
 def _parse_value(text: str) -> object:
@@ -88,7 +103,9 @@ def _overrides(src: Source, items: list[str]) -> dict[str, object]:
                 raise ValueError
             out[name.strip().lstrip("%")] = _parse_value(value)
         except ValueError:
-            raise DiagnosticError(error(Location(src.name, 0, 0), f"bad --arg '{item}': expected NAME=VALUE with a number or true/false")) from None
+            raise DiagnosticError(
+                error(Location(src.name, 0, 0), f"bad --arg '{item}': expected NAME=VALUE with a number or true/false")
+            ) from None
     return out
 
 
@@ -153,17 +170,25 @@ def _run_cmd(args: argparse.Namespace) -> int:
 
 def _flag_vectors(func: Operation, over: dict[str, object]) -> list[dict[int, int]]:
     entry = func.regions[0].blocks[0]
-    free = [i for i, a in enumerate(entry.args) if a.type.int_width == 1 and a.hint.lstrip("%") not in over and str(i) not in over]
+    free = [
+        i
+        for i, a in enumerate(entry.args)
+        if a.type.int_width == 1 and a.hint.lstrip("%") not in over and str(i) not in over
+    ]
     free = free[:MAX_FLAGS]
     return [dict(zip(free, bits)) for bits in itertools.product((0, 1), repeat=len(free))]
 
 
-def explore_function(func: Operation, over: dict[str, object], exhaustive: bool, schedules: int, seed: int, bound: int) -> tuple[dict, list[tuple[dict, Exploration]]]:
+def explore_function(
+    func: Operation, over: dict[str, object], exhaustive: bool, schedules: int, seed: int, bound: int
+) -> tuple[dict, list[tuple[dict, Exploration]]]:
     """Explore one function over every flag vector; JSON summary and details."""
     entry = func.regions[0].blocks[0]
     runs = []
     for flags in _flag_vectors(func, over):
-        ex = explore(func, default_args(func, over, flags), exhaustive=exhaustive, bound=bound, schedules=schedules, seed=seed)
+        ex = explore(
+            func, default_args(func, over, flags), exhaustive=exhaustive, bound=bound, schedules=schedules, seed=seed
+        )
         shown = {entry.args[i].hint.lstrip("%") or str(i): bool(v) for i, v in flags.items()}
         runs.append((shown, ex))
     races: dict = {}
@@ -208,17 +233,25 @@ def _explore_cmd(args: argparse.Namespace) -> int:
 def _render(summary: dict, runs: list[tuple[dict, Exploration]]) -> str:
     det = "deterministic" if summary["deterministic"] else "NOT deterministic"
     scope = "exhaustive" if summary["complete"] else "partial"
-    lines = [f"func @{summary['name']}: {summary['schedules']} schedules ({scope}), {summary['outcomes']} outcomes, {det}"]
+    lines = [
+        f"func @{summary['name']}: {summary['schedules']} schedules ({scope}), {summary['outcomes']} outcomes, {det}"
+    ]
     for shown, ex in runs:
         if shown:
-            lines.append(f"  with {', '.join(f'{k}={str(v).lower()}' for k, v in shown.items())}: {ex.schedules_explored} schedules, {len(ex.outcomes)} outcomes")
+            lines.append(
+                f"  with {', '.join(f'{k}={str(v).lower()}' for k, v in shown.items())}: {ex.schedules_explored} schedules, {len(ex.outcomes)} outcomes"
+            )
         if len(ex.outcomes) > 1:
             for i, (out, sched) in enumerate(ex.outcomes.items()):
                 lines.append(f"  outcome {i + 1} (schedule of {len(sched)} steps):")
                 lines.append(out.render("    ").rstrip("\n"))
     for r in summary["races"]:
-        lines.append(f"  race on {r['buffer']}: {r['first']['op']} at {r['first']['loc']} overlaps {r['second']['op']} at {r['second']['loc']}")
+        lines.append(
+            f"  race on {r['buffer']}: {r['first']['op']} at {r['first']['loc']} overlaps {r['second']['op']} at {r['second']['loc']}"
+        )
         lines.append("    witness: " + "; ".join(r["schedule"]))
     for u in summary["out_of_order"]:
-        lines.append(f"  out of order: {u['second']['op']} at {u['second']['loc']} may start before {u['first']['op']} at {u['first']['loc']} ends")
+        lines.append(
+            f"  out of order: {u['second']['op']} at {u['second']['loc']} may start before {u['first']['op']} at {u['first']['loc']} ends"
+        )
     return "\n".join(lines) + "\n"

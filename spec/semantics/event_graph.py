@@ -145,7 +145,15 @@ class EventGraph:
         k = self.occurrence_of(n) if op is not None else 0
         # As `spec explore` counts: `#n` for the (n+1)-th execution of the op.
         where += f"#{k}" if k else ""
-        short = {"issue": "i", "start": "s", "finish": "f", "point": "t", "body": "begin", "yield": "yield", "iter-end": "end-iteration"}
+        short = {
+            "issue": "i",
+            "start": "s",
+            "finish": "f",
+            "point": "t",
+            "body": "begin",
+            "yield": "yield",
+            "iter-end": "end-iteration",
+        }
         return f"{short.get(kind, kind)}({where})"
 
     def preds(self) -> list[list[int]]:

@@ -400,7 +400,9 @@ class EventBuilder:
                     g.edge(self.available_of(x), n)
                     if op.results and op.results[0].type.is_gpu_token:
                         inner = self.inner.get(x)
-                        self.completion[op.results[0]] = inner if inner is not None else self._extern(op.results[0], self.completion)
+                        self.completion[op.results[0]] = (
+                            inner if inner is not None else self._extern(op.results[0], self.completion)
+                        )
                 cur = n
             elif name == "async.yield":
                 n = g.node("yield", op, tid)
@@ -704,4 +706,3 @@ DEFAULT_UNROLL = 2
 """Loop iterations considered by default: 0, 1 and 2 trips cover a loop that
 does not run, one that runs once, and a value carried from one iteration to
 the next."""
-

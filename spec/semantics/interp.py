@@ -112,7 +112,16 @@ GPU_OPS = frozenset(n for n in registry.gpu_work_ops() if registry.lookup(n).lib
 registry's GPU work ops but the library ops (`gpu.wait` only synchronizes)."""
 
 HOST_OPS = frozenset(
-    {"memref.load", "memref.store", "memref.copy", "memref.alloc", "memref.alloca", "memref.dealloc", "func.call", "cf.assert"}
+    {
+        "memref.load",
+        "memref.store",
+        "memref.copy",
+        "memref.alloc",
+        "memref.alloca",
+        "memref.dealloc",
+        "func.call",
+        "cf.assert",
+    }
     | {"memref.dim", "memref.cast", "memref.subview", "async.create_group", "async.add_to_group"}
     | {"affine.load", "affine.store", "affine.apply"}
 )
@@ -120,8 +129,28 @@ HOST_OPS = frozenset(
 interpreter has code for (`step_effects`, `Thread`). Which of them are
 effectful is the registry's word, not this list's (`HOST_EFFECTS`)."""
 CONTROL = frozenset(
-    {"scf.for", "scf.if", "scf.while", "scf.parallel", "scf.execute_region", "scf.yield", "scf.condition", "scf.reduce", "cf.br", "cf.cond_br", "builtin.module"}
-    | {"scf.index_switch", "memref.alloca_scope", "memref.alloca_scope.return", "cf.switch", "affine.for", "affine.if", "affine.yield"}
+    {
+        "scf.for",
+        "scf.if",
+        "scf.while",
+        "scf.parallel",
+        "scf.execute_region",
+        "scf.yield",
+        "scf.condition",
+        "scf.reduce",
+        "cf.br",
+        "cf.cond_br",
+        "builtin.module",
+    }
+    | {
+        "scf.index_switch",
+        "memref.alloca_scope",
+        "memref.alloca_scope.return",
+        "cf.switch",
+        "affine.for",
+        "affine.if",
+        "affine.yield",
+    }
 )
 """The ops whose regions or successors `Thread` walks (control flow, not
 steps): what this interpreter implements, the registry says nothing here.
@@ -138,7 +167,9 @@ def _effectful(name: str) -> bool:
 
 
 SYNC_STEPS = frozenset(
-    n for n in registry.known_ops() if registry.sync_kind(n) in ("wait", "wait_group", "thread") and not registry.is_gpu_async(n)
+    n
+    for n in registry.known_ops()
+    if registry.sync_kind(n) in ("wait", "wait_group", "thread") and not registry.is_gpu_async(n)
 ) | frozenset(n for n in registry.known_ops() if registry.is_function_return(n))
 """Steps that wait, begin or complete a thread, or return from the function
 (the registry's `sync` facts; a blocking `gpu.wait` is a step of its own)."""
@@ -171,14 +202,31 @@ def check_supported(func: Operation) -> None:
         name = op.name
         if name.startswith("arith.") and registry.is_known(name) and name != "arith.bitcast":
             if name == "arith.constant" and not isinstance(op.properties.get("value"), (IntegerAttr, FloatAttr)):
-                raise DiagnosticError(error(op.loc, "'arith.constant' op: only scalar integer and float constants can be interpreted"))
+                raise DiagnosticError(
+                    error(op.loc, "'arith.constant' op: only scalar integer and float constants can be interpreted")
+                )
             continue
-        if name in GPU_OPS or name in HOST_EFFECTS or name in SYNC_STEPS or name in PURE_EXTRA or name in CONTROL or registry.is_gpu_wait(name):
+        if (
+            name in GPU_OPS
+            or name in HOST_EFFECTS
+            or name in SYNC_STEPS
+            or name in PURE_EXTRA
+            or name in CONTROL
+            or registry.is_gpu_wait(name)
+        ):
             if name == "scf.parallel" and op.results:
                 raise DiagnosticError(error(op.loc, "'scf.parallel' op with reductions cannot be interpreted"))
             if name == "scf.reduce" and (op.operands or op.regions):
                 raise DiagnosticError(error(op.loc, "'scf.reduce' op with operands cannot be interpreted"))
-            if name in ("cf.switch", "affine.for", "affine.if", "scf.index_switch", "affine.load", "affine.store", "affine.apply"):
+            if name in (
+                "cf.switch",
+                "affine.for",
+                "affine.if",
+                "scf.index_switch",
+                "affine.load",
+                "affine.store",
+                "affine.apply",
+            ):
                 why = _unsupported_control(op)
                 if why:
                     raise DiagnosticError(error(op.loc, f"'{name}' op {why}"))
@@ -462,7 +510,10 @@ class Thread:
             s = _affine_set(op)
             vals = self.operands(op)
             dims, syms = vals[: s.dims], vals[s.dims :]
-            holds = all((affine_eval(e, dims, syms, op) == 0) if eq else (affine_eval(e, dims, syms, op) >= 0) for e, eq in s.constraints)
+            holds = all(
+                (affine_eval(e, dims, syms, op) == 0) if eq else (affine_eval(e, dims, syms, op) >= 0)
+                for e, eq in s.constraints
+            )
             region = op.regions[0] if holds else op.regions[1]
             if region.blocks:
                 self._enter(region.blocks[0], op, None, [])
@@ -577,7 +628,9 @@ def free_values(op: Operation) -> list[Value]:
 # -- arguments ----------------------------------------------------------------
 
 
-def default_args(func: Operation, overrides: dict[str, object] | None = None, flags: dict[int, int] | None = None) -> list:
+def default_args(
+    func: Operation, overrides: dict[str, object] | None = None, flags: dict[int, int] | None = None
+) -> list:
     """Concrete arguments for `func`: `overrides` by name (without `%`) or
     position; otherwise index/integers `DEFAULT_INDEX`, floats 1.5, `i1` from
     `flags` (position -> 0/1, default 0), each memref a fresh buffer whose

@@ -162,8 +162,14 @@ def _interface(fin: Operation, fout: Operation) -> list[SemanticViolation]:
         out.append(SemanticViolation("interface", f"arguments differ: ({', '.join(ain)}) vs ({', '.join(aout)})"))
     cin, cout = _context(fin), _context(fout)
     if cin != cout:
-        diff = [line for line in difflib.unified_diff(cin, cout, "input", "output", n=0, lineterm="") if line[:1] in "+-"]
-        out.append(SemanticViolation("interface", "what surrounds the function differs: " + " | ".join(d.strip()[:200] for d in diff[:4])))
+        diff = [
+            line for line in difflib.unified_diff(cin, cout, "input", "output", n=0, lineterm="") if line[:1] in "+-"
+        ]
+        out.append(
+            SemanticViolation(
+                "interface", "what surrounds the function differs: " + " | ".join(d.strip()[:200] for d in diff[:4])
+            )
+        )
     return out
 
 
@@ -199,7 +205,11 @@ def _relocate(fin: Operation, fout: Operation) -> list[tuple[Operation, Location
 def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     entry = func.regions[0].blocks[0]
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
-    ints = [i for i, a in enumerate(entry.args) if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1]
+    ints = [
+        i
+        for i, a in enumerate(entry.args)
+        if (a.type.is_index or a.type.int_width is not None) and a.type.int_width != 1
+    ]
     out: list[tuple[str, list, MachineFactory]] = []
     # Zero as well where it can change what happens: loops that do not run,
     # and ops that can fault on it (a division: a rewrite that hoists one
@@ -250,9 +260,23 @@ def _compare(ex_in: Exploration, ex_out: Exploration, shown: str) -> list[Semant
         )
     for key in [k for k in ex_out.out_of_order if k not in ex_in.out_of_order]:
         u = ex_out.out_of_order[key]
-        found.append(SemanticViolation("out-of-order", f"'{u.second.op}' ({u.second.loc}) may start before '{u.first.op}' ({u.first.loc}) ends", shown, u.schedule))
+        found.append(
+            SemanticViolation(
+                "out-of-order",
+                f"'{u.second.op}' ({u.second.loc}) may start before '{u.first.op}' ({u.first.loc}) ends",
+                shown,
+                u.schedule,
+            )
+        )
     for out in [o for o in ex_out.outcomes if o not in ex_in.outcomes]:
-        found.append(SemanticViolation("outcome", "an outcome the input cannot produce:\n" + _outcome_diff(out, ex_in), shown, ex_out.outcomes[out]))
+        found.append(
+            SemanticViolation(
+                "outcome",
+                "an outcome the input cannot produce:\n" + _outcome_diff(out, ex_in),
+                shown,
+                ex_out.outcomes[out],
+            )
+        )
     return found
 
 
@@ -262,13 +286,19 @@ def _outcome_diff(out: Outcome, ex_in: Exploration) -> str:
     best: list[str] | None = None
     for o in ex_in.outcomes:
         theirs = o.render("    ").splitlines()
-        d = [line for line in difflib.unified_diff(theirs, mine, n=0, lineterm="") if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+        d = [
+            line
+            for line in difflib.unified_diff(theirs, mine, n=0, lineterm="")
+            if line[:1] in "+-" and line[:3] not in ("+++", "---")
+        ]
         if best is None or len(d) < len(best):
             best = d
     return "\n".join((best or mine)[:12])
 
 
-def judge(input_func: Operation, output_func: Operation, bound: int = DEFAULT_BOUND, steps: int = STEP_BUDGET) -> Judgement:
+def judge(
+    input_func: Operation, output_func: Operation, bound: int = DEFAULT_BOUND, steps: int = STEP_BUDGET
+) -> Judgement:
     """Judge `output_func` as a rewrite of `input_func` (module docstring)."""
     interface = _interface(input_func, output_func)
     if interface:
@@ -298,7 +328,12 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
     found: list[SemanticViolation] = []
     reason = ""
     total = spent = 0
-    budget: dict[str, Any] = {"bound": bound, "max_pruned": 4 * bound, "witnesses": False, "stop": BoundaryMachine.was_cut_off}
+    budget: dict[str, Any] = {
+        "bound": bound,
+        "max_pruned": 4 * bound,
+        "witnesses": False,
+        "stop": BoundaryMachine.was_cut_off,
+    }
     for shown, args, machine in _vectors(fin):
         left = steps - spent
         if left <= 0:
@@ -318,7 +353,10 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
         if new and ex_in.complete:
             found += new
         elif new or not ex_out.complete:
-            reason = reason or f"exploration bound ({bound} schedules, or {steps} steps in all) reached ({'input' if not ex_in.complete else 'output'}, {shown})"
+            reason = (
+                reason
+                or f"exploration bound ({bound} schedules, or {steps} steps in all) reached ({'input' if not ex_in.complete else 'output'}, {shown})"
+            )
     if found:
         return Judgement(WRONG, found, schedules=total)
     if reason:
@@ -326,7 +364,9 @@ def _judge(fin: Operation, fout: Operation, bound: int, steps: int) -> Judgement
     return Judgement(OK, schedules=total)
 
 
-def judge_modules(input_module: Operation, output_module: Operation, bound: int = DEFAULT_BOUND, steps: int = STEP_BUDGET) -> dict[str, Judgement]:
+def judge_modules(
+    input_module: Operation, output_module: Operation, bound: int = DEFAULT_BOUND, steps: int = STEP_BUDGET
+) -> dict[str, Judgement]:
     """`judge` for every function with a body, paired by symbol path (`f`,
     `A::@f` in `module @A`); a function missing on one side (or moved to
     another module) is `wrong` (kind `interface`)."""
@@ -339,7 +379,9 @@ def judge_modules(input_module: Operation, output_module: Operation, bound: int 
     for name in sorted(set(fins) | set(fouts)):
         if name not in fins or name not in fouts:
             side = "output" if name not in fouts else "input"
-            out[name] = Judgement(WRONG, [SemanticViolation("interface", f"function @{name} is missing from the {side}")])
+            out[name] = Judgement(
+                WRONG, [SemanticViolation("interface", f"function @{name} is missing from the {side}")]
+            )
             continue
         out[name] = judge(fins[name], fouts[name], bound, steps)
     return out

@@ -135,7 +135,12 @@ class Race:
     schedule: tuple[str, ...]
 
     def to_json(self) -> dict:
-        return {"first": self.first.to_json(), "second": self.second.to_json(), "buffer": self.buffer, "schedule": list(self.schedule)}
+        return {
+            "first": self.first.to_json(),
+            "second": self.second.to_json(),
+            "buffer": self.buffer,
+            "schedule": list(self.schedule),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,9 +260,7 @@ def overlap_schedule(steps: list[Step], g: Event, e: Event) -> list[str]:
     targets = [g.start, e.start]
     chosen = set(targets)
     past = [
-        i
-        for i, st in enumerate(steps)
-        if i not in chosen and any(hb(st.pid, st.seq, steps[t].clock) for t in targets)
+        i for i, st in enumerate(steps) if i not in chosen and any(hb(st.pid, st.seq, steps[t].clock) for t in targets)
     ]
     head = set(past) | chosen
     order = past + targets + [i for i in range(len(steps)) if i not in head]

@@ -38,7 +38,9 @@ class HostProc(Producer):
 class GpuProc(Producer):
     """One instance of a GPU op."""
 
-    def __init__(self, pid: str, op: Operation, thread: str, deps: list[Token], clock: dict[str, int], event: Event) -> None:
+    def __init__(
+        self, pid: str, op: Operation, thread: str, deps: list[Token], clock: dict[str, int], event: Event
+    ) -> None:
         self.pid = pid
         self.cpid = pid
         """Clock component: its own, or its thread's for a synchronous op."""

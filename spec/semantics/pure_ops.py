@@ -103,7 +103,11 @@ def eval_pure(op: Operation, args: list[Any]) -> list[Any]:
     if name in ("arith.divf", "arith.remf"):
         a, b = args
         if b == 0:
-            r = math.nan if a == 0 or math.isnan(a) or name == "arith.remf" else math.copysign(math.inf, a) * math.copysign(1, b)
+            r = (
+                math.nan
+                if a == 0 or math.isnan(a) or name == "arith.remf"
+                else math.copysign(math.inf, a) * math.copysign(1, b)
+            )
         else:
             r = a / b if name == "arith.divf" else math.fmod(a, b)
         return [round_float(r, rt)]

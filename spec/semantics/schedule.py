@@ -137,7 +137,9 @@ class Machine(StepEffects):
                 return all(t.complete() for t in p.deps)
             return p.state == "running"
         if p.state == "begin":
-            return all(t.complete() for t in p.exec_deps) and all(v.complete() for v in p.exec_operands if isinstance(v, AsyncValue))
+            return all(t.complete() for t in p.exec_deps) and all(
+                v.complete() for v in p.exec_operands if isinstance(v, AsyncValue)
+            )
         if p.state != "run" or not all(w.done for w in p.wait_for):
             return False
         op = p.thread.current()
@@ -263,7 +265,12 @@ class Machine(StepEffects):
         return st
 
     def _cut_off(self) -> None:
-        self._observe("scheduler", "fault", None, f"run cut off after {len(self.steps)} steps (limit of {MAX_STEPS} steps or {MAX_CLOCK_CELLS} clock entries)")
+        self._observe(
+            "scheduler",
+            "fault",
+            None,
+            f"run cut off after {len(self.steps)} steps (limit of {MAX_STEPS} steps or {MAX_CLOCK_CELLS} clock entries)",
+        )
         for q in self.live.values():
             q.state = "done"
             q.done = True
@@ -296,7 +303,9 @@ class Machine(StepEffects):
         blocked = self.pending()
         obs = {k: list(v) for k, v in self.obs.items()}
         if blocked:
-            obs.setdefault("scheduler", []).append(Observation("deadlock", "", "blocked: " + ", ".join(self.label(p) for p in blocked)))
+            obs.setdefault("scheduler", []).append(
+                Observation("deadlock", "", "blocked: " + ", ".join(self.label(p) for p in blocked))
+            )
         return Outcome(
             tuple(sorted((k, tuple(v)) for k, v in obs.items())),
             tuple(sorted((name, b.digest()) for name, b in self.buffers.items())),
@@ -322,7 +331,12 @@ def function(module_or_func: Operation, name: str | None = None) -> Operation:
     if name is not None:
         funcs = [f for f in funcs if str(f.properties.get("sym_name", "")).strip('"') == name]
     if len(funcs) != 1:
-        raise DiagnosticError(error(module_or_func.loc, f"expected one function with a body{f' named {name}' if name else ''}, found {len(funcs)}"))
+        raise DiagnosticError(
+            error(
+                module_or_func.loc,
+                f"expected one function with a body{f' named {name}' if name else ''}, found {len(funcs)}",
+            )
+        )
     return funcs[0]
 
 
@@ -357,7 +371,9 @@ def run(
         en = m.enabled()
         pid = next((q for q in en if m.label(q) == label), None)
         if pid is None:
-            raise ReplayError(f"step {i}: '{label}' is not enabled (enabled: {', '.join(m.label(q) for q in en) or 'none'})")
+            raise ReplayError(
+                f"step {i}: '{label}' is not enabled (enabled: {', '.join(m.label(q) for q in en) or 'none'})"
+            )
         m.step(pid)
     while True:
         en = m.enabled()
@@ -376,7 +392,15 @@ def replay(func: Operation, schedule: list[str], args: list | None = None) -> Ou
 # -- exploration ----------------------------------------------------------------
 
 
-def _record(ex: Exploration, func: Operation, args: list, m: Machine, pairs: bool, machine: MachineFactory = Machine, witnesses: bool = True) -> None:
+def _record(
+    ex: Exploration,
+    func: Operation,
+    args: list,
+    m: Machine,
+    pairs: bool,
+    machine: MachineFactory = Machine,
+    witnesses: bool = True,
+) -> None:
     schedule = tuple(s.label for s in m.steps)
     out = m.outcome()
     ex.outcomes.setdefault(out, schedule)

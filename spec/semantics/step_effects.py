@@ -285,7 +285,11 @@ class StepEffects:
     def _spawn(self, p: HostProc, op: Operation, vals: list) -> None:
         t = p.thread
         n_deps = len(segment(op, 0))
-        name = ("" if t.name == "main" else t.name + "/") + f"async.execute@{op.loc}" + (f"#{t.counts.get(id(op), 0)}" if t.counts.get(id(op), 0) else "")
+        name = (
+            ("" if t.name == "main" else t.name + "/")
+            + f"async.execute@{op.loc}"
+            + (f"#{t.counts.get(id(op), 0)}" if t.counts.get(id(op), 0) else "")
+        )
         env = {v: t.env[v] for v in free_values(op) if v in t.env}
         child = HostProc(name, Thread(name, op.regions[0].blocks[0], env, self.budget), dict(p.clock))
         child.state = "begin"

@@ -361,7 +361,9 @@ class _GuardedBuilder(EventBuilder):
     def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int) -> NoReturn:
         raise AssertionError("the guarded builder runs regions with gregion")
 
-    def gregion(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
+    def gregion(
+        self, region: Region, cur: int | None, tid: int, depth: int
+    ) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
         """Run `region` (entry block arguments already bound) under the
         current condition. Returns the joined last node and the exits:
         (condition, last node, terminator, what its operands carry)."""
@@ -377,7 +379,9 @@ class _GuardedBuilder(EventBuilder):
             return cur, [(g.cond, cur, term, self.snap(term.operands))]
         return self.cf_region(region, cur, tid, depth)
 
-    def cf_region(self, region: Region, cur: int | None, tid: int, depth: int) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
+    def cf_region(
+        self, region: Region, cur: int | None, tid: int, depth: int
+    ) -> tuple[int | None, list[tuple[int, int | None, Operation, list[_Snap]]]]:
         g, sym = self.g, self.sym
         states = block_states(region, self.unroll)
         if states is None:
@@ -386,12 +390,17 @@ class _GuardedBuilder(EventBuilder):
         start, order, succs, limit = states.start, states.order, states.succs, states.limit
         parent, ctx0, mult0 = g.cond, g.ctx, self.mult
         # Per state: incoming (condition, last node, snaps for the block arguments, paths).
-        into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {start: [(parent, cur, None, 1, self.tables())]}
+        into: dict[tuple, list[tuple[int, int | None, list[_Snap] | None, int, _Tables]]] = {
+            start: [(parent, cur, None, 1, self.tables())]
+        }
         exits: list[tuple[int, int | None, Operation, list[_Snap]]] = []
         total = 0
         leaving: list[tuple[int, _Tables]] = []
         owner = region.parent
-        region_key = (g.canon(owner) if owner is not None else None, next((i for i, r in enumerate(owner.regions) if r is region), 0) if owner else 0)
+        region_key = (
+            g.canon(owner) if owner is not None else None,
+            next((i for i, r in enumerate(owner.regions) if r is region), 0) if owner else 0,
+        )
         for st in order:
             ins = into.get(st, [])
             if not ins:
@@ -431,7 +440,9 @@ class _GuardedBuilder(EventBuilder):
                 if d is None:
                     continue
                 passed = registry.switch_successor_operands(term)
-                outs = [(sym.conj(g.cond, sym.option(d, k)), succs[st][k], passed[k]) for k in range(len(term.successors))]
+                outs = [
+                    (sym.conj(g.cond, sym.option(d, k)), succs[st][k], passed[k]) for k in range(len(term.successors))
+                ]
             else:
                 d = self.decide_at(term, "cf.cond_br", 2)
                 if d is None:
@@ -506,7 +517,9 @@ class _GuardedBuilder(EventBuilder):
         g.cond = sym.conj(parent, sym.cond(("runs", d, 1)))
         done = self.parallel_end(op, cur, tid, ends)
         g.cond = parent
-        return self.join([(sym.conj(parent, sym.option(d, 0)), cur), (sym.conj(parent, sym.cond(("runs", d, 1))), done)], tid)
+        return self.join(
+            [(sym.conj(parent, sym.option(d, 0)), cur), (sym.conj(parent, sym.cond(("runs", d, 1))), done)], tid
+        )
 
     def scf_if(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         """`scf.if`/`affine.if` (then, else: an empty else region runs
@@ -880,7 +893,9 @@ def describe_choice(op: Operation, c: int) -> str:
         return f"{kind} at {loc} takes the {'then' if c == 0 else 'else'} branch"
     if kind == "scf.index_switch":
         cases = getattr(op.properties.get("cases"), "values", ())
-        return f"scf.index_switch at {loc} takes its " + ("default region" if c == 0 or c > len(cases) else f"case {cases[c - 1]}")
+        return f"scf.index_switch at {loc} takes its " + (
+            "default region" if c == 0 or c > len(cases) else f"case {cases[c - 1]}"
+        )
     if kind == "cf.cond_br":
         return f"cf.cond_br at {loc} goes to its {'true' if c == 0 else 'false'} successor"
     if kind == "cf.switch":

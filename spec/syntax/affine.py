@@ -168,7 +168,9 @@ def expr_text(e: Expr, names: Any = None, strong: bool = False) -> str:
 
 # -- parsing --------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\s*(?:(?P<num>\d+)|(?P<id>[A-Za-z_][\w$.]*)|(?P<ssa>%[\w$.\-]+(?:#\d+)?)|(?P<op>->|>=|<=|==|[-+*()\[\],:]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+)|(?P<id>[A-Za-z_][\w$.]*)|(?P<ssa>%[\w$.\-]+(?:#\d+)?)|(?P<op>->|>=|<=|==|[-+*()\[\],:]))"
+)
 
 
 class AffineError(ValueError):
@@ -525,7 +527,11 @@ def _spans(text: str) -> Iterator[tuple[int, int]]:
                 j += 2 if text[j] == "\\" else 1
             i = j + 1
             continue
-        if c == "a" and text.startswith("affine_", i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_$.")):
+        if (
+            c == "a"
+            and text.startswith("affine_", i)
+            and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_$."))
+        ):
             m = _AFFINE_START.match(text, i)
             if m is not None:
                 end = _close(text, m.end())
@@ -589,7 +595,9 @@ def with_aliases(text: str, top: Any, generic: bool) -> str:
                 k = counts[prefix]
                 names[t] = f"#{prefix}" + (str(k) if k else "")
                 counts[prefix] += 1
-    defs = "".join(f"{names[t]} = {t}\n" for t in sorted(names, key=lambda t: (t.startswith("affine_set"), list(seen).index(t))))
+    defs = "".join(
+        f"{names[t]} = {t}\n" for t in sorted(names, key=lambda t: (t.startswith("affine_set"), list(seen).index(t)))
+    )
     body = _replace(text, names)
     return defs + body
 

@@ -97,7 +97,9 @@ class TokenError(Exception):
 
 
 DIALECT_TYPES = {
-    "gpu": frozenset("async.token mma_matrix sparse.dntensor_handle sparse.spmat_handle sparse.spgemmop_handle".split()),
+    "gpu": frozenset(
+        "async.token mma_matrix sparse.dntensor_handle sparse.spmat_handle sparse.spgemmop_handle".split()
+    ),
     "async": frozenset("token group value coro.id coro.handle coro.state".split()),
 }
 """The types mlir-opt-19's `gpu` and `async` dialects parse (checked against
@@ -279,7 +281,11 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
     if "!llvm." in text and "ptr" in text:
         typed = _typed_llvm_pointer(text)
         if typed is not None:
-            return typed, "expected integer value", "failed to parse LLVMPointerType parameter 'addressSpace' which is to be a `unsigned`"
+            return (
+                typed,
+                "expected integer value",
+                "failed to parse LLVMPointerType parameter 'addressSpace' which is to be a `unsigned`",
+            )
     if "strided<" in text:
         for m in re.finditer(r"strided<", text):
             bad = _strided_error(text, m.end())
@@ -362,13 +368,15 @@ def memref_element(text: str) -> str:
     return m.group(1).strip() if m else text
 
 
-
 _new_location = tuple.__new__
 
 
 def enum_error(tok: Token, op: str, attr: str, values: tuple[str, ...] | list[str], loc: Any) -> DiagnosticError:
     return DiagnosticError(
-        error(loc, f"custom op '{op}' expected string or keyword containing one of the following enum values for attribute '{attr}' [{', '.join(values)}]")
+        error(
+            loc,
+            f"custom op '{op}' expected string or keyword containing one of the following enum values for attribute '{attr}' [{', '.join(values)}]",
+        )
     )
 
 
@@ -407,7 +415,6 @@ def raw_rule(fn: Any) -> Any:
 class BuilderBase(Transformer):
     """State and helpers of the builder: the file being read and how to
     make a located op from a rule's children."""
-
 
     def mixed_sizes(self, entries: list, props_key: str, props: dict[str, Attr], base: int = 0) -> list[UseRef]:
         """A list of static integers (read in `base`) and SSA values, as MLIR's
@@ -515,7 +522,13 @@ class BuilderBase(Transformer):
         return PartialOp(op, list(result_types) if result_types else [])
 
     def op_with_flags(
-        self, name: str, meta: Any, operands: list, results: list[Type], rest: list, props: dict[str, Attr] | None = None
+        self,
+        name: str,
+        meta: Any,
+        operands: list,
+        results: list[Type],
+        rest: list,
+        props: dict[str, Attr] | None = None,
     ) -> PartialOp:
         """The op of a custom form whose trailing parts (`rest`) are flags
         read as `(name, attr)` tuples (fast-math, overflow) and at most one
@@ -576,7 +589,16 @@ class BuilderBase(Transformer):
             v.index = i
 
     def _function_parts(self, items: list) -> dict[str, Any]:
-        parts: dict[str, Any] = {"vis": None, "sym": "", "args": [], "results": [], "attrs": {}, "region": Region(), "attribs": [], "kernel": False}
+        parts: dict[str, Any] = {
+            "vis": None,
+            "sym": "",
+            "args": [],
+            "results": [],
+            "attrs": {},
+            "region": Region(),
+            "attribs": [],
+            "kernel": False,
+        }
         for it in items:
             if isinstance(it, Token) and it.type == "VISIBILITY":
                 parts["vis"] = str(it)

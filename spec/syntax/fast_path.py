@@ -107,6 +107,8 @@ def make_token(kind: str, value: str, begin: int, line: int, line_start: int) ->
     tok.column = begin - line_start + 1
     tok.end_line = tok.end_column = tok.end_pos = None
     return tok
+
+
 _MAX_CONSTANTS = 4096
 """How many distinct `arith.constant` values `FastPath.constants` keeps."""
 
@@ -201,7 +203,16 @@ class FastPath:
 
     # -- the entry point ----------------------------------------------------
     def op(
-        self, text: str, pos: int, end: int, kind: str, value: str, begin: int, line: int, line_start: int, block: list | None = None
+        self,
+        text: str,
+        pos: int,
+        end: int,
+        kind: str,
+        value: str,
+        begin: int,
+        line: int,
+        line_start: int,
+        block: list | None = None,
     ) -> tuple[Operation, int] | None:
         """The op whose first token the loop has just read (of terminal
         `kind`, text `value`, at `begin` on the text's line `line` that
@@ -240,7 +251,10 @@ class FastPath:
                 # `%a, %b = ...`: a name per result.
                 col = 1 - line_start
                 names = [(hint, _new_location(Location, (file, line, column)))]
-                names += [(m.group(), _new_location(Location, (file, line, m.start() + col))) for m in shapes.VALUE_RE.finditer(text, head.start(1), head.end(1))]
+                names += [
+                    (m.group(), _new_location(Location, (file, line, m.start() + col)))
+                    for m in shapes.VALUE_RE.finditer(text, head.start(1), head.end(1))
+                ]
         elif kind in shapes.NAMES:
             # A name lexed as a word, not as the op's keyword: not an op
             # this state reads as one of these shapes.
@@ -371,7 +385,12 @@ class FastPath:
             return None
         t = self._type(m.group(3))
         defaults = self.defaults[name]
-        op = _op(name, [self._use(m, 1, loc, ls, t), self._use(m, 2, loc, ls, t)], {**defaults} if defaults else EMPTY_DICT, loc)
+        op = _op(
+            name,
+            [self._use(m, 1, loc, ls, t), self._use(m, 2, loc, ls, t)],
+            {**defaults} if defaults else EMPTY_DICT,
+            loc,
+        )
         return op, [t], False, m.end()
 
     def _cmp(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
@@ -396,7 +415,12 @@ class FastPath:
             # `int_attr` of the two tokens (it checks the literal fits).
             b = self.builder
             line = loc.line - b.line_offset
-            value = b.int_attr([make_token("INT", key[0], m.start(1), line, ls), make_token("SIMPLE_TYPE", key[1], m.start(2), line, ls)])
+            value = b.int_attr(
+                [
+                    make_token("INT", key[0], m.start(1), line, ls),
+                    make_token("SIMPLE_TYPE", key[1], m.start(2), line, ls),
+                ]
+            )
             if len(self.constants) >= _MAX_CONSTANTS:
                 self.constants.clear()
             self.constants[key] = value
@@ -521,7 +545,11 @@ class FastPath:
         m = shapes.CALL(text, pos, end)
         if m is None:
             return None
-        ins = [self._type(t.group(1)) for t in shapes.TYPES_RE.finditer(text, m.start(3), m.end(3))] if m.end(3) > m.start(3) else []
+        ins = (
+            [self._type(t.group(1)) for t in shapes.TYPES_RE.finditer(text, m.start(3), m.end(3))]
+            if m.end(3) > m.start(3)
+            else []
+        )
         results = [self._type(m.group(4))] if m.start(4) >= 0 else []
         operands: list[UseRef | Value] = []
         if m.end(2) > m.start(2):

@@ -79,5 +79,7 @@ LAUNCH = _shape(
     rf"{B}threads{END_WORD}{B}in{END_WORD}{B}{TRIPLE}"
     rf"(?:{B}args{B}(\(){B}((?:{VALUE}{B}:{B}{TYPE_NC}(?:{B},{B}{VALUE}{B}:{B}{TYPE_NC})*)?){B}\))?"
 )
-CALL = _shape(rf"{B}{SYMBOL}{B}\({B}{LIST}{B}\){B}:{B}\({B}((?:{TYPE_NC}(?:{B},{B}{TYPE_NC})*)?){B}\){B}->{B}(?:\({B}\)|{TYPE})")
+CALL = _shape(
+    rf"{B}{SYMBOL}{B}\({B}{LIST}{B}\){B}:{B}\({B}((?:{TYPE_NC}(?:{B},{B}{TYPE_NC})*)?){B}\){B}->{B}(?:\({B}\)|{TYPE})"
+)
 TYPES_RE = re.compile(TYPE)

@@ -81,14 +81,15 @@ comment and find a token inside it."""
 _ONLY_BLANKS = re.compile(_BLANKS)
 
 
-
 class _StatePattern:
     """The fast pattern of one lexer state, with lark's callbacks."""
 
     __slots__ = ("match", "callback", "multiline")
 
     def __init__(self, lexer: BasicLexer) -> None:
-        unless = None if lexer.user_callbacks or lexer.use_bytes else _keyword_tables(lexer.terminals, lexer.g_regex_flags)
+        unless = (
+            None if lexer.user_callbacks or lexer.use_bytes else _keyword_tables(lexer.terminals, lexer.g_regex_flags)
+        )
         if unless is None:
             scanner = lexer.scanner  # builds lark's "unless" callbacks too
             terminals = scanner.terminals

@@ -133,7 +133,10 @@ def _arith_flags(kind: str) -> Callable[[Attr], bool]:
 
     def ok(a: Attr) -> bool:
         m = re.fullmatch(rf"#arith\.{kind}<([\w ,]*)>", a.text) if isinstance(a, OpaqueAttr) else None
-        return m is not None and arith_flags_text(kind, [f.strip() for f in m.group(1).split(",") if f.strip()]) is not None
+        return (
+            m is not None
+            and arith_flags_text(kind, [f.strip() for f in m.group(1).split(",") if f.strip()]) is not None
+        )
 
     return ok
 
@@ -142,13 +145,21 @@ STRING = AttrKind("string attribute", _is(StringAttr))
 SYMBOL_REF = AttrKind("symbol reference attribute", _is(SymbolRefAttr))
 FLAT_SYMBOL_REF = AttrKind("flat symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr) and not a.nested)
 FUNCTION_TYPE = AttrKind("type attribute of function type", _is(TypeAttr), lambda a: isinstance(a.type, FunctionType))
-DICT_ARRAY = AttrKind("Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements))
+DICT_ARRAY = AttrKind(
+    "Array of dictionary attributes", _is(ArrayAttr), lambda a: all(isinstance(e, DictAttr) for e in a.elements)
+)
 UNIT = AttrKind("unit attribute", _is(UnitAttr))
 BOOL = AttrKind("bool attribute", _int_of("i1"))
 INDEX = AttrKind("index attribute", _is(IntegerAttr), _int_of("index"))
-ALIGNMENT = AttrKind("64-bit signless integer attribute whose minimum value is 0", _is(IntegerAttr), lambda a: a.type.text == "i64" and a.value >= 0)
+ALIGNMENT = AttrKind(
+    "64-bit signless integer attribute whose minimum value is 0",
+    _is(IntegerAttr),
+    lambda a: a.type.text == "i64" and a.value >= 0,
+)
 DENSE_I64 = AttrKind("i64 dense array attribute", _dense_of("i64"))
-DENSE_I32_3 = AttrKind("i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3)
+DENSE_I32_3 = AttrKind(
+    "i32 dense array attribute with 3 elements (if present)", _dense_of("i32"), lambda a: len(a.values) == 3
+)
 OVERFLOW = AttrKind("Integer overflow arith flags", _arith_flags("overflow"))
 FASTMATH = AttrKind("Floating point fast math flags", _arith_flags("fastmath"))
 GPU_DIM = AttrKind("a dimension, either 'x', 'y', or 'z'", _opaque(r"#gpu<dim [xyz]>"))
@@ -162,7 +173,9 @@ OFFLOADING_HANDLER = AttrKind(
     "any attribute with the `OffloadingTranslationAttrTrait` trait.", lambda a: True, is_offloading_handler
 )
 SEGMENTS = AttrKind("", _dense_of("i32"))
-MAT_TRANSPOSE_MODE = AttrKind("transpose mode of sparse matrix supported by sparse tensor ops", _opaque(r"#gpu<mat_transpose_mode \w+>"))
+MAT_TRANSPOSE_MODE = AttrKind(
+    "transpose mode of sparse matrix supported by sparse tensor ops", _opaque(r"#gpu<mat_transpose_mode \w+>")
+)
 """`operandSegmentSizes`: no ODS constraint; its conversion has its own wording."""
 
 
@@ -190,12 +203,20 @@ CONSTRAINTS: dict[str, AttrKind] = {
     "cmpi_predicate": _enum(10),
     "cmpf_predicate": _enum(16),
     "atomic_rmw_kind": _enum(15),
-    "shuffle_mode": AttrKind("Indexing modes supported by gpu.shuffle.", _opaque(r"#gpu<shuffle_mode (xor|up|down|idx)>")),
-    "all_reduce_op": AttrKind("built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>")),
-    "vector_punctuation": AttrKind("Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>")),
+    "shuffle_mode": AttrKind(
+        "Indexing modes supported by gpu.shuffle.", _opaque(r"#gpu<shuffle_mode (xor|up|down|idx)>")
+    ),
+    "all_reduce_op": AttrKind(
+        "built-in reduction operations supported by gpu.allreduce.", _opaque(r"#gpu<all_reduce_op \w+>")
+    ),
+    "vector_punctuation": AttrKind(
+        "Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>")
+    ),
     "string_literal": AttrKind("An Attribute containing a string", _is(StringAttr)),
     # The sparse ops' enums, with 19's summaries (issue 16).
-    "prune_2to4_spmat_flag": AttrKind("pruning strategy for 2:4 sparse matrix", _opaque(r"#gpu<prune_2to4_spmat_flag \w+>")),
+    "prune_2to4_spmat_flag": AttrKind(
+        "pruning strategy for 2:4 sparse matrix", _opaque(r"#gpu<prune_2to4_spmat_flag \w+>")
+    ),
     "spgemm_work_estimation_or_compute_kind": AttrKind(
         "choose whether spgemm_work_estimation_or_compute does work estimation or compute",
         _opaque(r"#gpu<spgemm_work_estimation_or_compute_kind \w+>"),
@@ -226,9 +247,15 @@ CONSTRAINTS.update(
             _is(ArrayAttr),
             lambda a: bool(a.elements) and all(str(e).startswith("#gpu.object<") for e in a.elements),
         ),
-        "mma_element_wise": AttrKind("elementwise operation to apply to mma matrix", _opaque(r"#gpu<mma_element_wise \w+>")),
+        "mma_element_wise": AttrKind(
+            "elementwise operation to apply to mma matrix", _opaque(r"#gpu<mma_element_wise \w+>")
+        ),
         "index_cmp_predicate": AttrKind("index comparison predicate kind", _opaque(r"#index<cmp_predicate \w+>")),
-        "positive_i32": AttrKind("32-bit signless integer attribute whose value is positive", _is(IntegerAttr), lambda a: a.type.text == "i32" and a.value > 0),
+        "positive_i32": AttrKind(
+            "32-bit signless integer attribute whose value is positive",
+            _is(IntegerAttr),
+            lambda a: a.type.text == "i32" and a.value > 0,
+        ),
         "locality_hint": AttrKind(
             "32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3",
             _is(IntegerAttr),
@@ -250,7 +277,9 @@ def check_reduction_kind(kind: Attr | None, value_type: str, loc: Location, *mor
     elem = re.sub(r"^vector<(?:\d+x)*", "", value_type).rstrip(">")
     is_float = Type(elem).is_float
     if (m.group(1) in _FLOAT_REDUCTIONS and not is_float) or (m.group(1) in _INT_REDUCTIONS and is_float):
-        raise DiagnosticError(error(loc, f"`{m.group(1)}` reduction operation is not compatible with type '{value_type}'", *more))
+        raise DiagnosticError(
+            error(loc, f"`{m.group(1)}` reduction operation is not compatible with type '{value_type}'", *more)
+        )
 
 
 @dataclass(frozen=True)
@@ -265,7 +294,9 @@ class Declared:
 def declared(name: str) -> dict[str, Declared]:
     """mlir-opt-19's inherent attributes of op `name` (from its registry
     entry), each with its constraint: empty when it declares none."""
-    return {key: Declared(CONSTRAINTS[i.constraint], i.required) for key, i in registry.inherent_attributes(name).items()}
+    return {
+        key: Declared(CONSTRAINTS[i.constraint], i.required) for key, i in registry.inherent_attributes(name).items()
+    }
 
 
 def _in_check_order(name: str) -> list[tuple[str, Declared]]:
@@ -273,6 +304,7 @@ def _in_check_order(name: str) -> list[tuple[str, Declared]]:
     `operandSegmentSizes` last."""
     entries = declared(name)
     return sorted(entries.items(), key=lambda kv: (kv[0] == "operandSegmentSizes", kv[0]))
+
 
 _VISIBILITIES = ("public", "private", "nested")
 
@@ -299,7 +331,9 @@ def check_region_blocks(name: str, regions: Sequence[Region], loc: Location) -> 
         if n > 1:
             return _fail(loc, f"'{name}' op expects region #{i} to have 0 or 1 blocks")
         if n == 0:
-            return _fail(loc, f"'{name}' op region #{i} ('{region_name}') failed to verify constraint: region with 1 blocks")
+            return _fail(
+                loc, f"'{name}' op region #{i} ('{region_name}') failed to verify constraint: region with 1 blocks"
+            )
         if not regions[i].blocks[0].ops:
             return _fail(loc, f"'{name}' op expects a non-empty block")
     return None
@@ -338,7 +372,10 @@ def convert_generic_properties(
     attrs = dict(attrs)
     if written is not None:
         if not own:
-            raise _fail(loc, f"invalid properties {{{format_attr_entries(written)}}} for op {name}: this operation does not support properties")
+            raise _fail(
+                loc,
+                f"invalid properties {{{format_attr_entries(written)}}} for op {name}: this operation does not support properties",
+            )
         for key, _ in _in_check_order(name):
             if key in written:
                 reason = _convert(name, key, written[key], n_segments)
@@ -389,7 +426,9 @@ def check_generic_properties(
     # Checked only of a symbol: `builtin.module`'s name is optional.
     visibility = props.get("sym_visibility")
     if "sym_name" in props and isinstance(visibility, StringAttr) and visibility.value not in _VISIBILITIES:
-        raise _fail(loc, f"'{name}' op visibility expected to be one of [\"public\", \"private\", \"nested\"], but got {visibility}")
+        raise _fail(
+            loc, f'\'{name}\' op visibility expected to be one of ["public", "private", "nested"], but got {visibility}'
+        )
     fn = props.get("function_type")
     if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType):
         for key, what, types in (("arg_attrs", "argument", fn.type.inputs), ("res_attrs", "result", fn.type.results)):
@@ -409,7 +448,9 @@ def check_generic_properties(
     if name == "arith.constant" and len(results) == 1 and _attr_type(props["value"]) != results[0].text:
         raise _fail(loc, "'arith.constant' op failed to verify that all of {value, result} have same type")
     if name == "vector.print" and "stringLiteral" in props and (n or _punctuation_set(name, props)):
-        raise _fail(loc, "'vector.print' op failed to verify that `source` or `punctuation` are not set when printing strings")
+        raise _fail(
+            loc, "'vector.print' op failed to verify that `source` or `punctuation` are not set when printing strings"
+        )
     kind = props.get("kind")
     if name == "memref.atomic_rmw" and len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
         _check_atomic_kind(kind.value, results[0].text, loc)
@@ -420,7 +461,9 @@ def check_generic_properties(
     if name == "builtin.module":
         for key in sorted(attrs):
             if "." not in key:
-                raise _fail(loc, f"'builtin.module' op can only contain attributes with dialect-prefixed names, found: '{key}'")
+                raise _fail(
+                    loc, f"'builtin.module' op can only contain attributes with dialect-prefixed names, found: '{key}'"
+                )
     blocks = check_region_blocks(name, regions, loc)
     if blocks is not None:
         raise blocks
@@ -442,12 +485,16 @@ def _check_atomic_kind(kind: int, value_type: str, loc: Location) -> None:
     is_float = re.fullmatch(r"f\d+|bf16|tf32|f8\w*", value_type) is not None
     is_int = re.fullmatch(r"[su]?i\d+", value_type) is not None
     if kind in _ATOMIC_FLOAT_KINDS and not is_float:
-        raise _fail(loc, f"'memref.atomic_rmw' op with kind '{_ATOMIC_FLOAT_KINDS[kind]}' expects a floating-point type")
+        raise _fail(
+            loc, f"'memref.atomic_rmw' op with kind '{_ATOMIC_FLOAT_KINDS[kind]}' expects a floating-point type"
+        )
     if kind in _ATOMIC_INT_KINDS and not is_int:
         raise _fail(loc, f"'memref.atomic_rmw' op with kind '{_ATOMIC_INT_KINDS[kind]}' expects an integer type")
 
 
-def _check_entry_block(name: str, fn: FunctionType, attrs: dict[str, Attr], args: Sequence[Value], loc: Location) -> None:
+def _check_entry_block(
+    name: str, fn: FunctionType, attrs: dict[str, Attr], args: Sequence[Value], loc: Location
+) -> None:
     """A function body's entry block against `function_type`: the custom
     form prints the arguments from both, zipped. (Argument types of
     `func.func` are checked after name resolution, in `resolve`.)"""
@@ -463,7 +510,9 @@ def _check_entry_block(name: str, fn: FunctionType, attrs: dict[str, Attr], args
         raise _fail(loc, f"'gpu.func' op expected at least {n_in + n_wg} arguments to body region")
     for i, (want, arg) in enumerate(zip(fn.inputs, args)):
         if arg.type != want:
-            raise _fail(loc, f"'gpu.func' op expected body region argument #{i} to be of type '{want}', got '{arg.type}'")
+            raise _fail(
+                loc, f"'gpu.func' op expected body region argument #{i} to be of type '{want}', got '{arg.type}'"
+            )
     if any(not arg.type.is_memref for arg in args[n_in:]):
         raise _fail(loc, "'gpu.func' op expected memref type in attribution")
 
@@ -487,10 +536,14 @@ def _check_segments(name: str, props: dict[str, Attr], n: int, loc: Location) ->
     values = sizes.values if isinstance(sizes, DenseArrayAttr) else ()
     if len(values) != len(segments):
         raise _fail(
-            loc, f"'{name}' op 'operandSegmentSizes' attribute for specifying operand segments must have {len(segments)} elements, but got {len(values)}"
+            loc,
+            f"'{name}' op 'operandSegmentSizes' attribute for specifying operand segments must have {len(segments)} elements, but got {len(values)}",
         )
     if sum(values) != n or any(v < 0 for v in values):
-        raise _fail(loc, f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'")
+        raise _fail(
+            loc,
+            f"'{name}' op operand count ({n}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'",
+        )
 
 
 def check_result_count(name: str, n: int, loc: Location) -> None:
@@ -499,7 +552,17 @@ def check_result_count(name: str, n: int, loc: Location) -> None:
     not show another count."""
     fixed = registry.lookup(name).result_count
     if fixed is not None and n != fixed:
-        raise _fail(loc, f"'{name}' op " + ("requires zero results" if fixed == 0 else "requires one result" if fixed == 1 else f"expected {fixed} results"))
+        raise _fail(
+            loc,
+            f"'{name}' op "
+            + (
+                "requires zero results"
+                if fixed == 0
+                else "requires one result"
+                if fixed == 1
+                else f"expected {fixed} results"
+            ),
+        )
 
 
 def operand_count_message(lo: int, hi: int | None, n: int) -> str:

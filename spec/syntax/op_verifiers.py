@@ -108,7 +108,10 @@ from spec.syntax.structure import current_op_note, op_error, symbol_lookup, symb
 
 TYPE_CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
     "unranked_memref": (lambda t: t.text.startswith("memref<*"), "unranked.memref of any type values"),
-    "ranked_memref": (lambda t: t.text.startswith("memref<") and not t.text.startswith("memref<*"), "memref of any type values"),
+    "ranked_memref": (
+        lambda t: t.text.startswith("memref<") and not t.text.startswith("memref<*"),
+        "memref of any type values",
+    ),
 }
 """ODS type constraints: what each accepts and the summary 19 prints."""
 
@@ -133,7 +136,9 @@ def _container_module(op: Operation) -> None:
     if not isinstance(op.attributes.get(_CONTAINER), UnitAttr):
         return
     if op.name != "builtin.module":
-        raise DiagnosticError(error(op.loc, f"expected '{_CONTAINER}' attribute to be attached to 'builtin.module'", current_op_note(op)))
+        raise DiagnosticError(
+            error(op.loc, f"expected '{_CONTAINER}' attribute to be attached to 'builtin.module'", current_op_note(op))
+        )
     if not op.regions or not op.regions[0].blocks:
         return
     table = {name: o for o in op.regions[0].blocks[0].ops if (name := symbol_name_of(o)) is not None}
@@ -160,7 +165,9 @@ def _check_kernel(launch: Operation, table: dict[str, Operation]) -> None:
     if kernel is None:
         raise op_error(launch, f"kernel function '{ref}' is undefined")
     if kernel.name not in _FUNCTIONS:
-        raise op_error(launch, f"referenced kernel '{ref}' is not a function", note(kernel.loc, "see the kernel definition here"))
+        raise op_error(
+            launch, f"referenced kernel '{ref}' is not a function", note(kernel.loc, "see the kernel definition here")
+        )
     if not isinstance(kernel.attributes.get("gpu.kernel"), UnitAttr):
         raise op_error(launch, "kernel function is missing the 'gpu.kernel' attribute")
     if kernel.name != "gpu.func":
@@ -278,7 +285,9 @@ def _type(v: object) -> str | None:
     return t.text if isinstance(t, Type) else None
 
 
-def _check_types(op: Operation, what: str, values: list, constraints: tuple[tuple[Callable[[str], bool], str], ...]) -> None:
+def _check_types(
+    op: Operation, what: str, values: list, constraints: tuple[tuple[Callable[[str], bool], str], ...]
+) -> None:
     """ODS type constraints of `op`'s operands or results (`what`), in order:
     `operand #N must be SUMMARY, but got 'T'`."""
     for i, (v, (accepts, summary)) in enumerate(zip(values, constraints)):
@@ -361,8 +370,13 @@ def _gpu_func(op: Operation) -> None:
     whose `#gpu.address_space`, if any, is `workgroup` / `private`."""
     for key in ("known_block_size", "known_grid_size"):
         value = op.properties.get(key)
-        if value is not None and not (isinstance(value, DenseArrayAttr) and value.element.text == "i32" and len(value.values) == 3):
-            raise op_error(op, f"attribute '{key}' failed to satisfy constraint: i32 dense array attribute with 3 elements (if present)")
+        if value is not None and not (
+            isinstance(value, DenseArrayAttr) and value.element.text == "i32" and len(value.values) == 3
+        ):
+            raise op_error(
+                op,
+                f"attribute '{key}' failed to satisfy constraint: i32 dense array attribute with 3 elements (if present)",
+            )
     fn = _function_type(op)
     if fn is None:
         return

@@ -40,7 +40,9 @@ Parsed = Operation | DiagnosticError
 """A module, or the diagnostics its parse raised."""
 
 
-def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None, dominance: Sequence[bool] | None = None) -> list[Parsed]:
+def parse_modules(
+    sources: Sequence[tuple[str, str]], fork: bool | None = None, dominance: Sequence[bool] | None = None
+) -> list[Parsed]:
     """Parse each `(text, file)` as `parse_module(text, file, dominance=d)`
     would, `d` from `dominance` (default: checked for all): a list of modules
     or `DiagnosticError`s, in the order given. `fork=None` forks
@@ -60,7 +62,8 @@ def parse_modules(sources: Sequence[tuple[str, str]], fork: bool | None = None, 
     if use_fork:
         load_parser()  # once, before the fork, so the children inherit it
     workers = [
-        _start(text, file, d) if use_fork and w else None for (text, file), w, d in zip(others, wanted, other_checks, strict=True)
+        _start(text, file, d) if use_fork and w else None
+        for (text, file), w, d in zip(others, wanted, other_checks, strict=True)
     ]
     try:
         parsed_last = _parse(*last, last_check)

@@ -139,13 +139,17 @@ def _wrap(fn: Any, rule: str) -> Any:
             if newline < 0:
                 loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
             else:
-                loc = Location(self.file, exc.tok.line + self.line_offset + text.count("\n", 0, exc.offset), exc.offset - newline)
+                loc = Location(
+                    self.file, exc.tok.line + self.line_offset + text.count("\n", 0, exc.offset), exc.offset - newline
+                )
             return DiagnosticError([error(loc, exc.message), *(error(loc, m) for m in exc.also)])
         loc = _first_location(items, self.file, self.line_offset)
         if isinstance(exc, TokenError):
             # A token already built into a value (a function type) has no
             # place of its own: the op's is the nearest.
-            return DiagnosticError(error(loc, f"custom op '{rule.removesuffix('_op').replace('_', '.', 1)}' {exc.message}"))
+            return DiagnosticError(
+                error(loc, f"custom op '{rule.removesuffix('_op').replace('_', '.', 1)}' {exc.message}")
+            )
         return DiagnosticError(error(loc, f"malformed '{rule.removesuffix('_op')}': {exc}"))
 
     if rule in _KEYWORD_FIRST:
@@ -297,7 +301,11 @@ def allow_unregistered_dialects(allow: bool = True) -> None:
 
 
 def parse_ops(
-    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None, dominance: bool = True
+    text: str,
+    file: str = "<stdin>",
+    line_offset: int = 0,
+    allow_unregistered: bool | None = None,
+    dominance: bool = True,
 ) -> list[Operation]:
     """Parse top-level ops, resolving names; raises `DiagnosticError`.
     `allow_unregistered` overrides the process's policy for this parse;
@@ -383,7 +391,11 @@ def _offset_of(text: str, line: int, col: int) -> int | None:
 
 
 def parse_module(
-    text: str, file: str = "<stdin>", line_offset: int = 0, allow_unregistered: bool | None = None, dominance: bool = True
+    text: str,
+    file: str = "<stdin>",
+    line_offset: int = 0,
+    allow_unregistered: bool | None = None,
+    dominance: bool = True,
 ) -> Operation:
     """Parse one module: a lone top-level `module` is the module itself;
     anything else is wrapped in an implicit `module { ... }`, as mlir-opt does."""

@@ -195,7 +195,15 @@ def result_name_hints(op: Operation) -> list[tuple[int, str]]:
         return hints
     if name == "gpu.shuffle":
         return [(0, "shuffleResult"), (1, "valid")]
-    if name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim", "gpu.global_id"):
+    if name in (
+        "gpu.thread_id",
+        "gpu.block_id",
+        "gpu.block_dim",
+        "gpu.grid_dim",
+        "gpu.cluster_id",
+        "gpu.cluster_dim",
+        "gpu.global_id",
+    ):
         dim = str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">")
         return [(0, f"{name.split('.', 1)[1]}_{dim}")]
     return registry_result_names(op)
@@ -210,7 +218,9 @@ def registry_result_names(op: Operation) -> list[tuple[int, str]]:
     fields = {
         "name": op.name.split(".", 1)[1],
         "dim": str(op.properties.get("dimension", "")).removeprefix("#gpu<dim ").rstrip(">"),
-        "value": ("true" if value.value else "false") if getattr(value, "type", None) == I1 else getattr(value, "value", ""),  # type: ignore[union-attr]  # an attr with a type (an IntegerAttr) has a value
+        "value": ("true" if getattr(value, "value", 0) else "false")
+        if getattr(value, "type", None) == I1
+        else getattr(value, "value", ""),
     }
     groups = sum(1 for n in names if n.endswith("*"))
     share = (len(op.results) - (len(names) - groups)) // groups if groups else 0
@@ -338,7 +348,11 @@ class Printer:
             entry = region.blocks[0]
             # An empty entry block gets a label, unless the generic form
             # adds an implicit terminator to it (`gpu.module_end`).
-            implicit = len(region.blocks) == 1 and region.parent is not None and registry.lookup(region.parent.name).generic_terminator
+            implicit = (
+                len(region.blocks) == 1
+                and region.parent is not None
+                and registry.lookup(region.parent.name).generic_terminator
+            )
             header = (generic and not entry.ops and not implicit) or (print_entry_args and bool(entry.args))
             self.block(entry, header, print_terminators, lines)
             for b in region.blocks[1:]:

@@ -28,7 +28,9 @@ MAX_NESTING = 1000
 """Regions nested deeper than this are refused with a diagnostic."""
 
 
-def check_default_dialects(top: list[Operation], bare_names: list[tuple[Operation, Location, str]], generic_ops: set[int]) -> None:
+def check_default_dialects(
+    top: list[Operation], bare_names: list[tuple[Operation, Location, str]], generic_ops: set[int]
+) -> None:
     """A name without a dialect (`call`) is looked up in the default dialect
     of the nearest enclosing op written in its custom form (`func` in a
     `func.func`, `builtin` in a module and at the top level, none in any
@@ -116,7 +118,10 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
             if depth > limit:
                 op = run[info][0]
                 raise DiagnosticError(
-                    error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
+                    error(
+                        op.loc,
+                        f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported",
+                    )
                 )
             for at in range(info, len(run)):
                 op, op_info = run[at]
@@ -125,7 +130,16 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
                         work.append((run, at + 1, parent, depth, iso))
                     work.append((op, op_info, parent, depth, iso))
                     break
-                if op_info.parents or depth == 1 or op.name in _SIGNED or op_info.symbol or op_info.indexed_memref or op_info.verifier or op_info.operand_types or op.attributes:
+                if (
+                    op_info.parents
+                    or depth == 1
+                    or op.name in _SIGNED
+                    or op_info.symbol
+                    or op_info.indexed_memref
+                    or op_info.verifier
+                    or op_info.operand_types
+                    or op.attributes
+                ):
                     _on_entrance(op, op_info, parent, depth, later)
                 if iso is not None and op.operands and id(iso) not in escapes:
                     # `_escapes`' first test, inlined: every operand defined
@@ -140,9 +154,23 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
             continue
         if depth > limit:
             raise DiagnosticError(
-                error(op.loc, f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported")
+                error(
+                    op.loc,
+                    f"regions nested deeper than {MAX_NESTING} levels (counted from the module) are not supported",
+                )
             )
-        if later or info.parents or depth == 1 or op.regions or op.name in _SIGNED or info.symbol or info.indexed_memref or info.verifier or info.operand_types or op.attributes:
+        if (
+            later
+            or info.parents
+            or depth == 1
+            or op.regions
+            or op.name in _SIGNED
+            or info.symbol
+            or info.indexed_memref
+            or info.verifier
+            or info.operand_types
+            or op.attributes
+        ):
             _on_entrance(op, info, parent, depth, later)
         if iso is not None and op.operands and id(iso) not in escapes and _escapes(op, iso):
             escapes.add(id(iso))
@@ -155,7 +183,9 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
     # The implicit module around the top-level ops, on its exit.
     if not (len(top) == 1 and top[0].name == "builtin.module"):
         check_symbol_table(top)
-        found = Dominance().first_error([op for op in top if not registry.lookup(op.name).isolated]) if dominance else None
+        found = (
+            Dominance().first_error([op for op in top if not registry.lookup(op.name).isolated]) if dominance else None
+        )
         if found is not None:
             raise DiagnosticError(found)
 
@@ -192,7 +222,9 @@ def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, 
     if failed is not None and failed.properties is not None:
         raise failed.properties
     if depth == 1 and info.terminator:
-        raise DiagnosticError(error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module"))
+        raise DiagnosticError(
+            error(op.loc, f"'{op.name}' op is a terminator and cannot appear at the top level of a module")
+        )
     if op.name in _SIGNED:
         _check_signature(op)
     check_on_entrance(op, info)
@@ -204,7 +236,9 @@ _SIGNED = frozenset({"func.func", "gpu.func"})
 """Ops whose entry block must agree with their `function_type`."""
 
 
-def _on_exit(op: Operation, info: registry.OpInfo, escapes: set[int], later: dict[int, VerifyLater], dominance: bool = True) -> None:
+def _on_exit(
+    op: Operation, info: registry.OpInfo, escapes: set[int], later: dict[int, VerifyLater], dominance: bool = True
+) -> None:
     if info.isolated and id(op) in escapes:
         user = _first_escape(op)
         raise DiagnosticError(error(user.loc, f"'{user.name}' op using value defined outside the region"))
@@ -230,7 +264,12 @@ def _check_parent(op: Operation, parent: str, allowed: tuple[str, ...]) -> None:
 
 def _check_signature(op: Operation) -> None:
     fn = op.properties.get("function_type")
-    if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType) or not op.regions or not op.regions[0].blocks:
+    if (
+        not isinstance(fn, TypeAttr)
+        or not isinstance(fn.type, FunctionType)
+        or not op.regions
+        or not op.regions[0].blocks
+    ):
         return
     args = op.regions[0].blocks[0].args
     for i, (want, arg) in enumerate(zip(fn.type.inputs, args)):

@@ -100,11 +100,16 @@ class CoreRules(BuilderBase):
             raise InternalError("spec.syntax.rules_core: expected body is not None")
         op = body.op
         if body.async_kw is not None and not names:
-            raise DiagnosticError(error(self.tok_loc(body.async_kw), f"custom op '{op.name}' needs to be named when marked 'async'"))
+            raise DiagnosticError(
+                error(self.tok_loc(body.async_kw), f"custom op '{op.name}' needs to be named when marked 'async'")
+            )
         bound = sum(n for _, n in names)
         if names and bound != len(body.result_types):
             raise DiagnosticError(
-                error(self.tok_loc(names[0][0]), f"operation defines {len(body.result_types)} results but was provided {bound} to bind")
+                error(
+                    self.tok_loc(names[0][0]),
+                    f"operation defines {len(body.result_types)} results but was provided {bound} to bind",
+                )
             )
         values = [op.add_result(t) for t in body.result_types]
         i = 0
@@ -174,7 +179,9 @@ class CoreRules(BuilderBase):
                     is_terminator = terminator[name] = lookup(name).terminator
                 if is_terminator:
                     # The `Terminator` trait: verified after the parse.
-                    misplaced = DiagnosticError(error(op.loc, f"'{op.name}' op must be the last operation in the parent block"))
+                    misplaced = DiagnosticError(
+                        error(op.loc, f"'{op.name}' op must be the last operation in the parent block")
+                    )
                     self._defer(op, misplaced=misplaced)
         labels: dict[str, Block] = {}
         for b in labeled:
@@ -273,7 +280,11 @@ class CoreRules(BuilderBase):
             if code is None:
                 return FloatAttr(float(value), t)
             # bf16 is the top half of an f32 pattern.
-            raw = (bits << 16).to_bytes(4, "little") if t.text == "bf16" else bits.to_bytes(FLOAT_BITS[t.text] // 8, "little")
+            raw = (
+                (bits << 16).to_bytes(4, "little")
+                if t.text == "bf16"
+                else bits.to_bytes(FLOAT_BITS[t.text] // 8, "little")
+            )
             fval = struct.unpack(code, raw)[0]
             if fval != fval:
                 return FloatAttr(fval, t, hex_bits=bits)
@@ -287,7 +298,12 @@ class CoreRules(BuilderBase):
             unsigned = isinstance(t, Type) and t.text.startswith("u")
             if unsigned and text.startswith("-"):
                 loc = self.tok_loc(items[0])
-                raise DiagnosticError(error(Location(loc.file, loc.line, loc.col + 1), "negative integer literal not valid for unsigned integer type"))
+                raise DiagnosticError(
+                    error(
+                        Location(loc.file, loc.line, loc.col + 1),
+                        "negative integer literal not valid for unsigned integer type",
+                    )
+                )
             signed = isinstance(t, Type) and t.text.startswith("s")
             top = 1 << (width - 1) if signed else 1 << width
             if not -(1 << (width - 1)) <= value < top:
@@ -340,7 +356,9 @@ class CoreRules(BuilderBase):
             if t.is_float:
                 values: tuple = tuple(round_to_type(float(v), t) for v in words)
             else:
-                values = tuple({"true": 1, "false": 0}.get(v, None) if v in ("true", "false") else int(v, 0) for v in words)
+                values = tuple(
+                    {"true": 1, "false": 0}.get(v, None) if v in ("true", "false") else int(v, 0) for v in words
+                )
         except ValueError:
             return OpaqueAttr(canonical_type_text(str(items[0])))
         return DenseArrayAttr(t, values)
@@ -445,7 +463,16 @@ class CoreRules(BuilderBase):
             body = regions[0].blocks[-1]
             if body.ops and body.ops[-1].name == "gpu.module_end":
                 body.ops.pop()
-        partial = self.op(name, meta, operands, list(fn.results), properties=props, attributes=attrs, regions=regions, successors=successors)
+        partial = self.op(
+            name,
+            meta,
+            operands,
+            list(fn.results),
+            properties=props,
+            attributes=attrs,
+            regions=regions,
+            successors=successors,
+        )
         if regions:
             self.generic_ops.add(id(partial.op))
         unregistered = self._unregistered(name, partial.op.loc)
@@ -460,7 +487,12 @@ class CoreRules(BuilderBase):
         dialect = registry.unregistered_in_dialect(name)
         if dialect is None:
             return None
-        return DiagnosticError(error(loc, f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"))
+        return DiagnosticError(
+            error(
+                loc,
+                f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations",
+            )
+        )
 
     def _defer(self, op: Operation, **failed: DiagnosticError | None) -> None:
         """Record what `op` fails of MLIR's verifier, for `resolve.verify`."""
@@ -475,4 +507,3 @@ class CoreRules(BuilderBase):
 
     def region_list(self, meta: Any, items: list) -> tuple:
         return ("regions", list(items))
-

@@ -147,7 +147,12 @@ def check_symbol_table(ops: list[Operation]) -> None:
             continue
         if name in table:
             raise DiagnosticError(
-                error(op.loc, f"redefinition of symbol named '{name}'", current_op_note(op), note(table[name].loc, "see existing symbol definition here"))
+                error(
+                    op.loc,
+                    f"redefinition of symbol named '{name}'",
+                    current_op_note(op),
+                    note(table[name].loc, "see existing symbol definition here"),
+                )
             )
         table[name] = op
     pending = [op for op in reversed(ops)]
@@ -167,7 +172,12 @@ def check_symbol_table(ops: list[Operation]) -> None:
 def _lookup(ref: SymbolRefAttr, table: dict[str, Operation]) -> Operation | None:
     found = table.get(ref.root)
     for name in ref.nested:
-        if found is None or not registry.lookup(found.name).symbol_table or not found.regions or not found.regions[0].blocks:
+        if (
+            found is None
+            or not registry.lookup(found.name).symbol_table
+            or not found.regions
+            or not found.regions[0].blocks
+        ):
             return None
         found = next((o for o in found.regions[0].blocks[0].ops if _sym_name(o) == name), None)
     return found
@@ -194,7 +204,10 @@ def _check_call(call: Operation, table: dict[str, Operation]) -> None:
         raise op_error(call, "incorrect number of operands for callee")
     for i, (want, v) in enumerate(zip(ftype.inputs, call.operands, strict=True)):
         if isinstance(v, Value) and v.type != want:
-            raise op_error(call, f"operand type mismatch: expected operand type '{want}', but provided '{v.type}' for operand number {i}")
+            raise op_error(
+                call,
+                f"operand type mismatch: expected operand type '{want}', but provided '{v.type}' for operand number {i}",
+            )
     if len(ftype.results) != len(call.results):
         raise op_error(call, "incorrect number of results for callee")
     for i, (want, r) in enumerate(zip(ftype.results, call.results, strict=True)):
@@ -259,7 +272,11 @@ def _relation(use_region: Region | None, def_region: Region | None, same_block: 
             return f"{kind} a parent region"
         if region_contains(use_region, def_region):
             return f"{kind} a child region"
-    return "neither in a parent nor in a child region" if kind == "in" else "op is neither in a parent nor in a child region"
+    return (
+        "neither in a parent nor in a child region"
+        if kind == "in"
+        else "op is neither in a parent nor in a child region"
+    )
 
 
 def isolated(op: Operation) -> bool:
@@ -331,7 +348,9 @@ class Dominance:
         if isinstance(owner, Block):
             return self.block_dominates(owner, anc.parent)
         if not (isinstance(owner, Operation) and owner.parent is not None):
-            raise InternalError("spec.syntax.structure: expected isinstance(owner, Operation) and owner.parent is not None")
+            raise InternalError(
+                "spec.syntax.structure: expected isinstance(owner, Operation) and owner.parent is not None"
+            )
         graph = graph_region(region)
         if anc is owner:
             # A use nested in the defining op itself.
@@ -378,5 +397,8 @@ def dominance_diag(user: Operation, index: int, v: Value) -> Diagnostic:
         index_of = def_region.blocks.index(owner) if def_region is not None else 0
         rel = _relation(use_region, def_region, False, "in")
         holder = owner.parent_op
-        more = note(holder.loc if holder is not None else user.loc, f"operand defined as a block argument (block #{index_of} {rel})")
+        more = note(
+            holder.loc if holder is not None else user.loc,
+            f"operand defined as a block argument (block #{index_of} {rel})",
+        )
     return error(user.loc, f"operand #{index} does not dominate this use", current_op_note(user), more)

@@ -120,7 +120,9 @@ def _starts_no_token(ch: str) -> bool:
     return ch in _NO_TOKEN or not ch.isascii() or (not ch.isprintable() and ch not in " \t\n\r")
 
 
-def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: Collection[Any] | None = None) -> DiagnosticError:
+def syntax_error(
+    exc: UnexpectedInput, file: str, line_offset: int, text: str = "", terminals: Collection[Any] | None = None
+) -> DiagnosticError:
     line = (getattr(exc, "line", 0) or 0) + line_offset
     col = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedToken):
@@ -145,7 +147,9 @@ def syntax_error(exc: UnexpectedInput, file: str, line_offset: int, text: str = 
         elif form is not None:
             msg = form
         else:
-            words = _expected_words({e for e in exc.expected if not e.startswith("__") and e != "CUSTOM_OP_NAME"}, terminals or [])
+            words = _expected_words(
+                {e for e in exc.expected if not e.startswith("__") and e != "CUSTOM_OP_NAME"}, terminals or []
+            )
             if len(words) == 1:
                 msg = f"expected {words[0]}"
             elif words:

@@ -59,7 +59,9 @@ def carried_loops(n: int) -> str:
     ]
     ind, prev = "    ", "%t"
     for i in range(n):
-        lines.append(f"{ind}%r{i} = scf.for %i{i} = %c0 to %n step %c1 iter_args(%a{i} = {prev}) -> (!gpu.async.token) {{")
+        lines.append(
+            f"{ind}%r{i} = scf.for %i{i} = %c0 to %n step %c1 iter_args(%a{i} = {prev}) -> (!gpu.async.token) {{"
+        )
         prev, ind = f"%a{i}", ind + "  "
     lines += [
         f"{ind}%x = gpu.memset async [{prev}] %m, %v : memref<?xf32>, f32",

@@ -46,7 +46,14 @@ def ours(tool: str, path: Path, *options: str) -> Run:
     run in its folder (so diagnostics name it as mlir-opt's do)."""
     argv, _ = TOOLS[tool]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([*argv, *options, path.name], capture_output=True, timeout=120, cwd=path.parent, stdin=subprocess.DEVNULL, env=env)
+    proc = subprocess.run(
+        [*argv, *options, path.name],
+        capture_output=True,
+        timeout=120,
+        cwd=path.parent,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
     return Run(proc.returncode, proc.stdout, proc.stderr)
 
 

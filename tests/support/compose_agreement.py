@@ -64,8 +64,15 @@ def rewrites(text: str, label: str, edits_per_rewrite: int = 1, seed: int = 0) -
 def compare(input_text: str, output_text: str, label: str, unroll: int = 2) -> Comparison | None:
     """Both proofs of one pair; None if the output does not parse."""
     try:
-        whole = check(parse_module(input_text, "in.mlir"), parse_module(output_text, "out.mlir", dominance=False), compose=False, unroll=unroll)
-        composed = check(parse_module(input_text, "in.mlir"), parse_module(output_text, "out.mlir", dominance=False), unroll=unroll)
+        whole = check(
+            parse_module(input_text, "in.mlir"),
+            parse_module(output_text, "out.mlir", dominance=False),
+            compose=False,
+            unroll=unroll,
+        )
+        composed = check(
+            parse_module(input_text, "in.mlir"), parse_module(output_text, "out.mlir", dominance=False), unroll=unroll
+        )
     except DiagnosticError:
         return None
     return Comparison(label, str(whole.verdict), str(composed.verdict), sum(f.regions for f in composed.functions))

@@ -13,8 +13,32 @@ CORPUS = sorted((Path(__file__).resolve().parents[1] / "corpus").glob("*.mlir"))
 _SEEDS = [p.read_bytes() for p in CORPUS]
 
 
-_TOKENS = [b"%0", b"%arg0", b"{", b"}", b"(", b")", b"[", b"]", b",", b":", b"=", b"->", b"gpu.wait", b"async",
-           b"^bb1", b"index", b"!gpu.async.token", b"\n", b"@k", b"0", b"-1", b'"x"', b"scf.yield", b"// -----\n"]
+_TOKENS = [
+    b"%0",
+    b"%arg0",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b"[",
+    b"]",
+    b",",
+    b":",
+    b"=",
+    b"->",
+    b"gpu.wait",
+    b"async",
+    b"^bb1",
+    b"index",
+    b"!gpu.async.token",
+    b"\n",
+    b"@k",
+    b"0",
+    b"-1",
+    b'"x"',
+    b"scf.yield",
+    b"// -----\n",
+]
 
 
 @st.composite
@@ -51,4 +75,3 @@ def token_mutations(draw: st.DrawFn) -> bytes:
         else:
             words[i] = draw(st.sampled_from(_TOKENS))
     return b" ".join(words)
-

@@ -105,7 +105,9 @@ class PathBuilder(EventBuilder):
                 else:
                     self.inner.pop(d, None)
 
-    def region(self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
+    def region(
+        self, region: Region, args: list[Value], cur: int | None, tid: int, depth: int
+    ) -> tuple[int | None, Operation | None]:
         """Run `region` on this path: its entry block gets `args`, then the
         blocks `cf.br`/`cf.cond_br` lead to. Returns the last node and the
         terminator that left the region (None if the path was cut)."""
@@ -215,7 +217,9 @@ class PathBuilder(EventBuilder):
         if name == "scf.while":
             g.bounded = True
             g.loops.add("scf.while")
-            trips = self.decide(self.unroll + 1, lambda c: f"scf.while at {op.loc} runs its body {c} time{'s' if c != 1 else ''}")
+            trips = self.decide(
+                self.unroll + 1, lambda c: f"scf.while at {op.loc} runs its body {c} time{'s' if c != 1 else ''}"
+            )
             carried = list(op.operands)
             for j in range(trips + 1):
                 cur, cond = self.region(op.regions[0], carried, cur, tid, depth)
@@ -232,7 +236,9 @@ class PathBuilder(EventBuilder):
             return cur
         return super().control(op, cur, tid, depth)
 
-    def _iteration(self, region: Region, carried: list[Value], cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
+    def _iteration(
+        self, region: Region, carried: list[Value], cur: int | None, tid: int, depth: int
+    ) -> tuple[int | None, Operation | None]:
         """One iteration of an `scf.for` body: the induction variable is not a
         token, so only the loop-carried values are bound."""
         if not region.blocks:
@@ -245,7 +251,6 @@ class PathBuilder(EventBuilder):
         self.unsupported(region.parent or self.g.func, "'scf.for' body with several blocks is not modelled")
         return cur, None
 
-
     def scf_parallel(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         """`scf.parallel`: its iterations may run at once, so each is a thread
         of its own, begun where the op is met; the op ends when every
@@ -257,9 +262,12 @@ class PathBuilder(EventBuilder):
             return cur
         g.bounded = True
         g.loops.add("scf.parallel")
-        trips = self.decide(self.unroll + 1, lambda c: f"scf.parallel at {op.loc} runs {c} iteration{'s' if c != 1 else ''}")
+        trips = self.decide(
+            self.unroll + 1, lambda c: f"scf.parallel at {op.loc} runs {c} iteration{'s' if c != 1 else ''}"
+        )
         ends = [self.iteration_thread(op, cur, depth) for _ in range(trips)]
         return self.parallel_end(op, cur, tid, [(TRUE, e) for e in ends])
+
 
 def build(func: Operation, choices: list[int] | None = None, unroll: int = DEFAULT_UNROLL) -> EventGraph:
     """The happens-before graph of `func` (a `func.func` with a body) on the

@@ -30,7 +30,9 @@ def module(body: str) -> str:
 def run(inp: str, out: str, **options: object) -> Report:
     r = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), **options)  # type: ignore[arg-type]
     for f in r.functions:
-        if f.verdict in (VERIFIED, BOUNDED, REFUTED) and not any(v.kind in ("mismatch", "ill-formed") for v in f.violations):
+        if f.verdict in (VERIFIED, BOUNDED, REFUTED) and not any(
+            v.kind in ("mismatch", "ill-formed") for v in f.violations
+        ):
             assert f.agreements == f.obligations, "Z3 and reachability disagree"
     # The identity rewrite is never refuted (bounded where loops carry tokens).
     ident = check(parse_module(inp, "in.mlir"), parse_module(inp, "in.mlir"))
@@ -51,31 +53,42 @@ def pair(r: Report, end_too: bool = False) -> tuple[str, str, str, int, int]:
     return v.kind, v.first.op, v.second.op, v.first.input_loc.line, v.second.output_loc.line
 
 
-SYNC = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>) {
+SYNC = module(
+    """  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>) {
     %c1 = arith.constant 1 : index
-    gpu.launch_func """ + LAUNCH + """
-    gpu.launch_func """ + LAUNCH + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
+    gpu.launch_func """
+    + LAUNCH
+    + """
     gpu.memcpy %h, %m : memref<4xf32>, memref<4xf32>
     call @consume(%h) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 # Lines of SYNC: 11 first launch, 12 second launch, 13 memcpy, 14 call.
 
 
-GOOD = module("""  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>) {
+GOOD = module(
+    """  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>) {
     %c1 = arith.constant 1 : index
     %0 = gpu.wait async
-    %1 = gpu.launch_func async [%0] """ + LAUNCH + """
-    %2 = gpu.launch_func async [%1] """ + LAUNCH + """
+    %1 = gpu.launch_func async [%0] """
+    + LAUNCH
+    + """
+    %2 = gpu.launch_func async [%1] """
+    + LAUNCH
+    + """
     %3 = gpu.memcpy async [%2] %h, %m : memref<4xf32>, memref<4xf32>
     gpu.wait [%3]
     call @consume(%h) : (memref<4xf32>) -> ()
     return
   }
-""")
+"""
+)
 # Lines of GOOD: 14 memcpy, 15 wait, 16 call.
-
 
 
 def summary(r: Report) -> list[tuple]:
@@ -95,4 +108,3 @@ def both(inp: str, out: str) -> tuple[Report, Report]:
     g = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"), compose=False)
     p = check_path_by_path(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"))
     return g, p
-

@@ -173,8 +173,6 @@ def gpu_attr_token_text(tok: Any, parse_value: ValueParser) -> str | None:
         raise TokenError(tok, exc.offset, exc.message) from None
 
 
-
-
 def canonical_gpu_attr(text: str, parse_value: ValueParser) -> str | None:
     """The canonical text of a target or handler attribute written `text`
     (one `HASH_ATTR` token), or `None` for any other attribute. Raises
@@ -223,7 +221,6 @@ def _check_name(dialect: str, text: str, at: int) -> None:
         if dialect == "spirv":
             raise AttrTextError(at, f"unknown SPIR-V attribute kind: {name}")
         raise AttrTextError(at, f"unknown attribute `{name}` in dialect `{dialect}`")
-
 
 
 def _handler(text: str, parse_value: ValueParser) -> str:
@@ -299,5 +296,3 @@ def _signed(attr: IntegerAttr) -> int:
     width = int(m.group(1)) if m else 64
     bits = attr.value % (1 << width)
     return bits - (1 << width) if bits >> (width - 1) else bits
-
-

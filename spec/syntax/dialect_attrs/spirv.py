@@ -143,7 +143,6 @@ SPIRV_EXTENSIONS = frozenset(
 (probed: any other is its `unknown ...` error)."""
 
 
-
 class _Cursor:
     """A reading position in an attribute's body (`text`, `base` characters
     into the token), for the hand-written `#spirv` syntaxes. A missing
@@ -317,5 +316,3 @@ def vce(text: str) -> str:
     if cur.peek():
         raise AttrTextError(cur.base + cur.prev, "expected '>'")
     return f"{SPIRV_VCE}<{version}, {', '.join(lists)}>"
-
-

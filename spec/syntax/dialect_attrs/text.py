@@ -49,12 +49,10 @@ class Param:
     default: str | None
 
 
-
 INT = re.compile(r"-?(?:0x[0-9a-fA-F]+|[0-9]+)")
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _KEY = re.compile(r"[A-Za-z_][\w$.]*")
 _OPEN, _CLOSE = "<[{(", ">]})"
-
 
 
 STRAY = frozenset("\\$'`~&;")
@@ -67,8 +65,6 @@ HASH = re.compile(
     + r">)?"
 )
 """The grammar's `HASH_ATTR`: where a nested dialect attribute ends."""
-
-
 
 
 _CLOSES = {">": "<", "]": "[", ")": "(", "}": "{"}
@@ -102,7 +98,6 @@ def unbalanced(text: str) -> AttrTextError | None:
             stack.pop()
         i += 1
     return None
-
 
 
 def param_list(name: str, text: str) -> tuple[str, int] | None:

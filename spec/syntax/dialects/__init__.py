@@ -16,5 +16,19 @@ from types import ModuleType
 
 from spec.syntax.dialects import affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, scf, vector
 
-DIALECTS: tuple[ModuleType, ...] = (builtin, func, gpu, arith, math, index, memref, vector, scf, cf, async_, llvm, affine)
+DIALECTS: tuple[ModuleType, ...] = (
+    builtin,
+    func,
+    gpu,
+    arith,
+    math,
+    index,
+    memref,
+    vector,
+    scf,
+    cf,
+    async_,
+    llvm,
+    affine,
+)
 """Every dialect module: importing this package registers all the printers."""

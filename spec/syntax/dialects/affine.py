@@ -35,7 +35,9 @@ KEYWORD_FIRST: frozenset[str] = frozenset()
 """Rules whose first child is the op keyword: it locates the op and is dropped
 from the children the callback sees."""
 
-NAME_FIRST: frozenset[str] = frozenset("affine_apply_op affine_for_op affine_if_op affine_load_op affine_store_op affine_yield_op".split())
+NAME_FIRST: frozenset[str] = frozenset(
+    "affine_apply_op affine_for_op affine_if_op affine_load_op affine_store_op affine_yield_op".split()
+)
 """Rules whose first child is the token naming the op: kept, and the location."""
 
 KEYWORDS: dict[str, str] = {
@@ -187,15 +189,21 @@ class AffineRules(BuilderBase):
         mt = read_value_type(items[-1])
         amap, idx = items[2]
         attrs = items[3] if isinstance(items[3], dict) else None
-        elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
+        elem = (
+            Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
+        )
         props, attrs = self.split_attrs("affine.load", attrs, {"map": amap})
-        return self.op("affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs)
+        return self.op(
+            "affine.load", meta, [self.typed(items[1], mt), *idx], [elem], properties=props, attributes=attrs
+        )
 
     def affine_store_op(self, meta: Any, items: list) -> PartialOp:
         mt = read_value_type(items[-1])
         amap, idx = items[3]
         attrs = items[4] if isinstance(items[4], dict) else None
-        elem = Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
+        elem = (
+            Type(re.sub(r"^memref<(?:[\d?]+x)*", "", mt.text).split(",")[0].rstrip(">")) if isinstance(mt, Type) else mt
+        )
         props, attrs = self.split_attrs("affine.store", attrs, {"map": amap})
         operands = [self.typed(items[1], elem), self.typed(items[2], mt), *idx]
         return self.op("affine.store", meta, operands, [], properties=props, attributes=attrs)
@@ -227,7 +235,9 @@ class AffineRules(BuilderBase):
             if isinstance(it, Token) and it.type == "INT":
                 step = int(str(it), 0)
                 if step <= 0:
-                    raise DiagnosticError(error(self.tok_loc(it), "expected step to be representable as a positive signed integer"))
+                    raise DiagnosticError(
+                        error(self.tok_loc(it), "expected step to be representable as a positive signed integer")
+                    )
             elif isinstance(it, tuple) and it[0] == "iter":
                 pairs, types = it[1], it[2]
             elif isinstance(it, Region):
@@ -244,7 +254,9 @@ class AffineRules(BuilderBase):
             "operandSegmentSizes": segment_sizes(len(lb_ops), len(ub_ops), len(inits)),
         }
         props, attrs = self.split_attrs("affine.for", attrs, props)
-        return self.op("affine.for", meta, [*lb_ops, *ub_ops, *inits], types, properties=props, attributes=attrs, regions=[region])
+        return self.op(
+            "affine.for", meta, [*lb_ops, *ub_ops, *inits], types, properties=props, attributes=attrs, regions=[region]
+        )
 
     def affine_if_op(self, meta: Any, items: list) -> PartialOp:
         ref, ds = items[1], items[2]

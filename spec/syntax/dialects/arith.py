@@ -21,7 +21,9 @@ KEYWORD_FIRST: frozenset[str] = frozenset("arith_constant_op arith_select_op ari
 """Rules whose first child is the op keyword: it locates the op and is dropped
 from the children the callback sees."""
 
-NAME_FIRST: frozenset[str] = frozenset("arith_binary_op arith_cast_op arith_cmp_op arith_addui_extended_op arith_mul_extended_op".split())
+NAME_FIRST: frozenset[str] = frozenset(
+    "arith_binary_op arith_cast_op arith_cmp_op arith_addui_extended_op arith_mul_extended_op".split()
+)
 """Rules whose first child is the token naming the op: kept, and the location."""
 
 KEYWORDS: dict[str, str] = {
@@ -59,7 +61,9 @@ class ArithRules(BuilderBase):
             raise DiagnosticError(error(self.tok_loc(items[0]), f"invalid {kind} flags"))
         return (key, OpaqueAttr(text))
 
-    def _arith(self, name: str, meta: Any, operands: list[UseRef], result: Type, rest: list, extra: dict | None = None) -> PartialOp:
+    def _arith(
+        self, name: str, meta: Any, operands: list[UseRef], result: Type, rest: list, extra: dict | None = None
+    ) -> PartialOp:
         return self.op_with_flags(name, meta, operands, [result], rest, extra)
 
     def arith_binary_op(self, meta: Any, items: list) -> PartialOp:

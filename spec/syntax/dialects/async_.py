@@ -80,7 +80,15 @@ class AsyncRules(BuilderBase):
         self._entry_args(region, inner)
         props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), len(operands))}
         props, attrs = self.split_attrs("async.execute", attrs, props)
-        partial = self.op("async.execute", meta, [*deps, *(u for u, _, _ in operands)], [ASYNC_TOKEN, *types], properties=props, attributes=attrs, regions=[region])
+        partial = self.op(
+            "async.execute",
+            meta,
+            [*deps, *(u for u, _, _ in operands)],
+            [ASYNC_TOKEN, *types],
+            properties=props,
+            attributes=attrs,
+            regions=[region],
+        )
         blocks = check_region_blocks("async.execute", [written], partial.op.loc)
         if blocks is not None:
             # Reported by the verifier after the parse, as mlir-opt-19 does.
@@ -96,7 +104,12 @@ class AsyncRules(BuilderBase):
     def async_yield_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[0] if items and isinstance(items[0], dict) else None
         rest = items[1:] if items and (attrs is not None or items[0] is None) else items
-        return self.op("async.yield", meta, self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta), attributes=attrs)
+        return self.op(
+            "async.yield",
+            meta,
+            self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta),
+            attributes=attrs,
+        )
 
     def async_create_group_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if len(items) > 2 else None
@@ -105,10 +118,21 @@ class AsyncRules(BuilderBase):
     def async_add_to_group_op(self, meta: Any, items: list) -> PartialOp:
         t = read_value_type(items[-1])
         attrs = items[2] if len(items) > 3 else None
-        return self.op("async.add_to_group", meta, [self.typed(items[0], t), self.typed(items[1], ASYNC_GROUP)], [INDEX], attributes=attrs)
+        return self.op(
+            "async.add_to_group",
+            meta,
+            [self.typed(items[0], t), self.typed(items[1], ASYNC_GROUP)],
+            [INDEX],
+            attributes=attrs,
+        )
 
     def async_await_all_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op("async.await_all", meta, [self.typed(items[0], ASYNC_GROUP)], attributes=items[1] if len(items) > 1 else None)
+        return self.op(
+            "async.await_all",
+            meta,
+            [self.typed(items[0], ASYNC_GROUP)],
+            attributes=items[1] if len(items) > 1 else None,
+        )
 
 
 @custom_printer("async.execute")

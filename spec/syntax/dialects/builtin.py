@@ -42,12 +42,18 @@ class BuiltinRules(BuilderBase):
         if not region.blocks:
             region.append(Block())
         props, attrs = self.split_attrs("builtin.module", attrs, props)
-        return self.bare_name(self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region]), items[0])
+        return self.bare_name(
+            self.op("builtin.module", meta, properties=props, attributes=attrs, regions=[region]), items[0]
+        )
 
 
 @custom_printer("builtin.module")
 def _module(p: Printer, op: Operation) -> str:
-    text = "builtin.module" if op.parent is not None and op.parent_op is not None and op.parent_op.name != "builtin.module" else "module"
+    text = (
+        "builtin.module"
+        if op.parent is not None and op.parent_op is not None and op.parent_op.name != "builtin.module"
+        else "module"
+    )
     sym = op.properties.get("sym_name")
     if isinstance(sym, StringAttr):
         text += " " + quote_symbol(sym.value)

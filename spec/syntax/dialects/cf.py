@@ -55,10 +55,19 @@ class CfRules(BuilderBase):
         if weights:
             props["branch_weights"] = DenseArrayAttr(Type("i32"), tuple(weights))
         props, attrs = self.split_attrs("cf.cond_br", attrs, props)
-        return self.op("cf.cond_br", meta, [cond, *t_ops, *f_ops], properties=props, attributes=attrs, successors=[t_label, f_label])
+        return self.op(
+            "cf.cond_br",
+            meta,
+            [cond, *t_ops, *f_ops],
+            properties=props,
+            attributes=attrs,
+            successors=[t_label, f_label],
+        )
 
     def cf_assert_op(self, meta: Any, items: list) -> PartialOp:
-        props, attrs = self.split_attrs("cf.assert", items[2] if len(items) > 2 else None, {"msg": StringAttr(unescape(str(items[1])))})
+        props, attrs = self.split_attrs(
+            "cf.assert", items[2] if len(items) > 2 else None, {"msg": StringAttr(unescape(str(items[1])))}
+        )
         return self.op("cf.assert", meta, [self.typed(items[0], I1)], properties=props, attributes=attrs)
 
     # -- cf.switch -------------------------------------------------------------

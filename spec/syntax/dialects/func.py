@@ -46,7 +46,12 @@ class FuncRules(BuilderBase):
     """The rules of the `func` ops' custom forms."""
 
     def named_arg(self, meta: Any, items: list) -> tuple:
-        return ("named", items[0], value_type(items[1]), items[2] if len(items) > 2 and isinstance(items[2], dict) else None)
+        return (
+            "named",
+            items[0],
+            value_type(items[1]),
+            items[2] if len(items) > 2 and isinstance(items[2], dict) else None,
+        )
 
     def type_with_attrs(self, meta: Any, items: list) -> tuple:
         return ("type", None, value_type(items[0]), items[1] if len(items) > 1 else None)
@@ -75,10 +80,14 @@ class FuncRules(BuilderBase):
         fn: FunctionType = items[-1]
         operands = [self.typed(u, t) for u, t in zip(items[2] or [], fn.inputs)]
         if len(items[2] or []) != len(fn.inputs):
-            raise DiagnosticError(error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}"))
+            raise DiagnosticError(
+                error(self.loc(meta), f"expected {len(items[2] or [])} operand types but had {len(fn.inputs)}")
+            )
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("func.call", attrs, {"callee": symbol_ref_attr(symbol_name(str(callee)))})
-        return self.bare_name(self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs), items[0])
+        return self.bare_name(
+            self.op("func.call", meta, operands, list(fn.results), properties=props, attributes=attrs), items[0]
+        )
 
     def return_op(self, meta: Any, items: list) -> PartialOp:
         return self.bare_name(self.op("func.return", meta, self._typed_list(items[1], items[2], meta)), items[0])

@@ -111,9 +111,24 @@ def _enum_word(written: dict[str, Attr] | None, meta: Any) -> str:
         raise ValueError("expected an enum keyword in '{...}'")
     return next(iter(written))
 
+
 SHUFFLE_MODES = ("xor", "up", "down", "idx")
 
-REDUCE_OPS = ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or", "xor", "minimumf", "maximumf")
+REDUCE_OPS = (
+    "add",
+    "mul",
+    "minui",
+    "minsi",
+    "minnumf",
+    "maxui",
+    "maxsi",
+    "maxnumf",
+    "and",
+    "or",
+    "xor",
+    "minimumf",
+    "maximumf",
+)
 
 DEFAULT_HANDLER = "#gpu.select_object"
 
@@ -159,7 +174,12 @@ class GpuRules(BuilderBase):
         for key in ("targets", "offloadingHandler"):
             kind = declared("gpu.module")[key].kind
             if key in props and not kind.satisfied(props[key]):
-                raise DiagnosticError(error(self.loc(meta), f"'gpu.module' op attribute '{key}' failed to satisfy constraint: {kind.summary}"))
+                raise DiagnosticError(
+                    error(
+                        self.loc(meta),
+                        f"'gpu.module' op attribute '{key}' failed to satisfy constraint: {kind.summary}",
+                    )
+                )
         return self.op("gpu.module", meta, properties=props, attributes=attrs, regions=[region])
 
     def gpu_attributions(self, meta: Any, items: list) -> tuple:
@@ -241,11 +261,28 @@ class GpuRules(BuilderBase):
             elif it is not None:
                 size_type = read_value_type(it)
         sizes_ops = [self.typed(u, size_type) for u in (*grid, *block, *cluster)]
-        sizes = (len(deps), 1, 1, 1, 1, 1, 1, *(1, 1, 1)[: len(cluster)], *(0, 0, 0)[len(cluster) :], len(dsm), len(args), 0)
-        props, attrs = self.split_attrs("gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": segment_sizes(*sizes)})
+        sizes = (
+            len(deps),
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            *(1, 1, 1)[: len(cluster)],
+            *(0, 0, 0)[len(cluster) :],
+            len(dsm),
+            len(args),
+            0,
+        )
+        props, attrs = self.split_attrs(
+            "gpu.launch_func", attrs, {"kernel": kernel, "operandSegmentSizes": segment_sizes(*sizes)}
+        )
         results = [GPU_TOKEN] if is_async else []
         ops = [*deps, *sizes_ops[:6], *sizes_ops[6:], *dsm, *args]
-        return self._async_kw(is_async, self.op("gpu.launch_func", meta, ops, results, properties=props, attributes=attrs))
+        return self._async_kw(
+            is_async, self.op("gpu.launch_func", meta, ops, results, properties=props, attributes=attrs)
+        )
 
     def _copy_like(self, name: str, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
@@ -257,7 +294,17 @@ class GpuRules(BuilderBase):
             if refused is not None:
                 raise TokenError(items[at], 0, refused)
         props, attrs = self.split_attrs(name, attrs, {})
-        return self._async_kw(is_async, self.op(name, meta, [*deps, self.typed(a, t1), self.typed(b, t2)], [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs))
+        return self._async_kw(
+            is_async,
+            self.op(
+                name,
+                meta,
+                [*deps, self.typed(a, t1), self.typed(b, t2)],
+                [GPU_TOKEN] if is_async else [],
+                properties=props,
+                attributes=attrs,
+            ),
+        )
 
     def memcpy_op(self, meta: Any, items: list) -> PartialOp:
         return self._copy_like("gpu.memcpy", meta, items)
@@ -285,17 +332,30 @@ class GpuRules(BuilderBase):
             props["hostShared"] = UnitAttr()
         props, attrs = self.split_attrs("gpu.alloc", attrs, props)
         results = [t, GPU_TOKEN] if is_async else [t]
-        return self._async_kw(is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs))
+        return self._async_kw(
+            is_async, self.op("gpu.alloc", meta, [*deps, *dyn, *syms], results, properties=props, attributes=attrs)
+        )
 
     def gpu_dealloc_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         attrs = items[2] if len(items) > 3 else None
-        return self._async_kw(is_async, self.op("gpu.dealloc", meta, [*deps, self.typed(items[1], read_value_type(items[-1]))], [GPU_TOKEN] if is_async else [], attributes=attrs))
+        return self._async_kw(
+            is_async,
+            self.op(
+                "gpu.dealloc",
+                meta,
+                [*deps, self.typed(items[1], read_value_type(items[-1]))],
+                [GPU_TOKEN] if is_async else [],
+                attributes=attrs,
+            ),
+        )
 
     def gpu_wait_op(self, meta: Any, items: list) -> PartialOp:
         is_async, deps = items[0]
         attrs = items[1] if len(items) > 1 else None
-        return self._async_kw(is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs))
+        return self._async_kw(
+            is_async, self.op("gpu.wait", meta, deps, [GPU_TOKEN] if is_async else [], attributes=attrs)
+        )
 
     # -- the GPU library (sparse) ops: one rule, read by the registry's LibraryForm
     def library_operand(self, meta: Any, items: list) -> tuple:
@@ -372,7 +432,9 @@ class GpuRules(BuilderBase):
                 props["computeType"] = TypeAttr(given[0])
         uses = []
         for i, (kind, w) in enumerate(zip(kinds, written)):
-            t = types.get(i) or (INDEX if kind == "index" else Type(HANDLE_TYPES[kind]) if kind in HANDLE_TYPES else None)
+            t = types.get(i) or (
+                INDEX if kind == "index" else Type(HANDLE_TYPES[kind]) if kind in HANDLE_TYPES else None
+            )
             if t is None:
                 raise DiagnosticError(error(self.loc(meta), f"'{name}' op: no type for operand {i}"))
             uses.append(self.typed(w[1], t))
@@ -394,7 +456,9 @@ class GpuRules(BuilderBase):
         if info.result_segments:
             props["resultSegmentSizes"] = segment_sizes(len(var_results), 1 if is_async else 0)
         props, attrs = self.split_attrs(name, attrs, props)
-        return self._async_kw(is_async, self.op(name, meta, [*deps, *uses], results, properties=props, attributes=attrs))
+        return self._async_kw(
+            is_async, self.op(name, meta, [*deps, *uses], results, properties=props, attributes=attrs)
+        )
 
     def launch_ids(self, meta: Any, items: list) -> tuple:
         ids = items[1:4]
@@ -411,7 +475,9 @@ class GpuRules(BuilderBase):
         words = [c[0] for c in clauses]
         expected = ["blocks", "threads"] if len(clauses) == 2 else ["clusters", "blocks", "threads"]
         if words != expected:
-            raise DiagnosticError(error(self.loc(meta), f"expected {' '.join(repr(w) for w in expected)} clauses in this order"))
+            raise DiagnosticError(
+                error(self.loc(meta), f"expected {' '.join(repr(w) for w in expected)} clauses in this order")
+            )
         cluster = clauses[0][1:] if len(clauses) == 3 else None
         (bids, gsizes), (tids, bsizes) = clauses[-2][1:], clauses[-1][1:]
         items = [items[0], *items[1 + len(clauses) - 2 :]]
@@ -439,10 +505,23 @@ class GpuRules(BuilderBase):
             v.index = i
         operands = [*deps, *(u for _, u in gsizes), *(u for _, u in bsizes), *(u for _, u in csizes), *dsm]
         nc = 1 if csizes else 0
-        props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(dsm))}
+        props: dict[str, Attr] = {
+            "operandSegmentSizes": segment_sizes(len(deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(dsm))
+        }
         props, attrs = self.split_attrs("gpu.launch", attrs, props)
         attrs = {"workgroup_attributions": IntegerAttr(0, I64), **attrs}
-        return self._async_kw(is_async, self.op("gpu.launch", meta, operands, [GPU_TOKEN] if is_async else [], properties=props, attributes=attrs, regions=[region]))
+        return self._async_kw(
+            is_async,
+            self.op(
+                "gpu.launch",
+                meta,
+                operands,
+                [GPU_TOKEN] if is_async else [],
+                properties=props,
+                attributes=attrs,
+                regions=[region],
+            ),
+        )
 
     def gpu_host_register_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
@@ -473,15 +552,23 @@ class GpuRules(BuilderBase):
             name = "custom op 'gpu.shuffle'"
             raise DiagnosticError(
                 [
-                    error(self.tok_loc(items[1]), f"{name} expected ::mlir::gpu::ShuffleMode to be one of: {', '.join(SHUFFLE_MODES)}"),
-                    error(items[2].loc, f"{name} failed to parse GPU_ShuffleModeAttr parameter 'value' which is to be a `::mlir::gpu::ShuffleMode`"),
+                    error(
+                        self.tok_loc(items[1]),
+                        f"{name} expected ::mlir::gpu::ShuffleMode to be one of: {', '.join(SHUFFLE_MODES)}",
+                    ),
+                    error(
+                        items[2].loc,
+                        f"{name} failed to parse GPU_ShuffleModeAttr parameter 'value' which is to be a `::mlir::gpu::ShuffleMode`",
+                    ),
                 ]
             )
         t = read_value_type(items[-1])
         attrs = items[5] if isinstance(items[5], dict) else None
         i32 = Type("i32")
         ops = [self.typed(items[2], t), self.typed(items[3], i32), self.typed(items[4], i32)]
-        return self._custom_op("gpu.shuffle", meta, ops, [t, I1], attrs, {"mode": OpaqueAttr(f"#gpu<shuffle_mode {mode}>")})
+        return self._custom_op(
+            "gpu.shuffle", meta, ops, [t, I1], attrs, {"mode": OpaqueAttr(f"#gpu<shuffle_mode {mode}>")}
+        )
 
     def gpu_subgroup_reduce_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])
@@ -498,7 +585,9 @@ class GpuRules(BuilderBase):
         if len(fn.inputs) != 1 or len(fn.results) != 1:
             raise DiagnosticError(error(self.loc(meta), "'gpu.subgroup_reduce' op expects one operand and one result"))
         check_reduction_kind(props["op"], fn.results[0].text, self.loc(meta))
-        return self._custom_op("gpu.subgroup_reduce", meta, [self.typed(items[2], fn.inputs[0])], [fn.results[0]], attrs, props)
+        return self._custom_op(
+            "gpu.subgroup_reduce", meta, [self.typed(items[2], fn.inputs[0])], [fn.results[0]], attrs, props
+        )
 
     def gpu_printf_op(self, meta: Any, items: list) -> PartialOp:
         fmt = StringAttr(unescape(str(items[1])))
@@ -513,7 +602,12 @@ class GpuRules(BuilderBase):
         if isinstance(rest[0], Token) and rest[0].type == "BARE_ID":
             kind = str(rest[0])
             if kind not in REDUCE_OPS:
-                raise DiagnosticError(error(rest[1].loc if isinstance(rest[1], UseRef) else self.tok_loc(rest[0]), "custom op 'gpu.all_reduce' invalid op kind"))
+                raise DiagnosticError(
+                    error(
+                        rest[1].loc if isinstance(rest[1], UseRef) else self.tok_loc(rest[0]),
+                        "custom op 'gpu.all_reduce' invalid op kind",
+                    )
+                )
             props["op"] = OpaqueAttr(f"#gpu<all_reduce_op {kind}>")
             rest = rest[1:]
         value = rest[0]
@@ -542,7 +636,10 @@ class GpuRules(BuilderBase):
         """`gpu.binary @name [<handler>] [attr-dict] [objects]`: the handler
         and objects are properties, the handler `#gpu.select_object` when
         not written (19's custom parser sets it; its generic one does not)."""
-        props: dict[str, Attr] = {"sym_name": StringAttr(symbol_name(str(items[1]))), "offloadingHandler": OpaqueAttr(DEFAULT_HANDLER)}
+        props: dict[str, Attr] = {
+            "sym_name": StringAttr(symbol_name(str(items[1]))),
+            "offloadingHandler": OpaqueAttr(DEFAULT_HANDLER),
+        }
         attrs = None
         for it in items[2:]:
             if isinstance(it, tuple) and it[0] == "targets":
@@ -570,13 +667,25 @@ class GpuRules(BuilderBase):
         src, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
         mt, rt = read_value_type(items[-2]), read_value_type(items[-1])
-        return self._lead("gpu.subgroup_mma_load_matrix", meta, [self.typed(src, mt), *(self.typed(i, INDEX) for i in idx)], [rt], attrs)
+        return self._lead(
+            "gpu.subgroup_mma_load_matrix",
+            meta,
+            [self.typed(src, mt), *(self.typed(i, INDEX) for i in idx)],
+            [rt],
+            attrs,
+        )
 
     def gpu_mma_store_op(self, meta: Any, items: list) -> PartialOp:
         val, dst, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
         vt, mt = read_value_type(items[-2]), read_value_type(items[-1])
-        return self._lead("gpu.subgroup_mma_store_matrix", meta, [self.typed(val, vt), self.typed(dst, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)
+        return self._lead(
+            "gpu.subgroup_mma_store_matrix",
+            meta,
+            [self.typed(val, vt), self.typed(dst, mt), *(self.typed(i, INDEX) for i in idx)],
+            [],
+            attrs,
+        )
 
     def gpu_mma_compute_op(self, meta: Any, items: list) -> PartialOp:
         """`A, B, C : TA, TB -> TC`: C's type is the result's."""
@@ -596,15 +705,24 @@ class GpuRules(BuilderBase):
         kind = str(items[1])
         name = "gpu.subgroup_mma_elementwise"
         if kind not in MMA_ELEMENTWISE:
-            raise DiagnosticError(error(self.tok_loc(items[1]), f"custom op '{name}' expected ::mlir::gpu::MMAElementwiseOp to be one of: {', '.join(MMA_ELEMENTWISE)}"))
+            raise DiagnosticError(
+                error(
+                    self.tok_loc(items[1]),
+                    f"custom op '{name}' expected ::mlir::gpu::MMAElementwiseOp to be one of: {', '.join(MMA_ELEMENTWISE)}",
+                )
+            )
         fn: FunctionType = items[-1]
         args = items[2]
         attrs = items[3] if isinstance(items[3], dict) else None
         if len(fn.inputs) != len(args):
             # 19 reports it where the operands start.
-            raise DiagnosticError(error(args[0].loc, f"custom op '{name}' {len(args)} operands present, but expected {len(fn.inputs)}"))
+            raise DiagnosticError(
+                error(args[0].loc, f"custom op '{name}' {len(args)} operands present, but expected {len(fn.inputs)}")
+            )
         ops = [self.typed(u, t) for u, t in zip(args, fn.inputs)]
-        return self._custom_op(name, meta, ops, list(fn.results), attrs, {"opType": OpaqueAttr(f"#gpu<mma_element_wise {kind}>")})
+        return self._custom_op(
+            name, meta, ops, list(fn.results), attrs, {"opType": OpaqueAttr(f"#gpu<mma_element_wise {kind}>")}
+        )
 
 
 _left = shown_attrs
@@ -676,7 +794,16 @@ def _bare(p: Printer, op: Operation) -> str:
     return op.name + p.attr_dict(op.attributes)
 
 
-@custom_printer("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.cluster_id", "gpu.cluster_dim", "gpu.cluster_block_id", "gpu.cluster_dim_blocks")
+@custom_printer(
+    "gpu.thread_id",
+    "gpu.block_id",
+    "gpu.block_dim",
+    "gpu.grid_dim",
+    "gpu.cluster_id",
+    "gpu.cluster_dim",
+    "gpu.cluster_block_id",
+    "gpu.cluster_dim_blocks",
+)
 def _gpu_dim(p: Printer, op: Operation) -> str:
     dim = str(op.properties["dimension"]).removeprefix("#gpu<dim ").rstrip(">")
     text = f"{op.name}  {dim}"
@@ -689,7 +816,14 @@ def _gpu_dim(p: Printer, op: Operation) -> str:
 @custom_printer("gpu.launch_func")
 def _launch_func(p: Printer, op: Operation) -> str:
     seg = segments(op)
-    deps, grid, block, cluster, dsm, args = seg[0], seg[1] + seg[2] + seg[3], seg[4] + seg[5] + seg[6], seg[7] + seg[8] + seg[9], seg[10], seg[11]
+    deps, grid, block, cluster, dsm, args = (
+        seg[0],
+        seg[1] + seg[2] + seg[3],
+        seg[4] + seg[5] + seg[6],
+        seg[7] + seg[8] + seg[9],
+        seg[10],
+        seg[11],
+    )
     text = f"gpu.launch_func {_async_deps(p, _is_async(op), deps)} {op.properties['kernel']}"
     if cluster:
         text += f" clusters in ({p.values(cluster)})"
@@ -912,7 +1046,9 @@ def _set_default_device(p: Printer, op: Operation) -> str:
 @custom_printer("gpu.subgroup_mma_load_matrix")
 def _mma_load(p: Printer, op: Operation) -> str:
     src, *idx = op.operands
-    return f"{op.name} {p.value(src)}[{p.values(idx)}]{p.attr_dict(shown_attrs(op))} : {src.type} -> {op.results[0].type}"
+    return (
+        f"{op.name} {p.value(src)}[{p.values(idx)}]{p.attr_dict(shown_attrs(op))} : {src.type} -> {op.results[0].type}"
+    )
 
 
 @custom_printer("gpu.subgroup_mma_store_matrix")

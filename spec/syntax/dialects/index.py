@@ -18,7 +18,9 @@ KEYWORD_FIRST: frozenset[str] = frozenset()
 """Rules whose first child is the op keyword: it locates the op and is dropped
 from the children the callback sees."""
 
-NAME_FIRST: frozenset[str] = frozenset("index_bool_constant_op index_cast_op index_cmp_op index_constant_op index_sizeof_op index_binary_op".split())
+NAME_FIRST: frozenset[str] = frozenset(
+    "index_bool_constant_op index_cast_op index_cmp_op index_constant_op index_sizeof_op index_binary_op".split()
+)
 """Rules whose first child is the token naming the op: kept, and the location."""
 
 KEYWORDS: dict[str, str] = {
@@ -49,10 +51,18 @@ class IndexRules(BuilderBase):
 
     def index_constant_op(self, meta: Any, items: list) -> PartialOp:
         """`index.constant [attr-dict] N`."""
-        return self.op_with_flags("index.constant", meta, [], [INDEX], items[1:-1], {"value": IntegerAttr(int(str(items[-1]), 0), INDEX)})
+        return self.op_with_flags(
+            "index.constant", meta, [], [INDEX], items[1:-1], {"value": IntegerAttr(int(str(items[-1]), 0), INDEX)}
+        )
 
     def index_cast_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], read_value_type(items[-2]))], [read_value_type(items[-1])], items[2:-2])
+        return self.op_with_flags(
+            str(items[0]),
+            meta,
+            [self.typed(items[1], read_value_type(items[-2]))],
+            [read_value_type(items[-1])],
+            items[2:-2],
+        )
 
     def index_cmp_op(self, meta: Any, items: list) -> PartialOp:
         pred = str(items[1])
@@ -60,7 +70,9 @@ class IndexRules(BuilderBase):
             message = f"custom op 'index.cmp' expected ::mlir::index::IndexCmpPredicate to be one of: {', '.join(INDEX_CMP_PREDICATES)}"
             raise DiagnosticError(error(self.tok_loc(items[1]), message))
         ops = [self.typed(items[2], INDEX), self.typed(items[3], INDEX)]
-        return self.op_with_flags("index.cmp", meta, ops, [I1], items[4:], {"pred": OpaqueAttr(f"#index<cmp_predicate {pred}>")})
+        return self.op_with_flags(
+            "index.cmp", meta, ops, [I1], items[4:], {"pred": OpaqueAttr(f"#index<cmp_predicate {pred}>")}
+        )
 
     def index_sizeof_op(self, meta: Any, items: list) -> PartialOp:
         return self.op_with_flags("index.sizeof", meta, [], [INDEX], items[1:])
@@ -69,7 +81,10 @@ class IndexRules(BuilderBase):
 _left = shown_attrs
 
 
-_INDEX2 = [f"index.{n}" for n in "add sub mul divs divu rems remu maxs mins maxu minu and or xor shl shrs shru ceildivs ceildivu floordivs".split()]
+_INDEX2 = [
+    f"index.{n}"
+    for n in "add sub mul divs divu rems remu maxs mins maxu minu and or xor shl shrs shru ceildivs ceildivu floordivs".split()
+]
 
 
 @custom_printer(*_INDEX2)

@@ -105,7 +105,9 @@ class LLVMRules(BuilderBase):
 
     def llvm_addressof_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]
-        return self._custom_op("llvm.mlir.addressof", meta, [], [read_value_type(items[-1])], self._attrs(items), {"global_name": sym})
+        return self._custom_op(
+            "llvm.mlir.addressof", meta, [], [read_value_type(items[-1])], self._attrs(items), {"global_name": sym}
+        )
 
     def llvm_call_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]

@@ -19,7 +19,9 @@ KEYWORD_FIRST: frozenset[str] = frozenset()
 """Rules whose first child is the op keyword: it locates the op and is dropped
 from the children the callback sees."""
 
-NAME_FIRST: frozenset[str] = frozenset("math_ipowi_op math_fma_op math_fpowi_op math_int_unary_op math_float_unary_op math_float_binary_op".split())
+NAME_FIRST: frozenset[str] = frozenset(
+    "math_ipowi_op math_fma_op math_fpowi_op math_int_unary_op math_float_unary_op math_float_binary_op".split()
+)
 """Rules whose first child is the token naming the op: kept, and the location."""
 
 KEYWORDS: dict[str, str] = {
@@ -73,13 +75,18 @@ class MathRules(BuilderBase):
 
     def math_fpowi_op(self, meta: Any, items: list) -> PartialOp:
         t, p = read_value_type(items[-2]), read_value_type(items[-1])
-        return self.op_with_flags("math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2])
+        return self.op_with_flags(
+            "math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2]
+        )
 
 
 _left = shown_attrs
 
 
-_MATH1 = [f"math.{n}" for n in "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc acos acosh asin asinh atanh cosh sinh".split()]
+_MATH1 = [
+    f"math.{n}"
+    for n in "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc acos acosh asin asinh atanh cosh sinh".split()
+]
 _MATH2 = [f"math.{n}" for n in "atan2 copysign powf".split()]
 
 
@@ -95,7 +102,9 @@ _MATH_PLAIN = [f"math.{n}" for n in "fma absi ctlz ctpop cttz ipowi".split()]
 
 @custom_printer(*_MATH1, *_MATH2, *_MATH_PLAIN)
 def _math(p: Printer, op: Operation) -> str:
-    return f"{op.name} {p.values(op.operands)}{_fastmath(op)}{p.attr_dict(_left(op, 'fastmath'))} : {op.results[0].type}"
+    return (
+        f"{op.name} {p.values(op.operands)}{_fastmath(op)}{p.attr_dict(_left(op, 'fastmath'))} : {op.results[0].type}"
+    )
 
 
 def fastmath_text(op: Operation) -> str:

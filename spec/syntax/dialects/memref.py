@@ -62,9 +62,7 @@ from spec.syntax.custom_registry import custom_printer, mixed, props_left, retur
 from spec.syntax.printer import Printer
 from spec.syntax.string_literals import unescape
 
-ATOMIC_RMW_KINDS = (
-    "addf addi assign maximumf maxs maxu minimumf mins minu mulf muli ori andi maxnumf minnumf".split()
-)
+ATOMIC_RMW_KINDS = "addf addi assign maximumf maxs maxu minimumf mins minu mulf muli ori andi maxnumf minnumf".split()
 
 KEYWORD_FIRST: frozenset[str] = frozenset(
     "memref_cast_op memref_copy_op memref_dealloc_op memref_dim_op memref_load_op memref_store_op "
@@ -113,6 +111,7 @@ def memref_to_tensor(t: str) -> str:
     parts = split_top(body)
     return f"tensor<{parts[0]}>"
 
+
 I32 = Type("i32")
 
 
@@ -150,7 +149,12 @@ class MemrefRules(BuilderBase):
         return self.op(name, meta, [*dyn, *syms], [read_value_type(items[-1])], properties=props, attributes=attrs)
 
     def memref_dealloc_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op("memref.dealloc", meta, [self.typed(items[0], read_value_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)
+        return self.op(
+            "memref.dealloc",
+            meta,
+            [self.typed(items[0], read_value_type(items[-1]))],
+            attributes=items[1] if len(items) > 2 else None,
+        )
 
     def memref_load_op(self, meta: Any, items: list) -> PartialOp:
         t = read_value_type(items[-1])
@@ -166,20 +170,40 @@ class MemrefRules(BuilderBase):
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("memref.store", attrs, {})
         elem = shared_type(Type(memref_element(t.text)))
-        return self.op("memref.store", meta, [self.typed(items[0], elem), self.typed(items[1], t), *idx], [], properties=props, attributes=attrs)
+        return self.op(
+            "memref.store",
+            meta,
+            [self.typed(items[0], elem), self.typed(items[1], t), *idx],
+            [],
+            properties=props,
+            attributes=attrs,
+        )
 
     def memref_dim_op(self, meta: Any, items: list) -> PartialOp:
         t = read_value_type(items[-1])
         attrs = items[2] if len(items) > 3 else None
-        return self.op("memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs)
+        return self.op(
+            "memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs
+        )
 
     def memref_cast_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if len(items) > 3 else None
-        return self.op("memref.cast", meta, [self.typed(items[0], read_value_type(items[-2]))], [read_value_type(items[-1])], attributes=attrs)
+        return self.op(
+            "memref.cast",
+            meta,
+            [self.typed(items[0], read_value_type(items[-2]))],
+            [read_value_type(items[-1])],
+            attributes=attrs,
+        )
 
     def memref_copy_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if len(items) > 4 else None
-        return self.op("memref.copy", meta, [self.typed(items[0], read_value_type(items[-2])), self.typed(items[1], read_value_type(items[-1]))], attributes=attrs)
+        return self.op(
+            "memref.copy",
+            meta,
+            [self.typed(items[0], read_value_type(items[-2])), self.typed(items[1], read_value_type(items[-1]))],
+            attributes=attrs,
+        )
 
     def mixed_list(self, meta: Any, items: list) -> list:
         return [i for i in items if i is not None]
@@ -194,7 +218,9 @@ class MemrefRules(BuilderBase):
         props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn_lists))
         props, attrs = self.split_attrs("memref.subview", attrs, props)
         operands = [src, *(u for d in dyn_lists for u in d)]
-        return self.op("memref.subview", meta, operands, [read_value_type(items[-1])], properties=props, attributes=attrs)
+        return self.op(
+            "memref.subview", meta, operands, [read_value_type(items[-1])], properties=props, attributes=attrs
+        )
 
     def memref_atomic_rmw_op(self, meta: Any, items: list) -> PartialOp:
         kind = str(items[1])
@@ -202,11 +228,24 @@ class MemrefRules(BuilderBase):
             raise enum_error(items[1], "memref.atomic_rmw", "kind", ATOMIC_RMW_KINDS, self.tok_loc(items[1]))
         fn: FunctionType = items[-1]
         if len(fn.inputs) != 2 or len(fn.results) != 1:
-            raise DiagnosticError(error(self.loc(meta), "'memref.atomic_rmw' op expects (value type, memref type) -> result type"))
+            raise DiagnosticError(
+                error(self.loc(meta), "'memref.atomic_rmw' op expects (value type, memref type) -> result type")
+            )
         idx = items[4] or []
         attrs = items[5] if isinstance(items[5], dict) else None
-        ops = [self.typed(items[2], fn.inputs[0]), self.typed(items[3], fn.inputs[1]), *(self.typed(i, INDEX) for i in idx)]
-        return self._custom_op("memref.atomic_rmw", meta, ops, [fn.results[0]], attrs, {"kind": IntegerAttr(ATOMIC_RMW_KINDS.index(kind), I64)})
+        ops = [
+            self.typed(items[2], fn.inputs[0]),
+            self.typed(items[3], fn.inputs[1]),
+            *(self.typed(i, INDEX) for i in idx),
+        ]
+        return self._custom_op(
+            "memref.atomic_rmw",
+            meta,
+            ops,
+            [fn.results[0]],
+            attrs,
+            {"kind": IntegerAttr(ATOMIC_RMW_KINDS.index(kind), I64)},
+        )
 
     def memref_get_global_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
@@ -272,13 +311,17 @@ class MemrefRules(BuilderBase):
         ]
         props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn))
         operands = [src, *(u for d in dyn for u in d)]
-        return self._custom_op("memref.reinterpret_cast", meta, operands, [read_value_type(items[-1])], self._attrs(items), props)
+        return self._custom_op(
+            "memref.reinterpret_cast", meta, operands, [read_value_type(items[-1])], self._attrs(items), props
+        )
 
     def memref_view_op(self, meta: Any, items: list) -> PartialOp:
         src = self.typed(items[1], read_value_type(items[-2]))
         shift = self.typed(items[2], INDEX)
         sizes = [self.typed(u, INDEX) for u in (items[3] or [])]
-        return self._custom_op("memref.view", meta, [src, shift, *sizes], [read_value_type(items[-1])], self._attrs(items))
+        return self._custom_op(
+            "memref.view", meta, [src, shift, *sizes], [read_value_type(items[-1])], self._attrs(items)
+        )
 
     def memref_alloca_scope_op(self, meta: Any, items: list) -> PartialOp:
         """`memref.alloca_scope [-> (types)] {body} [attr-dict]`: a body
@@ -301,9 +344,16 @@ class MemrefRules(BuilderBase):
     def memref_assume_alignment_op(self, meta: Any, items: list) -> PartialOp:
         t = read_value_type(items[-1])
         props: dict[str, Attr] = {"alignment": IntegerAttr(int(str(items[2]), 0), I32)}
-        partial = self._custom_op("memref.assume_alignment", meta, [self.typed(items[1], t)], [], _attrs(items[3:-1]), props)
+        partial = self._custom_op(
+            "memref.assume_alignment", meta, [self.typed(items[1], t)], [], _attrs(items[3:-1]), props
+        )
         if props["alignment"].value <= 0:  # type: ignore[attr-defined]  # the IntegerAttr made just above
-            raise DiagnosticError(error(self.loc(meta), "'memref.assume_alignment' op attribute 'alignment' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive"))
+            raise DiagnosticError(
+                error(
+                    self.loc(meta),
+                    "'memref.assume_alignment' op attribute 'alignment' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive",
+                )
+            )
         return partial
 
     def memref_generic_atomic_rmw_op(self, meta: Any, items: list) -> PartialOp:
@@ -315,7 +365,9 @@ class MemrefRules(BuilderBase):
         return self._custom_op("memref.generic_atomic_rmw", meta, ops, [elem], _attrs(items[5:]), regions=[items[4]])
 
     def memref_atomic_yield_op(self, meta: Any, items: list) -> PartialOp:
-        return self._custom_op("memref.atomic_yield", meta, [self.typed(items[1], read_value_type(items[-1]))], [], _attrs(items[2:-1]))
+        return self._custom_op(
+            "memref.atomic_yield", meta, [self.typed(items[1], read_value_type(items[-1]))], [], _attrs(items[2:-1])
+        )
 
     def memref_dma_start_op(self, meta: Any, items: list) -> PartialOp:
         """`src[i...], dst[j...], n, tag[k...] [, stride, per_stride] : S, D, T`:
@@ -323,7 +375,12 @@ class MemrefRules(BuilderBase):
         src_t, dst_t, tag_t = (read_value_type(t) for t in items[-3:])
         src, si, dst, di, num, tag, ti, *rest = items[1:-3]
         strides = [self.typed(u, INDEX) for u in rest if u is not None]
-        ops = [self.typed(src, src_t), *(self.typed(i, INDEX) for i in si or []), self.typed(dst, dst_t), *(self.typed(i, INDEX) for i in di or [])]
+        ops = [
+            self.typed(src, src_t),
+            *(self.typed(i, INDEX) for i in si or []),
+            self.typed(dst, dst_t),
+            *(self.typed(i, INDEX) for i in di or []),
+        ]
         ops += [self.typed(num, INDEX), self.typed(tag, tag_t), *(self.typed(i, INDEX) for i in ti or []), *strides]
         return self._custom_op("memref.dma_start", meta, ops, [], None)
 
@@ -338,7 +395,13 @@ class MemrefRules(BuilderBase):
         return self._custom_op(str(items[0]), meta, [self.typed(items[1], t)], list(items[3]), _attrs(items[4:]))
 
     def memref_memory_space_cast_op(self, meta: Any, items: list) -> PartialOp:
-        return self._custom_op(str(items[0]), meta, [self.typed(items[1], read_value_type(items[-2]))], [read_value_type(items[-1])], _attrs(items[2:-2]))
+        return self._custom_op(
+            str(items[0]),
+            meta,
+            [self.typed(items[1], read_value_type(items[-2]))],
+            [read_value_type(items[-1])],
+            _attrs(items[2:-2]),
+        )
 
     def memref_prefetch_op(self, meta: Any, items: list) -> PartialOp:
         """`%m[%i...], read|write, locality<0..3>, data|instr : T` (no
@@ -356,12 +419,19 @@ class MemrefRules(BuilderBase):
             "isDataCache": IntegerAttr(int(str(cache) == "data"), I1),
         }
         if not 0 <= props["localityHint"].value <= 3:  # type: ignore[attr-defined]  # the IntegerAttr made just above
-            raise DiagnosticError(error(self.loc(meta), f"'{name}' op attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3"))
+            raise DiagnosticError(
+                error(
+                    self.loc(meta),
+                    f"'{name}' op attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3",
+                )
+            )
         ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or [])]
         return self._custom_op(name, meta, ops, [], None, props)
 
     def memref_rank_op(self, meta: Any, items: list) -> PartialOp:
-        return self._custom_op("memref.rank", meta, [self.typed(items[1], read_value_type(items[-1]))], [INDEX], _attrs(items[2:-1]))
+        return self._custom_op(
+            "memref.rank", meta, [self.typed(items[1], read_value_type(items[-1]))], [INDEX], _attrs(items[2:-1])
+        )
 
     def memref_realloc_op(self, meta: Any, items: list) -> PartialOp:
         """`%m [(%size)] [attr-dict] : T to R`."""
@@ -383,12 +453,16 @@ class MemrefRules(BuilderBase):
         try:
             text = affine.canonical("map", str(tok))
         except affine.AffineError as exc:
-            raise TokenError(tok, exc.args[0] if exc.args and isinstance(exc.args[0], int) else 0, "invalid affine map") from None
+            raise TokenError(
+                tok, exc.args[0] if exc.args and isinstance(exc.args[0], int) else 0, "invalid affine map"
+            ) from None
         if not is_permutation(text):
             raise DiagnosticError(error(self.loc(meta), "'memref.transpose' op expected a permutation map"))
         props: dict[str, Attr] = {"permutation": OpaqueAttr(text)}
         src_t, res_t = read_value_type(items[-2]), read_value_type(items[-1])
-        return self._custom_op("memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props)
+        return self._custom_op(
+            "memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props
+        )
 
 
 _left = shown_attrs
@@ -416,7 +490,9 @@ def _dealloc(p: Printer, op: Operation) -> str:
 @custom_printer("memref.load")
 def _load(p: Printer, op: Operation) -> str:
     m, *idx = op.operands
-    return f"memref.load {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_nontemporal_left(op), **op.attributes})} : {m.type}"
+    return (
+        f"memref.load {p.value(m)}[{p.values(idx)}]{p.attr_dict({**_nontemporal_left(op), **op.attributes})} : {m.type}"
+    )
 
 
 @custom_printer("memref.store")
@@ -615,7 +691,9 @@ def _prefetch(p: Printer, op: Operation) -> str:
     if not all(isinstance(a, IntegerAttr) for a in (write, hint, data)):
         raise ValueError("incomplete: printed generically")
     m, *idx = op.operands
-    text = f"memref.prefetch {p.value(m)}[{p.values(idx)}], {'write' if write.value else 'read'}, locality<{hint.value}>, "  # type: ignore[union-attr]  # IntegerAttrs, checked just above (mypy cannot narrow all())
+    text = (
+        f"memref.prefetch {p.value(m)}[{p.values(idx)}], {'write' if write.value else 'read'}, locality<{hint.value}>, "  # type: ignore[union-attr]  # IntegerAttrs, checked just above (mypy cannot narrow all())
+    )
     text += "data" if data.value else "instr"  # type: ignore[union-attr]  # as above
     return text + f"{p.attr_dict(shown_attrs(op, 'isWrite', 'localityHint', 'isDataCache'))} : {m.type}"
 

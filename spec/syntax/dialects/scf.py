@@ -114,12 +114,25 @@ class ScfRules(BuilderBase):
         self._entry_args(region, [(tok, INDEX) for tok in ivs])
         self._ensure_terminator(region, "scf.reduce", self.loc(meta))
         props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(lbs), len(ubs), len(steps), len(inits))}
-        return self.op("scf.parallel", meta, [*lbs, *ubs, *steps, *inits], types, properties=props, attributes=attrs, regions=[region])
+        return self.op(
+            "scf.parallel",
+            meta,
+            [*lbs, *ubs, *steps, *inits],
+            types,
+            properties=props,
+            attributes=attrs,
+            regions=[region],
+        )
 
     def scf_yield_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[0] if items and isinstance(items[0], dict) else None
         rest = items[1:] if items and (attrs is not None or items[0] is None) else items
-        return self.op("scf.yield", meta, self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta), attributes=attrs)
+        return self.op(
+            "scf.yield",
+            meta,
+            self._typed_list(rest[0] if rest else None, rest[1] if len(rest) > 1 else None, meta),
+            attributes=attrs,
+        )
 
     def scf_condition_op(self, meta: Any, items: list) -> PartialOp:
         cond = self.typed(items[0], I1)
@@ -136,7 +149,12 @@ class ScfRules(BuilderBase):
         return self.op("scf.reduce", meta, self._typed_list(uses, types, meta), attributes=attrs, regions=regions)
 
     def scf_reduce_return_op(self, meta: Any, items: list) -> PartialOp:
-        return self.op("scf.reduce.return", meta, [self.typed(items[0], read_value_type(items[-1]))], attributes=items[1] if len(items) > 2 else None)
+        return self.op(
+            "scf.reduce.return",
+            meta,
+            [self.typed(items[0], read_value_type(items[-1]))],
+            attributes=items[1] if len(items) > 2 else None,
+        )
 
     def arrow_types(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
@@ -162,10 +180,17 @@ class ScfRules(BuilderBase):
         self._ensure_terminator(default, "scf.yield", self.loc(meta))
         for k, (_, region) in enumerate(cases):
             if not region.blocks:
-                raise DiagnosticError(error(self.loc(meta), f"'{name}' op region #{k + 1} ('caseRegions') failed to verify constraint: region with 1 blocks"))
+                raise DiagnosticError(
+                    error(
+                        self.loc(meta),
+                        f"'{name}' op region #{k + 1} ('caseRegions') failed to verify constraint: region with 1 blocks",
+                    )
+                )
         props, attrs = self.split_attrs(name, attrs, {"cases": DenseArrayAttr(I64, tuple(v for v, _ in cases))})
         regions = [default, *(r for _, r in cases)]
-        return self.op(name, meta, [self.typed(items[1], INDEX)], results, properties=props, attributes=attrs, regions=regions)
+        return self.op(
+            name, meta, [self.typed(items[1], INDEX)], results, properties=props, attributes=attrs, regions=regions
+        )
 
 
 @custom_printer("scf.for")

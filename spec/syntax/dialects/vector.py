@@ -11,7 +11,15 @@ from typing import Any
 from spec import registry
 from spec.attributes import INDEX, ArrayAttr, Attr, IntegerAttr, OpaqueAttr, StringAttr, Type
 from spec.ir import Operation
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, memref_element, read_value_type, segment_sizes, split_top
+from spec.syntax.build_base import (
+    BuilderBase,
+    PartialOp,
+    UseRef,
+    memref_element,
+    read_value_type,
+    segment_sizes,
+    split_top,
+)
 from spec.syntax.custom_registry import custom_printer, mixed, segments, shown_attrs
 from spec.syntax.printer import Printer
 from spec.syntax.string_literals import unescape
@@ -71,13 +79,21 @@ class VectorRules(BuilderBase):
         base, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
         mt, vt = read_value_type(items[-2]), read_value_type(items[-1])
-        return self._custom_op("vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs)
+        return self._custom_op(
+            "vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs
+        )
 
     def vector_store_op(self, meta: Any, items: list) -> PartialOp:
         val, base, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
         mt, vt = read_value_type(items[-2]), read_value_type(items[-1])
-        return self._custom_op("vector.store", meta, [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [], attrs)
+        return self._custom_op(
+            "vector.store",
+            meta,
+            [self.typed(val, vt), self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)],
+            [],
+            attrs,
+        )
 
     def vector_print_op(self, meta: Any, items: list) -> PartialOp:
         rest = items[1:]
@@ -101,7 +117,13 @@ class VectorRules(BuilderBase):
 
     def vector_broadcast_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
-        return self._custom_op("vector.broadcast", meta, [self.typed(items[1], read_value_type(items[-2]))], [read_value_type(items[-1])], attrs)
+        return self._custom_op(
+            "vector.broadcast",
+            meta,
+            [self.typed(items[1], read_value_type(items[-2]))],
+            [read_value_type(items[-1])],
+            attrs,
+        )
 
     def vector_extract_op(self, meta: Any, items: list) -> PartialOp:
         res_t, src_t = read_value_type(items[-2]), read_value_type(items[-1])
@@ -118,7 +140,18 @@ class VectorRules(BuilderBase):
         operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]
         return self._custom_op("vector.insert", meta, operands, [dst_t], self._attrs(items), props)
 
-    def _transfer(self, name: str, meta: Any, mem: UseRef, idx: list, vec_t: Type, mem_t: Type, lead: list[UseRef], mask: UseRef | None, attrs: dict | None) -> PartialOp:
+    def _transfer(
+        self,
+        name: str,
+        meta: Any,
+        mem: UseRef,
+        idx: list,
+        vec_t: Type,
+        mem_t: Type,
+        lead: list[UseRef],
+        mask: UseRef | None,
+        attrs: dict | None,
+    ) -> PartialOp:
         shape = shape_dims(vec_t.text)
         props: dict[str, Attr] = {
             "in_bounds": ArrayAttr(tuple(IntegerAttr(0, Type("i1")) for _ in shape)),
@@ -129,7 +162,11 @@ class VectorRules(BuilderBase):
             operands = [self.typed(mem, mem_t), *(self.typed(u, INDEX) for u in idx), *lead]
         if mask is not None:
             operands.append(self.typed(mask, Type("vector<" + "".join(f"{d}x" for d in shape) + "i1>")))
-        sizes = (1, len(idx), 1, int(mask is not None)) if name == "vector.transfer_read" else (1, 1, len(idx), int(mask is not None))
+        sizes = (
+            (1, len(idx), 1, int(mask is not None))
+            if name == "vector.transfer_read"
+            else (1, 1, len(idx), int(mask is not None))
+        )
         props["operandSegmentSizes"] = segment_sizes(*sizes)
         return self._custom_op(name, meta, operands, [vec_t] if name == "vector.transfer_read" else [], attrs, props)
 
@@ -138,14 +175,18 @@ class VectorRules(BuilderBase):
         uses = [i for i in items[3:-2] if isinstance(i, UseRef)]
         mask = uses[1] if len(uses) > 1 else None
         pad = self.typed(uses[0], Type(_element(vec_t.text)))
-        return self._transfer("vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items))
+        return self._transfer(
+            "vector.transfer_read", meta, items[1], items[2] or [], vec_t, mem_t, [pad], mask, self._attrs(items)
+        )
 
     def vector_transfer_write_op(self, meta: Any, items: list) -> PartialOp:
         vec_t, mem_t = read_value_type(items[-2]), read_value_type(items[-1])
         uses = [i for i in items[4:-2] if isinstance(i, UseRef)]
         mask = uses[0] if uses else None
         val = self.typed(items[1], vec_t)
-        return self._transfer("vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items))
+        return self._transfer(
+            "vector.transfer_write", meta, items[2], items[3] or [], vec_t, mem_t, [val], mask, self._attrs(items)
+        )
 
 
 _left = shown_attrs
