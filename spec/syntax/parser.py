@@ -48,6 +48,7 @@ from spec.syntax.dialects.builtin import BuiltinRules
 from spec.syntax.dialects.cf import CfRules
 from spec.syntax.dialects.func import FuncRules
 from spec.syntax.dialects.gpu import GpuRules
+from spec.syntax.dialects.gpu_device import GpuDeviceRules
 from spec.syntax.dialects.index import IndexRules
 from spec.syntax.dialects.llvm import LLVMRules
 from spec.syntax.dialects.math import MathRules
@@ -67,6 +68,7 @@ class _Builder(
     BuiltinRules,
     FuncRules,
     GpuRules,
+    GpuDeviceRules,
     ArithRules,
     MathRules,
     IndexRules,

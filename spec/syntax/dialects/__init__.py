@@ -14,12 +14,28 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from spec.syntax.dialects import affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, scf, vector
+from spec.syntax.dialects import (
+    affine,
+    arith,
+    async_,
+    builtin,
+    cf,
+    func,
+    gpu,
+    gpu_device,
+    index,
+    llvm,
+    math,
+    memref,
+    scf,
+    vector,
+)
 
 DIALECTS: tuple[ModuleType, ...] = (
     builtin,
     func,
     gpu,
+    gpu_device,
     arith,
     math,
     index,
