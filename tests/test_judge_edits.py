@@ -99,13 +99,52 @@ def _judge_reach():  # type: ignore[no-untyped-def]
     return module
 
 
-@pytest.mark.parametrize("name", ["trapping op hoisted", "bounded taken for verified", "blocking wait added"])
-def test_the_judge_finds_the_class_when_its_fix_is_reverted(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "pairs"),
+    [
+        ("trapping op hoisted", 200),
+        ("bounded taken for verified", 200),
+        ("blocking wait added", 200),
+        ("group size", 1000),
+    ],
+)
+def test_the_judge_finds_the_class_when_its_fix_is_reverted(name: str, pairs: int) -> None:
     reach = _judge_reach()
     cls = next(c for c in reach.CLASSES if c.name == name)
-    tally = reach.measure(cls, 200, 0)
+    tally = reach.measure(cls, pairs, 0)
     assert tally.reached > 0, tally
     assert tally.held == 0, tally
+
+
+SOUNDNESS = ROOT / "tests" / "soundness"
+
+
+def test_a_wait_handed_over_from_a_grouped_body_is_wrong_and_needs_the_group_size() -> None:
+    """`hand-over-wait` on the late-add group program: the group's token is
+    set before the memset is done, so the store that follows the group's
+    `await_all` may overlap it. Only the group's declared size (2) makes
+    that `await_all` wait for the body at all: with sizes ignored, the
+    verifier sees nothing the input orders and says `verified`."""
+    text = (SOUNDNESS / "group-late-add.mlir").read_text()
+    out = _edited(text, "hand-over-wait")
+    assert "async.yield %5 : !gpu.async.token" in out and "gpu.wait [%3]" in out, out
+    verdicts, verdict = _judged(text, out)
+    assert WRONG in verdicts
+    assert verdict == "refuted"
+    reach = _judge_reach()
+    fin, fout = parse_module(text, "in.mlir"), parse_module(out, "out.mlir", dominance=False)
+    with reach._ignore_group_size():
+        assert verifier.check(fin, fout).verdict == "verified"
+
+
+def test_a_changed_signature_is_a_defect_unless_refuted_by_its_own_message() -> None:
+    reach = _judge_reach()
+    text = (SOUNDNESS / "signature.mlir").read_text()
+    out = (SOUNDNESS / "signature.rotated.mlir").read_text()
+    fin, fout = parse_module(text, "in.mlir"), parse_module(out, "out.mlir")
+    assert not reach._signature_not_named(verifier.check(fin, fout))
+    with reach._signature_not_compared():
+        assert reach._signature_not_named(verifier.check(fin, fout))
 
 
 def test_a_rewrite_inside_a_nested_module_is_no_interface_change() -> None:

@@ -5,7 +5,8 @@ the differential of `tests/test_semantic_judge.py` also needs edits at *one*
 chosen site, and edits the mutants do not make: move or duplicate a wait,
 move an `async.await`/`await_all` down,
 add a dependency, swap tokens in a `return` / `scf.yield` / `iter_args` /
-branch operands, retarget a branch, delete a wait in an `async.execute` body,
+branch operands, retarget a branch, delete a wait in an `async.execute` body
+or hand it to the host (as upstream defers it),
 touch a kernel or an attribute, hoist a division above its guard, drop an
 `async.await`, move a function into another module, rotate a function's
 arguments, await an incoming `!async.token`/`!async.value` argument at the
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from spec import gpu_async, registry
-from spec.attributes import GPU_TOKEN, FunctionType, StringAttr, Type, TypeAttr, UnitAttr
+from spec.attributes import GPU_TOKEN, FunctionType, StringAttr, Type, TypeAttr, UnitAttr, async_value_of
 from spec.invariant import InternalError
 from spec.ir import Block, Operation, Value, module_body, new_module
 from verifier.mutants import MUTANTS
@@ -229,6 +230,36 @@ def drop_execute_wait(module: Operation, pick: Pick) -> bool:
     return True
 
 
+def hand_over_wait(module: Operation, pick: Pick) -> bool:
+    """The blocking `gpu.wait [%t]` that ends an `async.execute` body is
+    handed to the host, as upstream defers a wait: the body yields `%t` as an
+    `!async.value<!gpu.async.token>`, and the host awaits that value and
+    waits on the token just before the end of the execute's block. Right
+    when only that await observes the body's completion; wrong when anything
+    else does (a group's `await_all`, a dependent execute), since the body's
+    token is now set before its GPU work is done."""
+    cands = []
+    for op in _ops(module, lambda o: o.name == "async.execute" and bool(o.regions) and bool(o.regions[0].blocks)):
+        body = op.regions[0].blocks[0]
+        if len(body.ops) >= 2 and _blocking(body.ops[-2]) and len(body.ops[-2].operands) == 1:
+            cands.append(op)
+    ex = _choose(cands, pick)
+    if not isinstance(ex, Operation) or ex.parent is None or not ex.parent.ops:
+        return False
+    body = ex.regions[0].blocks[0]
+    wait, end = body.ops[-2], body.ops[-1]
+    token = wait.operands[0]
+    body.ops.remove(wait)
+    end.operands = [*end.operands, token]
+    handed = ex.add_result(async_value_of(GPU_TOKEN))
+    block = ex.parent
+    at = len(block.ops) - 1 if registry.lookup(block.ops[-1].name).terminator else len(block.ops)
+    awaited = Operation("async.await", operands=[handed], loc=ex.loc)
+    block.insert(at, awaited)
+    block.insert(at + 1, gpu_async.new_wait(ex.loc, [awaited.add_result(GPU_TOKEN)], is_async=False))
+    return True
+
+
 def touch_kernel(module: Operation, pick: Pick) -> bool:
     """A `gpu.barrier` is added at the start of a kernel."""
     kernels = [op for op in module.walk() if op.name == "gpu.func"]
@@ -376,6 +407,7 @@ EDITS: dict[str, Edit] = {
     "swap-wait-token": swap_wait_token,
     "retarget-branch": retarget_branch,
     "drop-execute-wait": drop_execute_wait,
+    "hand-over-wait": hand_over_wait,
     "touch-kernel": touch_kernel,
     "touch-attribute": touch_attribute,
     "hoist-trapping": hoist_trapping,
