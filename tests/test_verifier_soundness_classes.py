@@ -47,6 +47,19 @@ WRONG_REWRITES = [
         "the function's signature (!gpu.async.token, memref<4xf32>) -> () differs from the input's",
         True,
     ),
+    (
+        "pure-branches",
+        "one-branch-waits",
+        "path: scf.if at in.mlir:4:3 takes the else branch (the output's own decision",
+        True,
+    ),
+    (
+        "other-case-switches",
+        "waits-as-if-same",
+        "path: cf.switch at in.mlir:4:3 goes to its case 1 successor; cf.switch at in.mlir:13:3 goes to its default",
+        True,
+    ),
+    ("zero-trips", "waits-in-body", "path: scf.for at in.mlir:6:3 runs 0 times", True),
 ]
 
 
@@ -61,7 +74,7 @@ def test_wrong_rewrite_is_refuted_with_its_message(name: str, rewrite: str, mess
     assert (WRONG in verdicts) == judge_sees, {k: j.text() for k, j in judged.items()}
 
 
-@pytest.mark.parametrize("name", ["guarded-division", "nested-modules", "group-late-add", "signature"])
+@pytest.mark.parametrize("name", ["guarded-division", "nested-modules", "group-late-add", "signature", "pure-branches"])
 def test_identity_and_printed_rewrite_verify(name: str) -> None:
     """The input against itself, and against itself printed (every value
     renamed as `mlir-opt-19` names it)."""
@@ -81,6 +94,40 @@ def test_right_rewrites_of_a_guarded_division_verify(rewrite: str) -> None:
     assert r.verdict == VERIFIED, r.text()
     judged = judge_modules(parse_module(src, "in.mlir"), parse_module(out, "out.mlir"))
     assert {j.verdict for j in judged.values()} == {OK}
+
+
+@pytest.mark.parametrize("rewrite", ["both-branches-wait", "over-synchronised"])
+def test_waits_added_to_pure_branches_verify_when_every_branch_waits(rewrite: str) -> None:
+    """The input's `scf.if` has no effect inside, so the input decides
+    nothing the event model sees; the output's branches do differ, and the
+    output is proved on each of them (a decision of its own)."""
+    src, out = _pair("pure-branches", rewrite)
+    r = check(parse_module(src, "in.mlir"), parse_module(out, "out.mlir"))
+    assert r.verdict == VERIFIED, r.text()
+    judged = judge_modules(parse_module(src, "in.mlir"), parse_module(out, "out.mlir"))
+    assert {j.verdict for j in judged.values()} == {OK}
+
+
+RIGHT_REWRITES = [
+    # Two decisions on one value in different blocks are one decision: the
+    # output waits only where the path that needs it goes.
+    ("same-value-branches", "waits-where-needed"),
+    ("same-value-switches", "waits-where-needed"),
+    # A constant trip count: no path runs the loop 0 times.
+    ("constant-trips", "waits-in-body"),
+    # Tokens added to a switch's case operands, an else added for plumbing.
+    ("switch-operands", "tokens-passed"),
+    ("affine-if", "else-added"),
+]
+
+
+@pytest.mark.parametrize("name, rewrite", RIGHT_REWRITES, ids=[r[0] for r in RIGHT_REWRITES])
+def test_right_rewrite_of_a_decision_verifies(name: str, rewrite: str) -> None:
+    src, out = _pair(name, rewrite)
+    r = check(parse_module(src, "in.mlir"), parse_module(out, "out.mlir"))
+    assert r.verdict == VERIFIED, r.text()
+    judged = judge_modules(parse_module(src, "in.mlir"), parse_module(out, "out.mlir"))
+    assert {j.verdict for j in judged.values()} == {OK}, {k: j.text() for k, j in judged.items()}
 
 
 def test_division_moved_above_a_store_is_refuted() -> None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from spec.invariant import InternalError
 from spec.semantics.conditions import Symbols
 from spec.semantics.event_graph import Event
-from spec.semantics.union_graph import MAX_NODES, GuardedGraph, build_guarded, on_path, path_choices
+from spec.semantics.union_graph import FREE_STEP, MAX_NODES, GuardedGraph, build_guarded, on_path, path_choices
 from verifier.encode import Prover
 from verifier.encode_guarded import GuardedProver
 from verifier.obligations import Obligation, obligations
@@ -91,6 +91,14 @@ class Proofs:
     the sampled cross-check does not hold reachability against them."""
 
 
+def follows_input(gin: GuardedGraph, gout: GuardedGraph) -> bool:
+    """The output meets the input's decisions in the input's order. A
+    decision only the output meets is one it took freely (a region op whose
+    input counterpart has no effect inside), not a divergence."""
+    met = {d for d, _ in gin.met}
+    return not gout.mismatch and [d for d, _ in gout.met if d in met] == [d for d, _ in gin.met]
+
+
 def build_graphs(run: FunctionRun) -> AllPaths | Undecided:
     """The guarded graph of each side, the output's decisions mapped onto
     the input's by the correspondence."""
@@ -107,7 +115,7 @@ def build_graphs(run: FunctionRun) -> AllPaths | Undecided:
     max_paths = run.options.max_paths
     if gin.unsupported or gout.unsupported:
         return Undecided(unsupported_reason(gin.unsupported or gout.unsupported))
-    if gout.mismatch or [d for d, _ in gout.met] != [d for d, _ in gin.met]:
+    if not follows_input(gin, gout):
         return Undecided(
             "the output's control flow does not follow the input's" + (f": {gout.mismatch}" if gout.mismatch else "")
         )
@@ -225,7 +233,7 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
     corr, fr = run.corr, run.fr
     gin, ob, ea, outcome = graphs.gin, refuted.ob, refuted.first, refuted.outcome
     cin = on_path(gin, graphs.sym, outcome.choices)
-    cout = on_path(graphs.gout, graphs.sym, outcome.choices)
+    cout = on_path(graphs.gout, graphs.sym, outcome.choices, outcome.free)
     eb = gin.by_op[ob.second, ob.second_role][ob.second_occurrence]
 
     def occurrence(ev: Event) -> int:
@@ -256,7 +264,8 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
         fr.graph, fr.missing = cout, []
     if fr.graph is cout:
         fr.missing.append((xa.end, xb.start))
-    v = violation_of(ob, a_out, b_out, ea.kind == "gpu", cin.path, sched.schedule)
+    own = [step for step in cout.path if step.endswith(FREE_STEP)]
+    v = violation_of(ob, a_out, b_out, ea.kind == "gpu", cin.path + own, sched.schedule)
     if not fr.violations:
         v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
     fr.violations.append(v)

@@ -60,7 +60,7 @@ from spec.semantics.union_graph import (
     build_region,
     describe_choice,
 )
-from verifier.all_paths import AllPaths, Undecided, check_all_paths, ordered_on_every_path
+from verifier.all_paths import AllPaths, Undecided, check_all_paths, follows_input, ordered_on_every_path
 from verifier.encode_guarded import GuardedProver
 from verifier.lemma import LoopLemma, crosses_iterations
 from verifier.paths import prove_one_path
@@ -478,7 +478,7 @@ def _graphs(rin: RegionGraph, rout: RegionGraph, sym: Symbols, run: FunctionRun)
     gin, gout = rin.g, rout.g
     if gin.unsupported or gout.unsupported:
         return Undecided(unsupported_reason(gin.unsupported or gout.unsupported))
-    if gout.mismatch or [d for d, _ in gout.met] != [d for d, _ in gin.met]:
+    if not follows_input(gin, gout):
         return Undecided("the output's control flow does not follow the input's")
     if run.options.max_paths is not None and gin.path_count > run.options.max_paths:
         return Undecided("too many paths")

@@ -298,7 +298,9 @@ class GuardedProver:
                     return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()} (choosing the path)")
             else:
                 m = s.model()
-            refuted = Outcome(Status.REFUTED, choices=self.choices(m), active=self.active(m, self.gin))
+            refuted = Outcome(
+                Status.REFUTED, choices=self.choices(m), active=self.active(m, self.gin), free=self.free(m)
+            )
             if self.budget.expired_at is not None:
                 # The watchdog's interrupt cancels model evaluation too: a
                 # model read after it may name a path that is no path.
@@ -366,6 +368,10 @@ class GuardedProver:
         """The decisions of the model's path, in the order a path
         makes them (the order the input's guarded graph met them)."""
         return [self.option_of(m, d) for d, pc in self.gin.met if z3.is_true(m.eval(self.z(pc), model_completion=True))]
+
+    def free(self, m: z3.ModelRef) -> dict[int, int]:
+        """The options of the decisions the output takes alone (`Decision.free`)."""
+        return {d: self.option_of(m, d) for d, _ in self.gout.met if self.sym.decisions[d].free}
 
     def active(self, m: z3.ModelRef, g: GuardedGraph) -> set[int]:
         # Far fewer conditions than nodes: each is evaluated once.

@@ -133,6 +133,8 @@ class Outcome:
     """The path of the counterexample, as `union_graph.on_path` takes it (all paths)."""
     active: set[int] = field(default_factory=set)
     """Input nodes present on that path (all paths)."""
+    free: dict[int, int] = field(default_factory=dict)
+    """The options the output's free decisions (`Decision.free`) take on that path."""
 
     @property
     def z3_says(self) -> str:

@@ -44,7 +44,7 @@ def block_states(region: Region, unroll: int) -> BlockStates | None:
     """The state graph of `region` (its first block is the entry), or None
     if it has more than `MAX_CF_STATES` states."""
     index = {b: i for i, b in enumerate(region.blocks)}
-    cyclic = _cyclic_blocks(region)
+    cyclic = cyclic_blocks(region)
     limit = unroll + 1
     start: State = (0, tuple((i, 1) for i in sorted(cyclic) if i == 0))
     order: list[State] = []
@@ -73,7 +73,7 @@ def block_states(region: Region, unroll: int) -> BlockStates | None:
     return BlockStates(start, _topological(order, succs, seen), succs, limit)
 
 
-def _cyclic_blocks(region: Region) -> set[int]:
+def cyclic_blocks(region: Region) -> set[int]:
     """Indices of blocks on a cycle of the region's CFG (a block reaching
     itself; regions have few blocks, so one search per block will do)."""
     index = {b: i for i, b in enumerate(region.blocks)}

@@ -29,6 +29,10 @@ class Decision:
     op: Operation
     """The input op that decides (its location names the path)."""
     options: int
+    free: bool = False
+    """Taken by the output alone: its input counterpart has no effect
+    inside, so the input's events do not depend on it. A path of the input
+    does not name it (`union_graph.assignment` takes its option apart)."""
 
     @property
     def on_trip_count(self) -> bool:

@@ -166,6 +166,17 @@ def defining_block_around(op: Operation, v: Value) -> Block | None:
     return block if block is not None and any(b is block for b in enclosing_blocks(op)) else None
 
 
+def defining_block_before(op: Operation, v: Value) -> Block | None:
+    """`v`'s defining block if `op` runs in (or inside) a later block of the
+    same region: a block of a CFG that the definition dominates, so the value
+    `op` sees is the one of the defining block's latest run. Else None."""
+    block = defining_block(v)
+    region = block.parent if block is not None else None
+    if block is None or region is None:
+        return None
+    return block if any(b is not block and b.parent is region for b in enclosing_blocks(op)) else None
+
+
 def _takes_token(op: Operation) -> bool:
     """Whether `op` has an operand or a result of a token type (a loop,
     not generators, and type texts already seen not to be tokens skipped

@@ -53,7 +53,7 @@ from spec import registry
 from spec.diagnostics import DiagnosticError
 from spec.ir import Location, Operation, outermost, symbol_path
 from spec.semantics.boundary import CUT_OFF, BlockingBoundaryMachine, BoundaryMachine, blocks_on_return
-from spec.semantics.interp import check_supported, default_args
+from spec.semantics.interp import check_supported, default_args, switch_values
 from spec.semantics.outcome import Exploration, Outcome
 from spec.semantics.schedule import MachineFactory, explore
 
@@ -202,6 +202,26 @@ def _relocate(fin: Operation, fout: Operation) -> list[tuple[Operation, Location
 # -- exploration -------------------------------------------------------------------
 
 
+def _int_values(func: Operation, loops: bool) -> list[int]:
+    """The values every integer argument takes, one vector each: the first
+    of `INDEX_VALUES` (both where `loops`), then each case value of a
+    switch, so that every case is taken (the values a switch compares the
+    argument with, or a value derived from it, are the ones that matter)."""
+    values = list(INDEX_VALUES if loops else INDEX_VALUES[:1])
+    for op in func.nested_ops():
+        cases: list[int] = []
+        if op.name == "cf.switch":
+            try:
+                cases = switch_values(op)
+            except ValueError:
+                cases = []
+        elif op.name == "scf.index_switch":
+            attr = op.properties.get("cases")
+            cases = list(getattr(attr, "ints", ()))
+        values += [c for c in cases if c not in values]
+    return values
+
+
 def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     entry = func.regions[0].blocks[0]
     flags = [i for i, a in enumerate(entry.args) if a.type.int_width == 1][:MAX_FLAGS]
@@ -220,7 +240,7 @@ def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
         or not registry.lookup(op.name).speculatable
         for op in func.nested_ops()
     )
-    for n in (INDEX_VALUES if loops else INDEX_VALUES[:1]) if ints else (None,):
+    for n in _int_values(func, loops) if ints else (None,):
         for bits in itertools.product((0, 1), repeat=len(flags)):
             over: dict[str, object] = {str(i): n for i in ints} if n is not None else {}
             fl = dict(zip(flags, bits))

@@ -63,7 +63,9 @@ from spec.semantics.events import (
     Event,
     EventBuilder,
     EventGraph,
+    constant_int,
     defining_block_around,
+    defining_block_before,
     enclosing_blocks,
 )
 from spec.semantics.interp import switch_values
@@ -229,7 +231,7 @@ class _GuardedBuilder(EventBuilder):
         run of its defining block this is (the loop iterations and `cf`
         states around that block, not those between it and `op`)."""
         g = self.g
-        block = defining_block_around(op, cond)
+        block = defining_block_around(op, cond) or defining_block_before(op, cond)
         if block is None:
             return None
         owner = cond.defining_op
@@ -260,7 +262,14 @@ class _GuardedBuilder(EventBuilder):
             if where is None:
                 continue
             if entry[0] == "cf" and (entry[2], entry[3]) != where:
-                return None
+                # `op` in a later block of the defining block's region: the
+                # same run of it while no block on a cycle has been entered
+                # (each block runs once). Past a cycle the decisions stay
+                # apart: the same one again would leave only paths that go
+                # round forever, which the bound cuts with what they do.
+                if entry[2] != where[0] or entry[4]:
+                    return None
+                entry = ("cf", entry[1], entry[2], where[1], ())
             kept.append(entry)
         return ("same-condition", name, tuple(kept))
 
@@ -271,10 +280,22 @@ class _GuardedBuilder(EventBuilder):
             g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} has no counterpart in the input"
             return None
         same = None
-        if kind in ("scf.if", "cf.cond_br", "arith.select") and op.operands:
+        if kind in ("scf.if", "cf.cond_br", "cf.switch", "arith.select") and op.operands:
             same = self.condition_key(op, op.operands[0])
+            if same is not None and kind == "cf.switch":
+                # Option k is the k-th case: the same option of two
+                # switches on one value is the same case only if their
+                # case lists are equal.
+                same = (*same, str(op.properties.get("case_values")))
         key = same if same is not None else (src, g.ctx)
-        d = self.sym.decision(key, (lambda: Decision(kind, src, options)) if self.is_input else None)
+        # An output region op whose input counterpart has no effect inside
+        # (the input walks past it without deciding) decides freely: the
+        # input's events are the same whichever way it goes, so the output
+        # must keep them on every option. Not a loop: its trip counts past
+        # the bound would go unmarked, the input's graph being unbounded.
+        free = not self.is_input and bool(src.regions) and not registry.is_loop(kind) and self.opaque_region_op(src)
+        made = (lambda: Decision(kind, src, options, free)) if self.is_input or free else None
+        d = self.sym.decision(key, made)
         if d is None or self.sym.decisions[d].options != options:
             g.mismatch = g.mismatch or f"'{op.name}' at {op.loc} does not decide as the input does"
             return None
@@ -579,6 +600,12 @@ class _GuardedBuilder(EventBuilder):
             return cur
         block = region.blocks[0]
         parent, ctx0, mult0 = g.cond, g.ctx, self.mult
+        trips = constant_trip_count(op)
+        if trips is not None:
+            # The loop runs `trips` times on every path: the other trip
+            # counts (up to the bound) are no path of the function.
+            keep = min(trips, self.unroll)
+            g.excluded.extend(sym.conj(parent, sym.option(d, j)) for j in range(self.unroll + 1) if j != keep)
         carried = self.snap(registry.loop_init_operands(op))
         leave: list[tuple[int, int | None, list[_Snap] | None]] = [(sym.conj(parent, sym.option(d, 0)), cur, carried)]
         total, prod = 1, 1
@@ -647,6 +674,17 @@ class _GuardedBuilder(EventBuilder):
 
 def _index(items: list, item: object) -> int:
     return next(i for i, x in enumerate(items) if x is item)
+
+
+def constant_trip_count(op: Operation) -> int | None:
+    """How many times an `scf.for` whose bounds and step are constants runs
+    (None for any other loop, or a step that is not positive)."""
+    if op.name != "scf.for" or len(op.operands) < 3:
+        return None
+    lb, ub, step = (constant_int(v) for v in op.operands[:3])
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
 
 
 def enclosing_blocks_of(block: Block) -> list[Block]:
@@ -758,17 +796,26 @@ def _build_run(
     return RegionGraph(g, end, b.completions)
 
 
-def assignment(g: GuardedGraph, sym: Symbols, choices: list[int]) -> tuple[dict[int, int], list[int]]:
+def assignment(
+    g: GuardedGraph, sym: Symbols, choices: list[int], free: Mapping[int, int] | None = None
+) -> tuple[dict[int, int], list[int]]:
     """The decisions of the path `choices` names, as a path builder takes
     them: the decisions met on the path, in the order met, each taking the
     next entry (missing or out of range: its first option); a decision met
-    again (the same condition) keeps the option it took. Returns the option
-    of every decision met and the path's choices in full."""
+    again (the same condition) keeps the option it took. A free decision
+    (`Decision.free`, the output's alone) takes its option from `free`
+    (else its first) and no entry. Returns the option of every decision met
+    and the path's choices in full."""
     values: dict[int, int] = {}
     taken: list[int] = []
     holds = _Evaluator(sym, values)
     for d, pc in g.met:
         if not holds(pc):
+            continue
+        if sym.decisions[d].free:
+            if d not in values:
+                values[d] = (free or {}).get(d, 0)
+                holds.forget()
             continue
         if d not in values:
             k = len(taken)
@@ -817,25 +864,33 @@ def path_choices(g: GuardedGraph, sym: Symbols, choices: list[int]) -> tuple[int
     many choice lists that name few paths asks this first."""
     values, _ = assignment(g, sym, choices)
     holds = _Evaluator(sym, values)
-    return tuple(values[d] for d, pc in g.met if holds(pc))
+    return tuple(values[d] for d, pc in g.met if holds(pc) and not sym.decisions[d].free)
 
 
-def on_path(g: GuardedGraph, sym: Symbols, choices: list[int]) -> EventGraph:
+FREE_STEP = " (the output's own decision: the input's branches have no effect)"
+"""How a path names a free decision (`Decision.free`)."""
+
+
+def on_path(g: GuardedGraph, sym: Symbols, choices: list[int], free: Mapping[int, int] | None = None) -> EventGraph:
     """The graph of one path: `g` under the assignment `choices` names
     (`assignment`), its nodes and edges those whose condition holds, each
     `join` node contracted into the one alternative present on the path,
     nodes renumbered in order. `choices`, `options` and `path` say which
     decisions the path met (a decision met again has one option, as it
     cannot go another way); `truncated` if the path enters a block more
-    often than the bound allows (`GuardedGraph.excluded`)."""
-    values, taken = assignment(g, sym, choices)
+    often than the bound allows (`GuardedGraph.excluded`). A free decision
+    (the output's alone) takes its option from `free` and is named in
+    `path` only."""
+    values, taken = assignment(g, sym, choices, free)
     holds = _Evaluator(sym, values)
     out = EventGraph(g.func)
     out.bounded = g.bounded
     out.truncated = any(holds(c) for c in g.excluded)
     seen: set[int] = set()
     for (d, pc), op in zip(g.met, g.met_ops):
-        if holds(pc):
+        if holds(pc) and sym.decisions[d].free:
+            out.path.append(describe_choice(op, values[d]) + FREE_STEP)
+        elif holds(pc):
             out.choices.append(values[d])
             out.options.append(1 if d in seen else sym.decisions[d].options)
             out.path.append(describe_choice(op, values[d]))

@@ -313,11 +313,18 @@ def _fail(loc: Location, message: str) -> DiagnosticError:
     return DiagnosticError(error(loc, message))
 
 
-SINGLE_BLOCK_REGIONS: dict[str, tuple[str, ...]] = {"async.execute": ("bodyRegion",)}
-"""Regions that ODS declares `SizedRegion<1>` under the `SingleBlock` trait,
-by op and region name, where an empty region would reach code that takes
-the entry block (the refimpl's `async.execute` handling did, with an
-IndexError). mlir-opt-19 rejects both ways of getting the count wrong."""
+SINGLE_BLOCK_REGIONS: dict[str, tuple[str, ...]] = {
+    "async.execute": ("bodyRegion",),
+    "scf.for": ("region",),
+    "scf.if": ("thenRegion", "elseRegion?"),
+    "scf.while": ("before", "after"),
+}
+"""Regions that ODS declares `SizedRegion<1>` (`MaxSizedRegion<1>` where the
+name ends in `?`: it may be empty) under the `SingleBlock` trait, by op and
+region name, where an empty region would reach code that takes the entry
+block (the refimpl's `async.execute` handling did, with an IndexError), and
+several blocks code that takes one (a loop body's, a branch's).
+mlir-opt-19 rejects every way of getting the count wrong."""
 
 
 def check_region_blocks(name: str, regions: Sequence[Region], loc: Location) -> DiagnosticError | None:
@@ -330,6 +337,8 @@ def check_region_blocks(name: str, regions: Sequence[Region], loc: Location) -> 
         n = len(regions[i].blocks)
         if n > 1:
             return _fail(loc, f"'{name}' op expects region #{i} to have 0 or 1 blocks")
+        if n == 0 and region_name.endswith("?"):
+            continue
         if n == 0:
             return _fail(
                 loc, f"'{name}' op region #{i} ('{region_name}') failed to verify constraint: region with 1 blocks"

@@ -26,10 +26,11 @@ from collections.abc import Callable, Iterator
 from spec import registry
 from spec.attributes import DenseArrayAttr
 from spec.ir import Block, Operation, Region, Value
+from spec.semantics.block_states import cyclic_blocks
 from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import EventGraph
-from spec.semantics.events import DEFAULT_UNROLL, EventBuilder, defining_block_around
-from spec.semantics.union_graph import describe_choice
+from spec.semantics.events import DEFAULT_UNROLL, EventBuilder, defining_block_around, defining_block_before
+from spec.semantics.union_graph import constant_trip_count, describe_choice
 
 
 class PathBuilder(EventBuilder):
@@ -42,6 +43,8 @@ class PathBuilder(EventBuilder):
         """`same_condition` key -> the option its first decision took."""
         self.block_runs: dict[Block, int] = {}
         """Per block, how many times this path ran it so far."""
+        self.region_visits: dict[Region, dict[Block, int]] = {}
+        """Per `cf` region, the blocks its current run has entered."""
 
     def thread(self, block: Block, cur: int | None, tid: int, depth: int) -> tuple[int | None, Operation | None]:
         self.block_runs[block] = self.block_runs.get(block, 0) + 1
@@ -73,12 +76,19 @@ class PathBuilder(EventBuilder):
     def same_condition(self, op: Operation, cond: Value) -> tuple | None:
         """The key under which decisions on `cond` at `op` are one decision:
         the value and the run of the block that defines it (a value defined
-        in a loop body differs per iteration). None where the defining block
-        is not one `op` runs inside (a value from another block of a `cf`
-        region): then each decision stays free."""
+        in a loop body differs per iteration). The defining block may be an
+        earlier block of a `cf` region `op` runs in, while the region's run
+        has entered no block on a cycle (each block runs once there). None
+        elsewhere: then each decision stays free."""
         block = defining_block_around(op, cond)
         if block is None:
-            return None
+            block = defining_block_before(op, cond)
+            region = block.parent if block is not None else None
+            if block is None or region is None:
+                return None
+            visits = self.region_visits.get(region, {})
+            if any(visits.get(region.blocks[i], 0) for i in cyclic_blocks(region)):
+                return None
         return (cond, self.block_runs.get(block, 0))
 
     def bind(self, dsts: list[Value], srcs: list[Value]) -> None:
@@ -117,6 +127,7 @@ class PathBuilder(EventBuilder):
         block = region.blocks[0]
         self.bind(block.args, args)
         visits: dict[Block, int] = {}
+        self.region_visits[region] = visits
         while True:
             visits[block] = visits.get(block, 0) + 1
             if visits[block] > 1:
@@ -135,9 +146,12 @@ class PathBuilder(EventBuilder):
             if term.name == "cf.br":
                 nxt, operands = term.successors[0], term.operands
             elif term.name == "cf.switch":
+                same = self.same_condition(term, term.operands[0]) if term.operands else None
                 c = self.decide(
                     len(term.successors),
                     lambda c, t=term: describe_choice(t, c),
+                    # Option k is the k-th case: one decision only with the same cases.
+                    (*same, str(term.properties.get("case_values"))) if same is not None else None,
                 )
                 nxt, operands = term.successors[c], registry.switch_successor_operands(term)[c]
             else:
@@ -196,6 +210,10 @@ class PathBuilder(EventBuilder):
             g.bounded = True
             g.loops.add(name)
             trips = self.decide(self.unroll + 1, lambda c: f"{name} at {op.loc} runs {c} time{'s' if c != 1 else ''}")
+            constant = constant_trip_count(op)
+            if constant is not None and trips != min(constant, self.unroll):
+                # No run of the function takes this path.
+                g.truncated = True
             carried = registry.loop_init_operands(op)
             for _ in range(trips):
                 first = len(g.kinds)

@@ -18,6 +18,7 @@ from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation, Region
 from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_value_type, segment_sizes
 from spec.syntax.custom_registry import custom_printer, return_like, segments, shown_attrs
+from spec.syntax.op_checks import check_region_blocks
 from spec.syntax.printer import Printer
 
 KEYWORD_FIRST: frozenset[str] = frozenset(
@@ -69,7 +70,9 @@ class ScfRules(BuilderBase):
         inits = [self.typed(u, t) for (_, u), t in zip(pairs, types)]
         self._entry_args(region, [(iv, iv_type), *((tok, t) for (tok, _), t in zip(pairs, types))])
         self._ensure_terminator(region, "scf.yield", self.loc(meta))
-        return self.op("scf.for", meta, [*bounds, *inits], types, attributes=attrs, regions=[region])
+        return self._blocks_checked(
+            self.op("scf.for", meta, [*bounds, *inits], types, attributes=attrs, regions=[region])
+        )
 
     def scf_if_op(self, meta: Any, items: list) -> PartialOp:
         cond = self.typed(items[0], I1)
@@ -89,7 +92,7 @@ class ScfRules(BuilderBase):
             regions.append(Region())
         else:
             self._ensure_terminator(regions[1], "scf.yield", loc)
-        return self.op("scf.if", meta, [cond], types, attributes=attrs, regions=regions)
+        return self._blocks_checked(self.op("scf.if", meta, [cond], types, attributes=attrs, regions=regions))
 
     def scf_while_op(self, meta: Any, items: list) -> PartialOp:
         pairs = [i for i in items if isinstance(i, tuple)]
@@ -100,7 +103,18 @@ class ScfRules(BuilderBase):
             raise DiagnosticError(error(self.loc(meta), "expected as many input types as operands"))
         inits = [self.typed(u, t) for (_, u), t in zip(pairs, fn.inputs)]
         self._entry_args(regions[0], [(tok, t) for (tok, _), t in zip(pairs, fn.inputs)])
-        return self.op("scf.while", meta, inits, list(fn.results), attributes=attrs, regions=regions)
+        return self._blocks_checked(
+            self.op("scf.while", meta, inits, list(fn.results), attributes=attrs, regions=regions)
+        )
+
+    def _blocks_checked(self, partial: PartialOp) -> PartialOp:
+        """`partial` with its single-block regions' counts checked, the
+        failure reported after the parse, as mlir-opt-19's verifier does."""
+        op = partial.op
+        blocks = check_region_blocks(op.name, op.regions, op.loc)
+        if blocks is not None:
+            self._defer(op, properties=blocks)  # type: ignore[attr-defined]  # CoreRules' method: this mixin is combined with it (parser._Builder)
+        return partial
 
     def scf_parallel_op(self, meta: Any, items: list) -> PartialOp:
         ivs = [i for i in items if isinstance(i, Token)]
