@@ -3,10 +3,10 @@
     python bench/bench_gate.py [COUNT]
 
 Draws COUNT programs (default 100) the way the gate's `ci` profile does
-(derandomized, `verifier.generators.Features()`), then times, per program:
+(derandomized, `verifier.programs.generators.Features()`), then times, per program:
 
 - `gen`: drawing and parsing the program;
-- `gate/refimpl`: `verifier.gate.judge` with the default implementation (the
+- `gate/refimpl`: `verifier.harness.gate.judge` with the default implementation (the
   refimpl in reference mode, in-process): rewrite, parse, verify;
 - `gate/mlir-opt-19`: the same with `--impl "mlir-opt-19 -gpu-async-region"`
   (a subprocess per program), when installed;
@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
 from spec.syntax.parser import parse_module  # noqa: E402
-from verifier.gate import CommandImpl, RefimplImpl, judge  # noqa: E402
-from verifier.generators import Features, program_texts  # noqa: E402
+from verifier.harness.gate import CommandImpl, RefimplImpl, judge  # noqa: E402
+from verifier.programs.generators import Features, program_texts  # noqa: E402
 
 
 def draw(count: int) -> tuple[list[str], float]:

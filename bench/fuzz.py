@@ -4,7 +4,7 @@
     python bench/fuzz.py --diff [COUNT] [SEED] [--modes print,pass] [--shrink]
     python bench/fuzz.py --diff --replay SEED:INDEX [--modes ...]
 
-`--diff`: differential run against `mlir-opt-19` (`verifier/fuzz_syntax.py`:
+`--diff`: differential run against `mlir-opt-19` (`verifier/harness/fuzz_syntax.py`:
 token-level mutants of the corpus, input `i` of seed `s` replayable alone):
 per mode, accept/reject agreement, print mismatches, our crashes, and for
 each class of disagreement its shortest input (`--shrink`: reduced). Exit 1
@@ -128,7 +128,7 @@ def diff_main(argv: list[str]) -> int:
     import argparse  # noqa: PLC0415
     import shutil  # noqa: PLC0415
 
-    from verifier import fuzz_syntax as fz  # noqa: PLC0415
+    from verifier.harness import fuzz_syntax as fz  # noqa: PLC0415
 
     p = argparse.ArgumentParser(prog="python bench/fuzz.py --diff")
     p.add_argument("count", nargs="?", type=int, default=20_000)

@@ -4,7 +4,7 @@
                           [--sources identity,refimpl,...] [--bound B] [--steps N]
                           [--examples K] [--show-undecided K] [--time-budget S]
 
-Draws `--pairs` (program, rewrite) pairs with `verifier.judge_pairs.pairs`
+Draws `--pairs` (program, rewrite) pairs with `verifier.harness.judge_pairs.pairs`
 (a seeded Hypothesis run, so the same seed draws the same pairs), checks each
 with `verifier.check` and judges it with `spec.semantics.judge`, and prints
 the table verifier verdict x semantic judgement, then each disagreement
@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
-from verifier.boundary_programs import ALL, OPTION_NAMES  # noqa: E402
-from verifier.judge_pairs import SOURCES, Row, evaluate, pairs  # noqa: E402
+from verifier.harness.judge_pairs import SOURCES, Row, evaluate, pairs  # noqa: E402
+from verifier.programs.boundary_programs import ALL, OPTION_NAMES  # noqa: E402
 
 PAIR_SECONDS = 20
 """A pair judged longer than this is counted as `timeout` (neither answer)."""

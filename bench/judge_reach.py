@@ -10,7 +10,7 @@ changed signature), this bench
 1. reverts the verifier's fix for that class: a *mutation of the verifier*,
    applied by patching the one function that holds the fix (the table below
    names it), and nothing else;
-2. draws `--pairs` pairs from the judge's own strategy (`verifier.judge_pairs`),
+2. draws `--pairs` pairs from the judge's own strategy (`verifier.harness.judge_pairs`),
    steered toward the class only by the knobs any judge run has (program
    options, the edit list, the loop bound);
 3. judges every pair once with the semantics and checks it twice with the
@@ -47,11 +47,12 @@ from spec.diagnostics import DiagnosticError  # noqa: E402
 from spec.semantics import events  # noqa: E402
 from spec.semantics.judge import UNDECIDED, WRONG, judge_modules  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
-from verifier import blocking, correspondence, pipeline  # noqa: E402
-from verifier.boundary_programs import ALL, OPTION_NAMES, Options  # noqa: E402
-from verifier.gate import ImplFailed  # noqa: E402
-from verifier.judge_pairs import VERIFIER_BUDGET_S, VERIFIER_TIMEOUT_MS, Pair, output_text, pairs  # noqa: E402
-from verifier.solver import Status  # noqa: E402
+from verifier.harness.gate import ImplFailed  # noqa: E402
+from verifier.harness.judge_pairs import VERIFIER_BUDGET_S, VERIFIER_TIMEOUT_MS, Pair, output_text, pairs  # noqa: E402
+from verifier.match import correspondence
+from verifier.programs.boundary_programs import ALL, OPTION_NAMES, Options  # noqa: E402
+from verifier.proof import blocking, pipeline  # noqa: E402
+from verifier.smt.solver import Status  # noqa: E402
 
 Mutation = Callable[[], contextlib.AbstractContextManager[None]]
 Defect = Callable[[verifier.Report], bool]

@@ -31,8 +31,8 @@ from spec.diagnostics import DiagnosticError  # noqa: E402
 from spec.ir import Operation  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
 from verifier import check  # noqa: E402
-from verifier.enumeration import ALPHABETS, programs_up_to  # noqa: E402
-from verifier.gate import ImplFailed, RefimplImpl  # noqa: E402
+from verifier.harness.gate import ImplFailed, RefimplImpl  # noqa: E402
+from verifier.programs.enumeration import ALPHABETS, programs_up_to  # noqa: E402
 
 LOOPS = frozenset({"scf.for", "scf.while", "scf.parallel", "affine.for"})
 

@@ -15,9 +15,9 @@ of all obligations asked: the oracle-agreement count. An implementation that
 fails or prints something unparsable is shown as such, not as a verdict.
 
 With `--generated N` it also draws N programs the way the gate's `ci`
-profile does (derandomized Hypothesis, `verifier.generators.Features()`) and
+profile does (derandomized Hypothesis, `verifier.programs.generators.Features()`) and
 runs them through the identity, the refimpl's `reference` and `mlir19`
-modes and every mutant of `verifier.mutants` (a wrong rewrite made by
+modes and every mutant of `verifier.programs.mutants` (a wrong rewrite made by
 editing the refimpl's right one; a mutant that changes nothing in a program
 is not counted for it), giving the same per-implementation totals.
 
@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from verifier.gate import CommandImpl, ImplFailed, RefimplImpl, judge  # noqa: E402
+from verifier.harness.gate import CommandImpl, ImplFailed, RefimplImpl, judge  # noqa: E402
 
 
 def implementations() -> dict[str, Callable[[str], str]]:
@@ -56,7 +56,7 @@ def generated(count: int) -> list[str]:
     """`count` programs drawn as the gate's `ci` profile draws them."""
     from hypothesis import HealthCheck, given, settings
 
-    from verifier.generators import Features, program_texts
+    from verifier.programs.generators import Features, program_texts
 
     texts: list[str] = []
 
@@ -153,7 +153,7 @@ def main() -> int:
     for name in names:
         print(tallies[name].line(name))
     if args.generated:
-        from verifier.mutants import MUTANTS, MutantImpl
+        from verifier.programs.mutants import MUTANTS, MutantImpl
 
         texts = generated(args.generated)
         print(f"\n{len(texts)} generated programs:")

@@ -9,12 +9,12 @@ pinned to one core (`os.sched_setaffinity`, so the check does not fork),
 with the cyclic collector off as the CLI has it, and reports each phase's
 CPU seconds and the resident memory after it:
 
-- imports (`spec.syntax.parser`, `verifier.pipeline`: lark, Z3, ...), run in
+- imports (`spec.syntax.parser`, `verifier.proof.pipeline`: lark, Z3, ...), run in
   a fresh child so that nothing is imported yet;
 - loading the cached LALR parser;
 - parsing INPUT (dominance checked) and OUTPUT (not: the verifier judges it);
 - the transfer a forked parse pays: pickling INPUT's IR and loading it back;
-- `verifier.pipeline.check` (matching, well-formedness, event graphs,
+- `verifier.proof.pipeline.check` (matching, well-formedness, event graphs,
   obligations, Z3), its verdict printed beside it.
 
     python bench/where_time_goes.py [--sizes 10000,100000] [--runs 3]
@@ -54,7 +54,7 @@ def mark(name, c0):
     return time.process_time()
 c = time.process_time()
 from spec.syntax.parser import load_parser, parse_module
-from verifier.pipeline import CheckOptions, check
+from verifier.proof.pipeline import CheckOptions, check
 c = mark("imports", c)
 load_parser()
 c = mark("load the parser", c)

@@ -30,7 +30,7 @@ WAITING_THREADS = 0
 """Threads beside the one doing the work that hold no lock a forked copy
 could need, so forking beside them is safe: the main thread while it joins
 the worker (`spec.tool.run_tool` runs `main` in a thread of its own), and a
-progress line's redrawing thread (`verifier.progress`: it sleeps on an
+progress line's redrawing thread (`verifier.output.progress`: it sleeps on an
 event of its own and writes with `os.write`; a forked copy never touches
 either)."""
 
@@ -40,8 +40,8 @@ idle, whatever the size of the work. None (the default): fork only work
 large enough that the wall time saved is worth the CPU time spent (the
 callers' thresholds, asked through `large_enough`:
 `spec.syntax.parse_in_child.MIN_FORKED_BYTES`,
-`verifier.encode.MIN_FORKED_GROUPS`, `verifier.encode.MIN_FORKED_QUERIES`,
-`verifier.pipeline.MIN_FORKED_WELL_FORMED_OPS`). A fork buys wall time with CPU time:
+`verifier.smt.encode.MIN_FORKED_GROUPS`, `verifier.smt.encode.MIN_FORKED_QUERIES`,
+`verifier.proof.pipeline.MIN_FORKED_WELL_FORMED_OPS`). A fork buys wall time with CPU time:
 the second process's pickled transfer, a second Z3 context, and two
 processes on two cores slowing each other; a user on a loaded CI runner or
 on battery may want the CPU figure instead."""

@@ -156,7 +156,7 @@ def test_loading_the_gate_plugin_is_light() -> None:
         text=True,
         cwd=REPO,
     )
-    assert api.stdout.strip() == "verifier.pipeline"
+    assert api.stdout.strip() == "verifier.proof.pipeline"
 
 
 def test_gate_reads_its_implementation_from_pytest_ini(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """Differential fuzzing against mlir-opt-19 (issue 19), a short run in the
-suite: 300 mutants (seed 19, `verifier/fuzz_syntax.py`) through `spec
+suite: 300 mutants (seed 19, `verifier/harness/fuzz_syntax.py`) through `spec
 print` vs `mlir-opt-19 --allow-unregistered-dialect`, and through `refimpl
 --mode mlir19` vs `mlir-opt-19 -gpu-async-region`, in two mlir-opt
 processes per mode. Asserted: no crash of ours, no input we reject that 19
@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from verifier import fuzz_syntax as fz
+from verifier.harness import fuzz_syntax as fz
 
 COUNT = 300
 SEED = 19

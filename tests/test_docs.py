@@ -8,7 +8,7 @@
 - The README is short, and neither it nor the guide speaks of issue
   numbers, work sessions or past runs.
 - The README's verdict table lists every verdict with the exit code
-  `verifier/report.py` gives it.
+  `verifier/output/report.py` gives it.
 - The Python API page's example runs.
 - The performance page holds figures stamped by `make perf-docs`.
 - `mkdocs build --strict` passes (warnings, broken links and anchors
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.report import EXIT_CODES
+from verifier.output.report import EXIT_CODES
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

@@ -1,4 +1,4 @@
-"""The enumerator of small programs (`verifier.enumeration`): counts per
+"""The enumerator of small programs (`verifier.programs.enumeration`): counts per
 size, against a brute-force count, and validity for mlir-opt-19."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from verifier.enumeration import (
+from verifier.programs.enumeration import (
     ALPHABETS,
     ASYNC,
     CONTROL,
@@ -26,7 +26,7 @@ from verifier.enumeration import (
     walk_ops,
 )
 
-# The counts the enumerator prints (`python -m verifier.enumeration NAME K`);
+# The counts the enumerator prints (`python -m verifier.programs.enumeration NAME K`);
 # a change to an alphabet changes them, and the README's figures with them.
 EXPECTED = {
     "tiny": [4, 16, 64, 256, 1024],

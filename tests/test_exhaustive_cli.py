@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from tests.mlir_tools import needs_mlir19
-from verifier.enumeration import TINY, programs_up_to
-from verifier.exhaustive import split_output
+from verifier.harness.exhaustive import split_output
+from verifier.programs.enumeration import TINY, programs_up_to
 
 ROOT = Path(__file__).resolve().parent.parent
 # A broken implementation: the first memset becomes async and nobody waits
@@ -102,7 +102,7 @@ def test_usage_errors() -> None:
 
 
 def test_verifier_does_not_import_refimpl() -> None:
-    code = "import sys, verifier.__main__, verifier.exhaustive; print('refimpl' in sys.modules)"
+    code = "import sys, verifier.__main__, verifier.harness.exhaustive; print('refimpl' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.stdout.strip() == "False", r.stderr
 
@@ -123,8 +123,8 @@ def test_readme_smallest_upstream_bugs() -> None:
     """verifier/README.md, "Every small program": the smallest programs of
     upstream's two bugs, by id, are refuted in mlir19 mode with the
     signatures given there, and verified for the reference."""
-    from verifier.enumeration import ALPHABETS, programs
-    from verifier.exhaustive import RefimplRunner
+    from verifier.harness.exhaustive import RefimplRunner
+    from verifier.programs.enumeration import ALPHABETS, programs
 
     cases = {
         ("control", "4-15150"): "before-end: gpu.launch_func -> func.func (cross-thread)",

@@ -4,7 +4,7 @@
   by construction, not just by our own parser's standards);
 - `python -m refimpl --mode mlir19` prints exactly what
   `mlir-opt-19 -gpu-async-region` prints, byte for byte, on generated
-  programs (its in-process equivalent, `verifier.gate.RefimplImpl`).
+  programs (its in-process equivalent, `verifier.harness.gate.RefimplImpl`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 from tests.support.profiles import examples
-from verifier.gate import ImplFailed, RefimplImpl
-from verifier.generators import Features, programs
+from verifier.harness.gate import ImplFailed, RefimplImpl
+from verifier.programs.generators import Features, programs
 
 SETTINGS = settings(
     max_examples=examples(40),

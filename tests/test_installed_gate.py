@@ -182,7 +182,7 @@ def _counts(summary: str) -> dict[str, int]:
 def undecided_corpus() -> int:
     """Corpus programs whose reference rewrite the gate skips (verdict
     `unknown` or `bounded`), asked in-process of the checkout."""
-    from verifier.gate import UNDECIDED, RefimplImpl, judge
+    from verifier.harness.gate import UNDECIDED, RefimplImpl, judge
 
     impl = RefimplImpl("reference")
     return sum(judge(p.read_text(), impl).status == UNDECIDED for p in (REPO / "verifier" / "corpus").glob("*.mlir"))

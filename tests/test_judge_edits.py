@@ -21,8 +21,8 @@ import verifier
 from spec.semantics.judge import WRONG, judge_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
-from verifier.edits import EDITS
-from verifier.judge_pairs import nested
+from verifier.harness.judge_pairs import nested
+from verifier.programs.edits import EDITS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -151,7 +151,7 @@ def test_a_rewrite_inside_a_nested_module_is_no_interface_change() -> None:
     """The module holding the function is compared op by op around it: the
     function's own body changing (the pass's rewrite) is not 'what surrounds
     the function'."""
-    from verifier.gate import RefimplImpl
+    from verifier.harness.gate import RefimplImpl
 
     text = nested(PROGRAM)
     out = RefimplImpl("reference")(text)

@@ -22,8 +22,8 @@ from spec.semantics.interp import check_supported
 from spec.semantics.judge import OK, WRONG, judge_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
-from verifier.boundary_programs import ALL, OPTION_NAMES, boundary_programs
-from verifier.edits import EDITS
+from verifier.programs.boundary_programs import ALL, OPTION_NAMES, boundary_programs
+from verifier.programs.edits import EDITS
 
 H = """module attributes {gpu.container_module} {
   gpu.module @kernels {

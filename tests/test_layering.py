@@ -1,7 +1,7 @@
 """The packages' import direction, as the docs state it: `spec` (the
 language) imports neither `refimpl` nor `verifier`; `refimpl` does not
 import `verifier`; `verifier` reaches `refimpl` only through
-`verifier/reference_impl.py`, the default implementation under test. Every
+`verifier/harness/reference_impl.py`, the default implementation under test. Every
 import counts, at module level or inside a function, as the source says
 it (read with `ast`, nothing is imported)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SEAM = ROOT / "verifier" / "reference_impl.py"
+SEAM = ROOT / "verifier" / "harness" / "reference_impl.py"
 FORBIDDEN = {"spec": {"refimpl", "verifier"}, "refimpl": {"verifier"}, "verifier": {"refimpl"}}
 
 

@@ -19,9 +19,9 @@ from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
 from spec.semantics.union_graph import ALWAYS, GuardedGraph, build_guarded
 from spec.syntax.parser import parse_module
-from verifier import correspondence
-from verifier.correspondence import _PLUMBING, _same_operands, _segmented, match, movable
-from verifier.wellformed import well_formed
+from verifier.match import correspondence
+from verifier.match.correspondence import _PLUMBING, _same_operands, _segmented, match, movable
+from verifier.match.wellformed import well_formed
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted((ROOT / "verifier" / "corpus").glob("*.mlir"))

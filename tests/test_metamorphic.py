@@ -25,8 +25,8 @@ from spec.ir import Operation
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from tests.support.profiles import examples
-from verifier.gate import RefimplImpl
-from verifier.generators import STRAIGHT, Features, programs
+from verifier.harness.gate import RefimplImpl
+from verifier.programs.generators import STRAIGHT, Features, programs
 
 CORPUS = sorted((Path(__file__).parent.parent / "verifier" / "corpus").glob("*.mlir"))
 SETTINGS = settings(

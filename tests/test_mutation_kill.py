@@ -1,7 +1,7 @@
-"""Mutation testing of the gate: every broken pass in `verifier.mutants` must
+"""Mutation testing of the gate: every broken pass in `verifier.programs.mutants` must
 be caught.
 
-Each mutant is run through the gate (`verifier.gate.judge`) on the corpus of
+Each mutant is run through the gate (`verifier.harness.gate.judge`) on the corpus of
 `verifier/corpus/` and on a deterministic sample of generated programs. A
 program kills a mutant only if the correct rewrite of that program verifies
 and the mutant's rewrite fails; a program the verifier cannot verify even
@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, find, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from verifier.gate import FAIL, PASS, RefimplImpl, judge
-from verifier.generators import STRAIGHT, Features, program_texts
-from verifier.mutants import MUTANTS, MutantImpl
+from verifier.harness.gate import FAIL, PASS, RefimplImpl, judge
+from verifier.programs.generators import STRAIGHT, Features, program_texts
+from verifier.programs.mutants import MUTANTS, MutantImpl
 
 CORPUS = sorted((Path(__file__).parent.parent / "verifier" / "corpus").glob("*.mlir"))
 SAMPLE = int(os.environ.get("GATE_KILL_SAMPLE", "12"))

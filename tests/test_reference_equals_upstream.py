@@ -3,7 +3,7 @@ mlir-opt-19 prints (issue 14, class 14).
 
 Inputs: the corpus of the verifier (`verifier/corpus/`), every chunk of the
 refimpl lit inputs (`tests/lit/refimpl/`), and generated programs
-(`verifier.generators`, drawn deterministically). On each, mlir-opt-19 runs;
+(`verifier.programs.generators`, drawn deterministically). On each, mlir-opt-19 runs;
 where its output parses and `verifier.check` verifies it, the reference
 mode's output must be byte-identical to it, except in the cases the
 reference deviates on purpose although the verifier cannot see upstream's
@@ -28,7 +28,7 @@ from spec.ir import Operation
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 from tests.support.refimpl_runs import LIT_DIR, chunks_of, ours, theirs
-from verifier.generators import STRAIGHT, Features, programs
+from verifier.programs.generators import STRAIGHT, Features, programs
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted((ROOT / "verifier" / "corpus").glob("*.mlir"))

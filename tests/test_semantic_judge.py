@@ -10,7 +10,7 @@ Two parts:
   so is `ok` for the correct rewrites (the identity where nothing changes,
   the refimpl's output).
 - **The differential** (Hypothesis): (program, rewrite) pairs from
-  `verifier.judge_pairs.pairs`, each checked by `verifier.check` and judged
+  `verifier.harness.judge_pairs.pairs`, each checked by `verifier.check` and judged
   by the semantics. Requirement: no pair `verified` and semantically
   `wrong`. `test_differential_closed_holes` draws programs and edits that
   avoid every construct of an open hole (so it must pass today);
@@ -19,7 +19,7 @@ Two parts:
   (or set `JUDGE_FIXED_HOLES=name,name` / `all` to try before editing), and
   the closed-holes test starts drawing its constructs.
 
-Shrinking: as `verifier.judge_pairs.pairs` says (program toward fewer ops
+Shrinking: as `verifier.harness.judge_pairs.pairs` says (program toward fewer ops
 and no boundary options, rewrite source toward the identity, edits toward
 none). Examples: 10 (a few seconds), 200 with `--hypothesis-profile
 thorough` (`tests.support.profiles`); `bench/judge.py --pairs N` runs many
@@ -38,10 +38,10 @@ import verifier
 from spec.semantics.judge import OK, WRONG, judge_modules
 from spec.syntax.parser import parse_module
 from tests.support.profiles import examples
-from verifier.boundary_programs import ALL
-from verifier.edits import EDITS
-from verifier.gate import RefimplImpl
-from verifier.judge_pairs import SOURCES, Pair, evaluate, pairs
+from verifier.harness.gate import RefimplImpl
+from verifier.harness.judge_pairs import SOURCES, Pair, evaluate, pairs
+from verifier.programs.boundary_programs import ALL
+from verifier.programs.edits import EDITS
 
 HOLES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     # name: (program options that reach it, edits that reach it, reason).

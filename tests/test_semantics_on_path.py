@@ -16,7 +16,7 @@ from spec.semantics.event_graph import EventGraph
 from spec.semantics.union_graph import build_guarded, on_path
 from spec.syntax.parser import parse_module
 from tests.support import control_programs, path_builder
-from verifier.generators import Features, programs
+from verifier.programs.generators import Features, programs
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(ROOT.joinpath("verifier", "corpus").glob("*.mlir")) + sorted(

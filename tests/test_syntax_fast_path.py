@@ -8,7 +8,7 @@ same location and name of every op, result, block and block argument;
 or the same diagnostic, rendered. The texts: every `.mlir` file of the
 repository (each `// -----` chunk, with and without unregistered dialects
 allowed), generated programs (`bench/gen_programs`, mlir-opt-19's output
-of them when it is installed, `verifier.generators`, `verifier.enumeration`),
+of them when it is installed, `verifier.programs.generators`, `verifier.programs.enumeration`),
 broken variants of generated op lines (an undefined value, a wrong type, a
 truncated line, a trailing location or attribute, a misspelt keyword, ...)
 and the corpus mutations of the hostile-input tests.
@@ -39,8 +39,8 @@ from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19
 from tests.support.mutations import byte_mutations, token_mutations
-from verifier import enumeration
-from verifier.generators import Features, program_texts
+from verifier.programs import enumeration
+from verifier.programs.generators import Features, program_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

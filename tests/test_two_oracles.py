@@ -5,7 +5,7 @@ On small generated programs (one function, straight-line host code with GPU
 ops, user tokens and waits, `async.execute` with tokens and values, awaits;
 no `scf`/`cf`, whose paths the explorer would need concrete flags for) and on
 their rewrites, both correct (the refimpl)
-and broken (every mutant of `verifier.mutants`):
+and broken (every mutant of `verifier.programs.mutants`):
 
 - oracle 1 is `verifier.check` (Z3 over the happens-before graph);
 - oracle 2 runs `spec.semantics.schedule.explore` exhaustively on the input
@@ -33,10 +33,10 @@ from spec.ir import Operation
 from spec.semantics import interp, schedule
 from spec.syntax.parser import parse_module
 from tests.support.profiles import examples
-from verifier.correspondence import match
-from verifier.gate import ImplFailed, RefimplImpl
-from verifier.generators import Features, programs
-from verifier.mutants import MUTANTS, MutantImpl
+from verifier.harness.gate import ImplFailed, RefimplImpl
+from verifier.match.correspondence import match
+from verifier.programs.generators import Features, programs
+from verifier.programs.mutants import MUTANTS, MutantImpl
 
 ORACLE_FEATURES = Features(scf=False, cf=False, async_exec=True, max_functions=1, max_ops=5, max_depth=1)
 EXAMPLES = examples(12)

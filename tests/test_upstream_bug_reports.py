@@ -20,8 +20,8 @@ import pytest
 import verifier
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19, MLIR_OPT_22
-from verifier.gate import RefimplImpl
-from verifier.report import REFUTED, VERIFIED
+from verifier.harness.gate import RefimplImpl
+from verifier.output.report import REFUTED, VERIFIED
 
 REPORTS = Path(__file__).resolve().parents[1] / "docs" / "upstream-bugs"
 NAMES = sorted(p.name for p in REPORTS.glob("*.md") if p.name != "README.md")

@@ -18,8 +18,8 @@ import pytest
 import verifier
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19
-from verifier.gate import RefimplImpl
-from verifier.report import VERIFIED
+from verifier.harness.gate import RefimplImpl
+from verifier.output.report import VERIFIED
 
 CRASHES = Path(__file__).resolve().parents[1] / "docs" / "upstream-bugs" / "crashes"
 NAMES = sorted(p.name for p in CRASHES.glob("*.md"))

@@ -23,7 +23,7 @@ import pytest
 import verifier
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import IREE_OPT, MLIR_OPT_19, MLIR_OPT_22
-from verifier.gate import RefimplImpl
+from verifier.harness.gate import RefimplImpl
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORTS = ROOT / "docs" / "upstream-bugs" / "invalid-ir"

@@ -17,7 +17,7 @@ from tests.mlir_tools import MLIR_OPT_19
 from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, module, run
 from verifier import check
-from verifier.report import BOUNDED, REFUTED, UNKNOWN, VERIFIED, Report
+from verifier.output.report import BOUNDED, REFUTED, UNKNOWN, VERIFIED, Report
 
 HEAD_DECLS = """  func.func private @take(!gpu.async.token)
   func.func private @make() -> !gpu.async.token

@@ -20,8 +20,9 @@ import pytest
 from spec import registry
 from spec.syntax.parser import parse_module
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
-from verifier import check, correspondence
-from verifier.report import REFUTED, VERIFIED, Report, Violation
+from verifier import check
+from verifier.match import correspondence
+from verifier.output.report import REFUTED, VERIFIED, Report, Violation
 
 ROOT = Path(__file__).resolve().parent.parent
 

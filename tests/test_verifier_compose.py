@@ -1,4 +1,4 @@
-"""The compositional proof (`verifier/compose.py`): closed region ops proved
+"""The compositional proof (`verifier/proof/compose.py`): closed region ops proved
 apart, and the whole-function proof as its reference.
 
 - on the corpora (each program with the refimpl's three rewrites and an
@@ -19,8 +19,8 @@ import pytest
 from spec.syntax.parser import parse_module
 from tests.support.compose_agreement import compare, rewrites
 from verifier import check
-from verifier.gate import RefimplImpl
-from verifier.report import BOUNDED, REFUTED, VERIFIED
+from verifier.harness.gate import RefimplImpl
+from verifier.output.report import BOUNDED, REFUTED, VERIFIED
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = sorted(
@@ -180,7 +180,7 @@ def test_an_if_inside_a_loop_is_proved_apart_with_both_branches() -> None:
 
 def test_a_token_carried_by_the_loop_is_not_composed_but_proved_by_induction() -> None:
     """Not a closed region (no region proved apart): unrolled, the proof is
-    bounded; by induction on the iterations (`verifier/induction.py`) it
+    bounded; by induction on the iterations (`verifier/proof/induction.py`) it
     holds for every trip count."""
     text = program(
         "    %t0 = gpu.wait async\n"

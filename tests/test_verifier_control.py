@@ -24,7 +24,7 @@ from tests.support.control_programs import (
 )
 from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, module, pair
-from verifier.report import BOUNDED, REFUTED, UNKNOWN, VERIFIED
+from verifier.output.report import BOUNDED, REFUTED, UNKNOWN, VERIFIED
 
 
 def run(inp: str, out: str, **options: object) -> verifier.Report:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier.enumeration import WHOLE, batched, programs_up_to
-from verifier.exhaustive import RefimplRunner, Summary
+from verifier.harness.exhaustive import RefimplRunner, Summary
+from verifier.programs.enumeration import WHOLE, batched, programs_up_to
 
 distributed = pytest.importorskip("distributed")
 
@@ -31,7 +31,7 @@ def _outcome(s: Summary) -> dict:
 
 @pytest.mark.parametrize("mode", ["reference", "seed"])
 def test_local_cluster_with_a_worker_killed(mode: str) -> None:
-    from verifier.cluster import run_on_cluster
+    from verifier.harness.cluster import run_on_cluster
 
     runner = RefimplRunner(mode, 10_000)
     want = Summary.of((r for b in batched(programs_up_to(WHOLE, 2), 64) for r in runner.run(b)), 0.0)

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from verifier import encode_guarded
-from verifier.enumeration import WHOLE, batched, programs_up_to
-from verifier.exhaustive import RefimplRunner, Result, set_plain
-from verifier.solver import ProvedQueries
+from verifier.harness.exhaustive import RefimplRunner, Result, set_plain
+from verifier.programs.enumeration import WHOLE, batched, programs_up_to
+from verifier.smt import encode_guarded
+from verifier.smt.solver import ProvedQueries
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_path_choices_is_on_path_choices() -> None:
     from spec.semantics.conditions import Symbols
     from spec.semantics.union_graph import build_guarded, on_path, path_choices
     from spec.syntax.parser import parse_module
-    from verifier.pipeline import functions_of
+    from verifier.proof.pipeline import functions_of
 
     rng = random.Random(7)
     checked = 0

@@ -1,4 +1,4 @@
-"""`verifier.exhaustive` keeps nothing per program: the summary is counters
+"""`verifier.harness.exhaustive` keeps nothing per program: the summary is counters
 and one program per signature, resumed ids are bits, the results file is
 whole lines, and a run's IR is collected even under `run_tool`'s collector
 switched off."""
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from verifier.exhaustive import Done, Result, ResultsFile, Summary, load_results
+from verifier.harness.exhaustive import Done, Result, ResultsFile, Summary, load_results
 
 ROOT = Path(__file__).resolve().parent.parent
 

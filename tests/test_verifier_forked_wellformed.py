@@ -17,8 +17,8 @@ import pytest
 
 import spec.fork_child as fork
 from spec.syntax.parser import parse_module
-from verifier import pipeline
-from verifier.wellformed import well_formed
+from verifier.match.wellformed import well_formed
+from verifier.proof import pipeline
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork on this platform")
 

@@ -10,7 +10,7 @@ import pytest
 from spec.diagnostics import DiagnosticError
 from spec.ir import Operation
 from spec.syntax.parser import parse_module
-from verifier.pipeline import functions_of
+from verifier.proof.pipeline import functions_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*ROOT.glob("verifier/corpus/*.mlir"), *ROOT.glob("examples/*.mlir"), *ROOT.glob("tests/**/*.mlir")])

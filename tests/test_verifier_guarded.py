@@ -30,12 +30,12 @@ from tests.support.control_programs import (
 )
 from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, both, module, summary
-from verifier import encode_guarded
-from verifier.gate import ImplFailed, RefimplImpl
-from verifier.generators import Features, programs
-from verifier.mutants import MutantImpl
-from verifier.report import BOUNDED, INCONSISTENT, REFUTED, UNKNOWN, VERIFIED
-from verifier.solver import Outcome, Status
+from verifier.harness.gate import ImplFailed, RefimplImpl
+from verifier.output.report import BOUNDED, INCONSISTENT, REFUTED, UNKNOWN, VERIFIED
+from verifier.programs.generators import Features, programs
+from verifier.programs.mutants import MutantImpl
+from verifier.smt import encode_guarded
+from verifier.smt.solver import Outcome, Status
 
 IF_ELSE_IN = module(
     """  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: i1) {

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from spec.syntax.parser import parse_module
 from tests.support.rewrites import HEAD
 from verifier import check
-from verifier.report import REFUTED, VERIFIED
+from verifier.output.report import REFUTED, VERIFIED
 
 LAUNCH = "@k::@f blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)"
 GPU = {

@@ -1,4 +1,4 @@
-"""Loops whose iterations carry tokens, proved by induction (`verifier/induction.py`).
+"""Loops whose iterations carry tokens, proved by induction (`verifier/proof/induction.py`).
 
 A rotating pair of carried tokens (`iter_args(%a, %p)`, `scf.yield %p, %x`)
 and a launch that waits on both. Right rewrites (the identity, an extra
@@ -17,7 +17,7 @@ import pytest
 
 from spec.syntax.parser import parse_module
 from verifier import check
-from verifier.report import BOUNDED, REFUTED, VERIFIED
+from verifier.output.report import BOUNDED, REFUTED, VERIFIED
 
 PROGRAM = """module attributes {gpu.container_module} {
   gpu.module @kernels {

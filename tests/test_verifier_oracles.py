@@ -12,12 +12,12 @@ import pytest
 import z3
 
 import verifier
-import verifier.encode
-import verifier.paths
+import verifier.proof.one_path
+import verifier.smt.encode
 from refimpl import rewrite
 from spec.syntax.parser import parse_module
 from tests.support.rewrites import GOOD, SYNC
-from verifier.report import INCONSISTENT, UNKNOWN, VERIFIED
+from verifier.output.report import INCONSISTENT, UNKNOWN, VERIFIED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,7 +51,7 @@ def test_solver_unknown_is_never_verified(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_oracle_disagreement_is_inconsistent(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verifier.paths, "reachable", lambda g, a, b: False)
+    monkeypatch.setattr(verifier.proof.one_path, "reachable", lambda g, a, b: False)
     r = verifier.check(*parsed())
     assert r.verdict == INCONSISTENT
     assert r.exit_code == 3

@@ -19,8 +19,8 @@ from tests.support.path_builder import build
 from tests.support.path_reference import check_path_by_path
 from tests.support.rewrites import LAUNCH, both, module, summary
 from verifier import check
-from verifier.obligations import obligations
-from verifier.report import BOUNDED, REFUTED
+from verifier.output.report import BOUNDED, REFUTED
+from verifier.proof.obligations import obligations
 
 PARALLEL_IN = module(
     """  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %n: index, %v: f32) {

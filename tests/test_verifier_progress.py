@@ -1,4 +1,4 @@
-"""`verifier/progress.py`: a status line on stderr only when it is a
+"""`verifier/output/progress.py`: a status line on stderr only when it is a
 terminal (a fake tty stream here), nothing otherwise; and the CLIs draw
 nothing into a pipe."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier import progress
-from verifier.progress import Progress
+from verifier.output import progress
+from verifier.output.progress import Progress
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ import pytest
 
 import spec.fork_child
 import verifier
-import verifier.encode as encode
+import verifier.smt.encode as encode
 from bench.bench_verify import generate
 from spec.syntax.parser import parse_module
 
@@ -114,7 +114,7 @@ def test_verdicts_order_by_how_bad_and_sort_beside_other_words() -> None:
     """`inconsistent < refuted < unknown < verified`; a table that holds a
     verdict and another word (`timeout`, `impl-failed`) still sorts (the
     judge's running table once died on `sorted` of such keys)."""
-    from verifier.solver import Status
+    from verifier.smt.solver import Status
 
     assert Status.INCONSISTENT < Status.REFUTED < Status.UNKNOWN < Status.VERIFIED
     assert min(Status.VERIFIED, Status.UNKNOWN) is Status.UNKNOWN and Status.REFUTED <= "refuted"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-import verifier.replay as replay_module
+import verifier.proof.replay as replay_module
 from spec.syntax.parser import parse_module
 from verifier import check
-from verifier.replay import EXCERPT_CONTEXT, Replay
+from verifier.proof.replay import EXCERPT_CONTEXT, Replay
 
 IN_ALLOC_THEN_LOAD_ELSEWHERE = """func.func @f(%a: memref<16xf32>, %i: index) {
   %m = gpu.alloc () : memref<16xf32>

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.rewrites import GOOD, LAUNCH, SYNC, module, pair, run
-from verifier.report import REFUTED, VERIFIED
+from verifier.output.report import REFUTED, VERIFIED
 
 # --- straight-line host code ------------------------------------------------
 

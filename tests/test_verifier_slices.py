@@ -29,10 +29,10 @@ from spec.ir import Operation
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
 from spec.semantics.union_graph import ALWAYS, GuardedGraph
-from verifier import encode
-from verifier.encode import Prover
-from verifier.reach import reachable
-from verifier.solver import Status
+from verifier.proof.reach import reachable
+from verifier.smt import encode
+from verifier.smt.encode import Prover
+from verifier.smt.solver import Status
 
 
 def _graph(n: int, edges: int, seed: int, forward: bool = True, span: int = 0) -> EventGraph:

@@ -22,7 +22,7 @@ from spec.semantics.judge import OK, WRONG, judge_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from verifier import check
-from verifier.report import REFUTED, UNKNOWN, VERIFIED
+from verifier.output.report import REFUTED, UNKNOWN, VERIFIED
 
 HERE = Path(__file__).parent / "soundness"
 

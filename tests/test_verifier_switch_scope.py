@@ -15,8 +15,8 @@ import pytest
 
 from spec.syntax.parser import parse_module
 from verifier import check
-from verifier.gate import RefimplImpl
-from verifier.report import REFUTED, VERIFIED
+from verifier.harness.gate import RefimplImpl
+from verifier.output.report import REFUTED, VERIFIED
 
 LAUNCH = "@kernels::@k0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%b : memref<4xf32>)"
 HEAD = """module attributes {gpu.container_module} {

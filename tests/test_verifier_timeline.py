@@ -1,5 +1,5 @@
 """`python -m verifier check --svg/--html`: the counterexample as a timeline
-(`verifier/timeline.py`). The SVG is parsed as XML: lanes for the host,
+(`verifier/output/timeline.py`). The SVG is parsed as XML: lanes for the host,
 GPU streams and execute bodies, the two unordered ops highlighted, the
 missing edge drawn; nothing written for a verified rewrite."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from spec.syntax.parser import parse_module
 from verifier import check
-from verifier.timeline import streams, timeline_svg
+from verifier.output.timeline import streams, timeline_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"

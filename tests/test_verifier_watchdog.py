@@ -1,11 +1,11 @@
-"""`verifier.budget.Watchdog`: one thread calls every budget's deadline
+"""`verifier.proof.budget.Watchdog`: one thread calls every budget's deadline
 functions, in deadline order, and forgets cancelled ones at once."""
 
 from __future__ import annotations
 
 import threading
 
-from verifier.budget import Budget, Watchdog
+from verifier.proof.budget import Budget, Watchdog
 
 
 def test_calls_in_deadline_order_and_not_the_cancelled() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.rewrites import LAUNCH, module, run
-from verifier.report import BOUNDED, REFUTED, VERIFIED
+from verifier.output.report import BOUNDED, REFUTED, VERIFIED
 
 INPUT = module(f"""  func.func @f(%m: memref<4xf32>, %p: i1, %n: index, %x: f32) {{
     %c0 = arith.constant 0 : index

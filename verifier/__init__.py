@@ -13,19 +13,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from verifier.pipeline import CheckOptions, check, functions_of
-    from verifier.report import FunctionReport, Report, Violation
-    from verifier.solver import Outcome, Status
+    from verifier.output.report import FunctionReport, Report, Violation
+    from verifier.proof.pipeline import CheckOptions, check, functions_of
+    from verifier.smt.solver import Outcome, Status
 
 _WHERE = {
-    "check": "verifier.pipeline",
-    "CheckOptions": "verifier.pipeline",
-    "functions_of": "verifier.pipeline",
-    "Report": "verifier.report",
-    "FunctionReport": "verifier.report",
-    "Violation": "verifier.report",
-    "Outcome": "verifier.solver",
-    "Status": "verifier.solver",
+    "check": "verifier.proof.pipeline",
+    "CheckOptions": "verifier.proof.pipeline",
+    "functions_of": "verifier.proof.pipeline",
+    "Report": "verifier.output.report",
+    "FunctionReport": "verifier.output.report",
+    "Violation": "verifier.output.report",
+    "Outcome": "verifier.smt.solver",
+    "Status": "verifier.smt.solver",
 }
 """Each public name's module. They are imported on first use (PEP 562), not
 here: the gate's pytest plugin lives in this package and is loaded by every

@@ -38,17 +38,20 @@ from spec.tool import (
     run_tool,
     write_file,
 )
-from verifier import CheckOptions, budget, check, command_line, progress, split_check
-from verifier.external import ImplProcess
-from verifier.report import FunctionReport, Report
-from verifier.solver import Status
+from verifier import CheckOptions, check, command_line
+from verifier.harness import split_check
+from verifier.harness.external import ImplProcess
+from verifier.output import progress
+from verifier.output.report import FunctionReport, Report
+from verifier.proof import budget
+from verifier.smt.solver import Status
 
 EXIT_BAD_INPUT = 2
 
 
 class _Impl:
     """An implementation run on INPUT (the verifier parses INPUT meanwhile):
-    `verifier.external.ImplProcess`, its failures as diagnostics on the
+    `verifier.harness.external.ImplProcess`, its failures as diagnostics on the
     output's label."""
 
     def __init__(
@@ -209,7 +212,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m verifier") -> int
     args = command_line.parser(prog, exhaustive_args=not words or words[0] not in ("check",)).parse_args(argv)
     allow_unregistered_dialects(getattr(args, "allow_unregistered_dialect", False))
     if args.command == "exhaustive":
-        from verifier import exhaustive
+        from verifier.harness import exhaustive
 
         return exhaustive.main(args)
     bar = progress.install(progress.Progress().start())
@@ -246,13 +249,13 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
         )
         return EXIT_BAD_INPUT
     if args.dot:
-        from verifier.dot import graph_dot
+        from verifier.output.dot import graph_dot
 
         # A ToolError here (`cannot open output file`) is exit 2 with nothing
         # on stdout (`run_tool(main, io_failure=2)`).
         write_file(args.dot, graph_dot(report))
     if args.svg or args.html:
-        from verifier.timeline import write_pictures
+        from verifier.output.timeline import write_pictures
 
         write_pictures(report, args.svg, args.html, sources)
     text = report.json_text() if args.format == "json" else report.text(sources)
@@ -301,7 +304,7 @@ def _options(args: argparse.Namespace, module_in: Operation, src_in: Source, src
 
 
 def _check_chunks(args: argparse.Namespace, prog: progress.Progress, sources: dict[str, str]) -> int:
-    """`--split-input-file` (`verifier/split_check.py`)."""
+    """`--split-input-file` (`verifier/harness/split_check.py`)."""
     prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, src_out = _split_sources(args, sources)

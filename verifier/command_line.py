@@ -8,9 +8,9 @@ import argparse
 
 from spec.semantics.events import DEFAULT_UNROLL
 from spec.tool import add_subcommand, cli_parser
-from verifier import budget
-from verifier.external import IMPL_TIMEOUT_S
-from verifier.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
+from verifier.harness.external import IMPL_TIMEOUT_S
+from verifier.proof import budget
+from verifier.smt.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS
 
 
 def parser(prog: str = "python -m verifier", exhaustive_args: bool = True) -> argparse.ArgumentParser:
@@ -141,7 +141,7 @@ def parser(prog: str = "python -m verifier", exhaustive_args: bool = True) -> ar
         help="keep the rewrite the verifier ran (--impl or the refimpl) in FILE; the report's locations then name FILE",
     )
     if exhaustive_args:
-        from verifier import exhaustive
+        from verifier.harness import exhaustive
 
         exhaustive.add_parser(sub)
     else:

@@ -13,7 +13,7 @@ where the distribution is installed, including the runs of a project's own
 unrelated tests. So this module:
 
 - imports nothing heavy at import time (no Hypothesis, no `spec`): the
-  fixtures import `verifier.gate` when a gate test asks for them;
+  fixtures import `verifier.harness.gate` when a gate test asks for them;
 - never loads a Hypothesis profile globally and never re-registers
   Hypothesis' built-in `ci` profile: the gate's profiles apply to the gate's
   own tests only, through `gate_settings()`, which `test_conformance.py`
@@ -57,7 +57,7 @@ import pytest
 if TYPE_CHECKING:
     from hypothesis import settings as Settings
 
-    from verifier.gate import Implementation
+    from verifier.harness.gate import Implementation
 
 GATE_PROFILES: dict[str, dict[str, Any]] = {
     # Hypothesis' built-in `ci` spelled out, so that a project re-registering
@@ -149,7 +149,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def impl(request: pytest.FixtureRequest) -> Implementation:
     """The implementation under test (`--impl CMD`, default the refimpl)."""
-    from verifier.gate import default_impl
+    from verifier.harness.gate import default_impl
 
     return default_impl(request.config.getoption("--impl") or request.config.getini("gpu_async_impl") or None)
 

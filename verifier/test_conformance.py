@@ -7,7 +7,7 @@ distribution, so the gate runs from an installed copy in any directory.
 Runs the implementation under test (default: the refimpl in reference mode;
 `--impl CMD` gets the input path appended and prints the rewrite) on every
 program of `verifier/corpus/` and on Hypothesis-generated programs
-(`verifier.generators`), and fails on any output that the verifier does not
+(`verifier.programs.generators`), and fails on any output that the verifier does not
 verify, printing the (shrunk) program, the implementation's output and the
 counterexample. An `unknown` verdict (a construct the verifier does not
 model yet) or a `bounded` one (proved only up to the loop unroll bound)
@@ -25,11 +25,11 @@ from pathlib import Path
 import pytest
 from hypothesis import event, given
 
-from verifier.enumeration import GATE, programs_up_to
-from verifier.exhaustive import CommandRunner, RefimplRunner, Result
-from verifier.exhaustive import run as run_programs
-from verifier.gate import FAIL, UNDECIDED, CommandImpl, Implementation, RefimplImpl, judge
-from verifier.generators import STRAIGHT, Features, Program, programs
+from verifier.harness.exhaustive import CommandRunner, RefimplRunner, Result
+from verifier.harness.exhaustive import run as run_programs
+from verifier.harness.gate import FAIL, UNDECIDED, CommandImpl, Implementation, RefimplImpl, judge
+from verifier.programs.enumeration import GATE, programs_up_to
+from verifier.programs.generators import STRAIGHT, Features, Program, programs
 from verifier.pytest_plugin import gate_settings
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))

@@ -6,7 +6,7 @@ set of paths on which it exists. Those sets are named here, as small terms
 over decisions (an `scf.if`'s or `cf.cond_br`'s option, a loop's "iteration
 j runs" flag), shared by the input's and the output's graph so matching
 control flow uses the same decisions. The terms are plain data; turning them
-into solver terms is the checker's business (`verifier/encode_guarded.py`).
+into solver terms is the checker's business (`verifier/smt/encode_guarded.py`).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ Conditions are hash-consed in a `Symbols` table (`conditions.py`) shared by the 
 the output's graph, so the output's control flow, matched onto the input's
 through `canon` (output op -> input op), uses the same decisions. The
 conditions are plain data (and, or, literals); turning them into solver
-terms is the checker's business (`verifier/encode_guarded.py`).
+terms is the checker's business (`verifier/smt/encode_guarded.py`).
 
 The op-level model is `events.EventBuilder`'s: this builder adds the
 control flow to it.
@@ -203,7 +203,7 @@ class _GuardedBuilder(EventBuilder):
         self.mult = 1
         """Paths through what has been built of the current region run."""
         self.summarised: Mapping[Operation, bool] = summarised or {}
-        """Region ops proved on their own (`verifier/compose.py`), each a
+        """Region ops proved on their own (`verifier/proof/compose.py`), each a
         single point here; True: the point is a host event standing for
         every effect inside."""
 
@@ -750,7 +750,7 @@ def build_region(
     """The guarded graph of one run of `region` of `owner` (in function
     `func`), from a point where nothing is pending to the point after its
     terminator: one iteration of a loop body, one branch of an `scf.if`.
-    For a region op no token crosses the boundary of (`verifier/compose.py`
+    For a region op no token crosses the boundary of (`verifier/proof/compose.py`
     checks that), what happens inside depends on nothing outside but the
     host thread reaching it. Input first, as with `build_guarded`."""
     return _build_run(func, owner, sym, canon, unroll, summarised, lambda b, start: b.gregion(region, start, 0, 0)[0])
@@ -767,7 +767,7 @@ def build_block(
     """The guarded graph of one run of `block`, a block of `func`'s body,
     from its entry to the point after its terminator (where a branch goes
     on to a successor: the branch itself decides nothing here). For a body
-    no token crosses the blocks of (`verifier/compose.py` checks that), what
+    no token crosses the blocks of (`verifier/proof/compose.py` checks that), what
     a block does depends on nothing outside but the host thread reaching
     it. Input first, as with `build_guarded`."""
     return _build_run(func, func, sym, canon, unroll, summarised, lambda b, start: b.thread(block, start, 0, 0)[0])

@@ -15,8 +15,8 @@ import verifier
 from refimpl import rewrite
 from spec.syntax.parser import parse_module
 from tests.reliability.common import SMALL, carried_loops, env, nested_loops, no_traceback, tool
-from verifier import budget
-from verifier.gate import UNDECIDED, RefimplImpl, judge
+from verifier.harness.gate import UNDECIDED, RefimplImpl, judge
+from verifier.proof import budget
 
 
 def test_help_documents_the_default_formula() -> None:
@@ -83,7 +83,7 @@ def test_a_run_that_does_not_stop_is_ended_with_unknown(tmp_path: Path) -> None:
         f"""
         import sys, time
         from spec.tool import run_tool
-        from verifier import budget, pipeline
+        from verifier.proof import budget, pipeline
         from verifier.__main__ import main
         budget.GRACE_S = 0.5
         def stuck(run):

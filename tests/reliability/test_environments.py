@@ -55,7 +55,7 @@ def test_every_outcome_matches_the_schema(tmp_path: Path, case: str, code: int) 
 
 def test_inconsistent_matches_the_schema() -> None:
     """No real input is inconsistent (it is a bug): a prove step that says so."""
-    from verifier.solver import Status
+    from verifier.smt.solver import Status
 
     def disagree(run: object) -> bool:
         run.stop(Status.INCONSISTENT, "the two oracles disagree (made up)")  # type: ignore[attr-defined]

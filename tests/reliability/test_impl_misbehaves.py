@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.common import SMALL, no_traceback, tool
-from verifier.external import DRAIN_S
-from verifier.gate import FAIL, PASS, CommandImpl, judge
+from verifier.harness.external import DRAIN_S
+from verifier.harness.gate import FAIL, PASS, CommandImpl, judge
 
 IMPLS = {
     # forks a daemon that keeps stdout open, prints the input, exits 0

@@ -87,10 +87,10 @@ def test_internal_error_is_one_line_exit_2(tmp_path: Path) -> None:
         f"""
         from spec.invariant import InternalError
         from spec.tool import run_tool
-        from verifier import pipeline
+        from verifier.proof import pipeline
         from verifier.__main__ import main
         def broken(*a, **k):
-            raise InternalError("verifier.pipeline: expected an invariant")
+            raise InternalError("verifier.proof.pipeline: expected an invariant")
         pipeline.match_module = broken
         run_tool(lambda: main(["check", {str(src)!r}]), io_failure=2)
         """
@@ -98,4 +98,4 @@ def test_internal_error_is_one_line_exit_2(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-O", "-c", script], capture_output=True, text=True, env=env(), timeout=120)
     assert p.returncode == 2
     assert p.stdout == ""
-    assert p.stderr == "error: internal error: InternalError: verifier.pipeline: expected an invariant\n"
+    assert p.stderr == "error: internal error: InternalError: verifier.proof.pipeline: expected an invariant\n"

@@ -1,6 +1,6 @@
 """The compositional proof against the whole-function proof, pair by pair.
 
-`verifier/compose.py` proves closed region ops apart and answers only
+`verifier/proof/compose.py` proves closed region ops apart and answers only
 `verified` or `bounded`; otherwise the function is proved whole, as with
 `compose=False`, which stays the reference. On a pair of input and
 rewrite the two *agree* when their verdicts are equal, or when the whole
@@ -10,7 +10,7 @@ can only claim up to its bound). Anything else is a disagreement: a test
 fails on it, `bench/compose_agreement.py` counts it.
 
 The pairs: each program with the refimpl's rewrites (reference, mlir19,
-seed) and those rewrites with one seeded edit of `verifier.edits.EDITS`
+seed) and those rewrites with one seeded edit of `verifier.programs.edits.EDITS`
 each (wrong rewrites, most of them).
 """
 
@@ -24,8 +24,8 @@ from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
 from verifier import check
-from verifier.edits import EDITS
-from verifier.gate import ImplFailed, RefimplImpl
+from verifier.harness.gate import ImplFailed, RefimplImpl
+from verifier.programs.edits import EDITS
 
 MODES = ("reference", "mlir19", "seed")
 

@@ -1,7 +1,7 @@
 """The path-by-path checker: the reference the all-paths proof is tested against.
 
 Every path of a function in turn (`path_builder.paths`), each built on its
-own by the path builder, each proved with `verifier.paths.check_path`.
+own by the path builder, each proved with `verifier.proof.one_path.check_path`.
 Plugged into the pipeline as its `prove` step: `check_path_by_path(a, b)`
 is `verifier.check(a, b)` proved this way.
 """
@@ -13,11 +13,11 @@ from typing import Any
 
 from spec.ir import Operation
 from tests.support import path_builder
-from verifier.paths import check_path
-from verifier.pipeline import check
-from verifier.report import Report
-from verifier.run import FunctionRun, unsupported_reason
-from verifier.solver import Status
+from verifier.output.report import Report
+from verifier.proof.one_path import check_path
+from verifier.proof.pipeline import check
+from verifier.proof.run import FunctionRun, unsupported_reason
+from verifier.smt.solver import Status
 
 
 def check_each_path(run: FunctionRun) -> bool:

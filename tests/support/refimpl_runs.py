@@ -10,7 +10,7 @@ from refimpl.__main__ import render_all
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import print_op
-from verifier.external import run_impl
+from verifier.harness.external import run_impl
 
 LIT_DIR = Path(__file__).resolve().parents[1] / "lit" / "refimpl"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from spec.syntax.parser import parse_module
 from tests.support.path_reference import check_path_by_path
 from verifier import check
-from verifier.report import BOUNDED, REFUTED, UNKNOWN, VERIFIED, Report
+from verifier.output.report import BOUNDED, REFUTED, UNKNOWN, VERIFIED, Report
 
 HEAD = """module attributes {gpu.container_module} {
   gpu.module @k {

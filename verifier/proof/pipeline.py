@@ -1,0 +1,353 @@
+"""The check pipeline: from two modules to a verdict, one step after another.
+
+    pair_functions     functions of the input and the output, by symbol
+                       path (`A::@f` in `module @A`): a function moved to
+                       another module has no counterpart
+    correspond         output ops onto input ops (`correspondence.py`), the
+                       output well formed (`wellformed.py`), the waits it
+                       adds never blocking forever (`blocking.py`)
+    build_graphs       one guarded event graph per side over all paths
+                       (`every_path.build_graphs`, the only event builder);
+                       a function without decisions has every guard true:
+                       its one path, a concrete graph
+    prove              closed region ops first, each region run proved apart
+                       and summarised as one point (`compose.py`); if that
+                       does not prove the function, it is proved whole:
+                       obligations of the input's graph (`obligations.py`),
+                       each proved by Z3 on the output's graph (guarded:
+                       `every_path.check_all_paths`; one path: the same
+                       graph in difference logic, `one_path.prove_one_path`)
+                       and cross-checked by reachability (`reach.py`)
+    conclude           dropped ops, the loop lemma, the function's verdict;
+                       `bounded` because loops carry tokens: each such loop
+                       proved by induction on its iterations (`induction.py`)
+    match_module       nothing changed outside the functions
+
+The result is a `report.Report`. Options travel as one `CheckOptions`.
+`check(..., prove_step=...)` replaces the `prove` step: the tests' path-by-path
+reference (`tests/support/path_reference.py`) plugs in there.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import z3
+
+from spec import fork_child, registry
+from spec.fork_child import Forked
+from spec.ir import Operation, symbol_path
+from verifier.match.correspondence import Correspondence, Mismatch, match
+from verifier.match.module_match import match_module
+from verifier.match.wellformed import well_formed
+from verifier.output.report import Endpoint, FunctionReport, Report, Violation
+from verifier.proof import induction
+from verifier.proof.blocking import added_waits
+from verifier.proof.budget import Budget
+from verifier.proof.compose import prove_composed
+from verifier.proof.every_path import Undecided, build_graphs, check_all_paths
+from verifier.proof.lemma import LoopLemma
+from verifier.proof.one_path import prove_one_path
+from verifier.proof.run import CheckOptions, FunctionRun
+from verifier.smt.solver import Status
+
+__all__ = ["CheckOptions", "FunctionPair", "check", "check_function", "correspond", "functions_of", "pair_functions"]
+
+
+def functions_of(module: Operation) -> list[Operation]:
+    """Every `func.func` with a body, in walk order (nested modules too).
+    The walk steps only onto ops that have regions: an op without one
+    holds no function, and a function body's ops are mostly such ops (at
+    100k GPU ops a whole walk of both modules was 0.2 s)."""
+    found: list[Operation] = []
+    stack = [module]
+    while stack:
+        op = stack.pop()
+        if op.name == "func.func" and op.regions and op.regions[0].blocks:
+            found.append(op)
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend([o for o in reversed(block.ops) if o.regions])
+    return found
+
+
+def function_name(func: Operation) -> str:
+    """The name a function is reported by: its symbol path (`f`, `A::@f`)."""
+    return symbol_path(func)
+
+
+def _selected(name: str, only: str | None) -> bool:
+    """`--func NAME`: the function of that path, or of that leaf name."""
+    return only is None or name == only or name.rsplit("::@", 1)[-1] == only
+
+
+def mismatch_violation(m: Mismatch) -> Violation:
+    """A correspondence or well-formedness problem, as a violation."""
+    first_op = m.in_op.name if m.in_op is not None else (m.out_op.name if m.out_op else "?")
+    second_op = m.out_op.name if m.out_op is not None else first_op
+    return Violation(m.kind, Endpoint(first_op, m.in_loc, None), Endpoint(second_op, None, m.out_loc), m.message)
+
+
+ProveStep = Callable[[FunctionRun], bool]
+"""The `prove` step: obligations proved and cross-checked, into the run's
+report; False if that decided the verdict (unknown, inconsistent)."""
+
+
+def check(
+    input_module: Operation,
+    output_module: Operation,
+    options: CheckOptions | None = None,
+    *,
+    prove_step: ProveStep | None = None,
+    **keywords: Any,
+) -> Report:
+    """Validate that `output_module` is a correct rewrite of `input_module`.
+
+    `options`, or the same as keywords (`check(a, b, timeout_ms=..., unroll=...)`,
+    the fields of `CheckOptions`). `prove_step`: instead of `prove` (tests)."""
+    opts = replace(options or CheckOptions(), **keywords)
+    # The work allocates many small objects and frees few: the cyclic
+    # garbage collector's passes over the parsed modules would only cost time.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        budget = Budget(opts.budget_s).watch(opts.on_overrun)
+        try:
+            report = _check_modules(input_module, output_module, opts, budget, prove_step or prove)
+        finally:
+            budget.close()
+        budget.mark(report.functions)
+        report.accept_bounded = opts.accept_bounded
+        if opts.require_unbounded:
+            for fr in report.functions:
+                if fr.verdict == Status.BOUNDED:
+                    fr.verdict = Status.UNKNOWN
+                    fr.reason = f"proved only up to {fr.unroll} loop iterations and --require-unbounded was given" + (
+                        f" ({fr.lemma})" if fr.lemma else ""
+                    )
+        return report
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@dataclass
+class FunctionPair:
+    """A function of the input and its counterpart in the output (None: it
+    has none), or an output function with no input counterpart."""
+
+    name: str
+    fin: Operation | None
+    fout: Operation | None
+
+
+def pair_functions(input_module: Operation, output_module: Operation, only: str | None) -> list[FunctionPair]:
+    """Functions paired by symbol path, in order: the input's (each with the
+    first unpaired output function of its path), then the output's left
+    over. A path is unique in valid IR (symbol tables), so a function that
+    moved between modules is one missing and one added."""
+    outs: dict[str, list[Operation]] = {}
+    for f in functions_of(output_module):
+        outs.setdefault(function_name(f), []).append(f)
+    pairs: list[FunctionPair] = []
+    for fin in functions_of(input_module):
+        name = function_name(fin)
+        if not _selected(name, only):
+            continue
+        candidates = outs.get(name, [])
+        pairs.append(FunctionPair(name, fin, candidates.pop(0) if candidates else None))
+    for name, rest in outs.items():
+        if _selected(name, only):
+            pairs.extend(FunctionPair(name, None, fout) for fout in rest)
+    return pairs
+
+
+def _check_modules(
+    input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget, step: ProveStep
+) -> Report:
+    report = Report()
+    timings = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
+    pairs = pair_functions(input_module, output_module, opts.func)
+    budget.track(report.functions, [p.name for p in pairs])
+    for pair in pairs:
+        budget.at(pair.name, "match")
+        if pair.fin is None:
+            fr = FunctionReport(pair.name, Status.REFUTED)
+            fr.violations.append(
+                mismatch_violation(
+                    Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)
+                )
+            )
+        elif budget.spent():
+            fr = FunctionReport(pair.name, Status.UNKNOWN, reason=budget.reason)
+        elif pair.fout is None:
+            fr = FunctionReport(pair.name, Status.REFUTED)
+            leaf = pair.name.rsplit("::@", 1)[-1]
+            moved = [p.name for p in pairs if p.fin is None and p.name.rsplit("::@", 1)[-1] == leaf]
+            where = (
+                f" (a function of its name is at @{moved[0]}: functions may not move between modules)" if moved else ""
+            )
+            fr.violations.append(
+                mismatch_violation(
+                    Mismatch("mismatch", f"function @{pair.name} is missing from the output{where}", None, pair.fin)
+                )
+            )
+        else:
+            fr = check_function(pair.fin, pair.fout, opts, budget, timings, step)
+        report.functions.append(fr)
+    # Outside function bodies nothing may change (kernels, module attributes, declarations).
+    outside = match_module(input_module, output_module)
+    if outside:
+        report.functions.append(
+            FunctionReport("(module)", Status.REFUTED, violations=[mismatch_violation(m) for m in outside])
+        )
+    report.timings = timings
+    return report
+
+
+MIN_FORKED_WELL_FORMED_OPS = 100_000
+"""Ops of an output function's body from which its well-formedness is
+checked in a forked child while this process matches (`correspond`), when a
+core is idle (`spec.fork_child.can_fork`; `--jobs 2` forks any size,
+`--jobs 1` none). At 100k GPU ops (352,000 output ops) that hides about a
+second of wall time; below, a fork costs more than it saves."""
+
+
+def correspond(fin: Operation, fout: Operation) -> tuple[Correspondence, list[Mismatch]]:
+    """The correspondence of the output's ops to the input's, and what makes
+    the output no rewrite of the input (mismatches, ill-formed IR)."""
+    child = _well_formed_in_child(fout)
+    corr = match(fin, fout)
+    problems = _received_problems(child, fout) if child is not None else None
+    return corr, corr.mismatches + (problems if problems is not None else well_formed(fout))
+
+
+def _well_formed_in_child(fout: Operation) -> Forked | None:
+    """`well_formed(fout)` started in a forked child, if it pays (see
+    `MIN_FORKED_WELL_FORMED_OPS`). The child sends each problem as the
+    index of its op in `fout.nested_ops()` order and its message: a
+    `Mismatch` holds the op itself, which would pickle the whole module."""
+    blocks = fout.regions[0].blocks if fout.regions else []
+    size = sum(len(b.ops) for b in blocks)
+    if not fork_child.large_enough(size, MIN_FORKED_WELL_FORMED_OPS) or not fork_child.can_fork():
+        return None
+
+    def indexed() -> list[tuple[int, str, str]]:
+        problems = well_formed(fout)
+        if not problems:
+            return []
+        index = {id(op): i for i, op in enumerate(fout.nested_ops())}
+        return [(index[id(m.out_op)], m.kind, m.message) for m in problems]
+
+    return Forked.start(indexed)
+
+
+def _received_problems(child: Forked, fout: Operation) -> list[Mismatch] | None:
+    """The child's problems as `Mismatch`es of this process's ops; None if it
+    sent nothing (the caller checks well-formedness itself)."""
+    got = child.result()
+    if not isinstance(got, list):
+        return None
+    if not got:
+        return []
+    ops = list(fout.nested_ops())
+    return [Mismatch(kind, message, ops[i], None) for i, kind, message in got]
+
+
+def check_function(
+    fin: Operation,
+    fout: Operation,
+    opts: CheckOptions,
+    budget: Budget,
+    timings: dict[str, float],
+    step: ProveStep | None = None,
+) -> FunctionReport:
+    """The pipeline for one pair of functions."""
+    fr = FunctionReport(function_name(fin))
+    t0 = time.perf_counter()
+    corr, problems = correspond(fin, fout)
+    timings["match"] = timings.get("match", 0.0) + time.perf_counter() - t0
+    blocking = added_waits(fin, fout, corr)
+    problems = problems + blocking.refuted
+    if problems:
+        fr.verdict = Status.REFUTED
+        fr.violations.extend(mismatch_violation(m) for m in problems)
+        return fr
+    fr.unroll = opts.unroll
+    run = FunctionRun(fin, fout, corr, fr, opts, budget, timings, LoopLemma(opts.unroll))
+    try:
+        proved = (step or prove)(run)
+    except z3.Z3Exception:
+        # The budget's watchdog interrupted Z3 between two of its calls
+        # (a `pop` after the cancelled query raises "canceled").
+        if budget.expired_at is None:
+            raise
+        run.stop(Status.UNKNOWN, budget.expired_reason)
+        return fr
+    if proved:
+        run.undecided.extend(blocking.undecided)
+        conclude(run)
+        if fr.verdict == Status.BOUNDED and opts.induction:
+            _prove_by_induction(run, step)
+    return fr
+
+
+def _prove_by_induction(run: FunctionRun, step: ProveStep | None) -> None:
+    """A `bounded` function whose loops carry tokens: proved for every trip
+    count if each loop's step and its context are (`induction.py`)."""
+    fr = run.fr
+    lemma = induction.prove(
+        run.fin, run.fout, run.corr, lambda a, b: check_function(a, b, run.options, run.budget, run.timings, step)
+    )
+    if lemma is not None and not run.budget.spent():
+        fr.verdict, fr.bounded, fr.lemma = Status.VERIFIED, False, lemma
+
+
+def prove(run: FunctionRun) -> bool:
+    """Prove the obligations and cross-check the answers. False if that
+    already decided the verdict (unknown or inconsistent)."""
+    if run.options.compose and prove_composed(run):
+        return True
+    graphs = build_graphs(run)
+    if isinstance(graphs, Undecided):
+        run.stop(Status.UNKNOWN, graphs.reason)
+        return False
+    if graphs.one_path:
+        return prove_one_path(run, graphs)
+    return check_all_paths(run, graphs)
+
+
+def conclude(run: FunctionRun) -> None:
+    """The function's verdict from what the proof left in its report."""
+    fr, corr = run.fr, run.corr
+    # An input op the rewrite may remove (a `gpu.wait`: phase 2 moves waits
+    # out of `async.execute` bodies): what it ordered is the proof's
+    # business. Any other dropped op is a mismatch even when the orderings
+    # survive.
+    dropped = [op for op in corr.dropped if not registry.is_gpu_wait(op.name)]
+    if not fr.violations and not run.undecided and dropped:
+        fr.violations.extend(
+            mismatch_violation(
+                Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", run.fout, op)
+            )
+            for op in dropped
+        )
+    if fr.bounded:
+        if run.lemma.holds:
+            fr.bounded = False
+            fr.lemma = "loop iterations are independent: the bound covers every trip count"
+        else:
+            fr.lemma = run.lemma.why
+    if fr.violations:
+        fr.verdict = Status.REFUTED
+    elif run.undecided:
+        fr.verdict = Status.UNKNOWN
+        fr.reason = f"{len(run.undecided)} obligation(s) not decided: {run.undecided[0]}"
+    elif fr.bounded:
+        fr.verdict = Status.BOUNDED
+    else:
+        fr.verdict = Status.VERIFIED

@@ -1,0 +1,99 @@
+"""What one check carries from step to step: its options, and per function
+the report being filled in.
+
+`CheckOptions` is everything a caller may choose (`verifier.check`'s
+keyword arguments, the CLI's flags); `FunctionRun` is one function going
+down the pipeline of `pipeline.py`: the pair of functions, their
+correspondence, the report the steps fill in, the reasons of undecided
+obligations, the loop lemma's evidence, the run's budget and its timings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from spec.ir import Operation
+from spec.semantics.events import DEFAULT_UNROLL
+from verifier.match.correspondence import Correspondence
+from verifier.output.report import FunctionReport
+from verifier.proof.budget import Budget
+from verifier.proof.lemma import LoopLemma
+from verifier.smt.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, ProvedQueries, SolverSettings, Status
+
+MAX_REASONS = 3
+"""Unsupported constructs named in an `unknown` reason; the rest counted."""
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How to check a rewrite (`verifier.check`, `python -m verifier check`)."""
+
+    func: str | None = None
+    """Only the function of this name (None: every function)."""
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    """Per Z3 query."""
+    seed: int = DEFAULT_SEED
+    """Z3's random seed."""
+    rlimit: int | None = None
+    """Z3's deterministic resource limit per query (None: none)."""
+    unroll: int = DEFAULT_UNROLL
+    """Loop iterations considered (0..unroll trips)."""
+    max_paths: int | None = None
+    """A function of more paths is `unknown` (None: no limit; paths are
+    counted, never enumerated)."""
+    budget_s: float | None = None
+    """The whole run's time (None: no bound); once spent, what is not
+    decided makes the verdict `unknown`."""
+    on_overrun: Callable[[Budget], None] | None = field(default=None, compare=False)
+    """Called from the budget's watchdog thread if the run has not returned
+    `budget.GRACE_S` after its budget was spent (the command line prints
+    `unknown` and ends the process); None: the run is only interrupted."""
+    require_unbounded: bool = False
+    """A verdict that holds only up to the loop bound is `unknown` (not `bounded`)."""
+    accept_bounded: bool = False
+    """A `bounded` verdict exits 0, as `verified` does (its word stays `bounded`)."""
+    compose: bool = True
+    """Closed region ops proved apart, region by region (`compose.py`);
+    False: every function proved whole, its loops unrolled."""
+    induction: bool = True
+    """A function `bounded` because its loops carry tokens is proved for
+    every trip count by induction on their iterations where it can be
+    (`induction.py`); False: it stays `bounded`."""
+
+    @property
+    def solver(self) -> SolverSettings:
+        return SolverSettings(self.timeout_ms, self.seed, self.rlimit)
+
+
+@dataclass
+class FunctionRun:
+    """One function of the input and its counterpart, being checked."""
+
+    fin: Operation
+    fout: Operation
+    corr: Correspondence
+    fr: FunctionReport
+    options: CheckOptions
+    budget: Budget
+    timings: dict[str, float]
+    """Seconds per phase, shared by the functions of a run (`Report.timings`)."""
+    lemma: LoopLemma
+    undecided: list[str] = field(default_factory=list)
+    """Per obligation not decided: why."""
+    proved: ProvedQueries = field(default_factory=ProvedQueries)
+    """Z3 queries proved so far in this function's check, region runs included."""
+
+    def time(self, phase: str, seconds: float) -> None:
+        self.timings[phase] = self.timings.get(phase, 0.0) + seconds
+
+    def stop(self, verdict: Status, reason: str) -> None:
+        """The function's verdict is decided early (unknown, inconsistent)."""
+        self.fr.verdict, self.fr.reason = verdict, reason
+
+
+def unsupported_reason(unsupported: list[tuple[Operation, str]]) -> str:
+    """The `unknown` reason for constructs the model does not follow."""
+    reasons = sorted({f"{r} ({op.loc})" for op, r in unsupported})
+    more = f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
+    return "; ".join(reasons[:MAX_REASONS]) + more

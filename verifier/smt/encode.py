@@ -1,0 +1,544 @@
+"""The Z3 oracle: each obligation proved on the output's happens-before graph.
+
+Encoding (integer difference logic; Z3's Bellman-Ford solver, see
+`solver.Logic.DIFFERENCE`): one Int per
+node of the graph (a point of a thread, or a GPU op's issue, start or
+finish), one constraint `t(u) <= t(v)` per edge. An obligation "`a` ends
+before `b` starts" is violated iff the constraints admit
+`t(start(b)) < t(end(a))`; `unsat` proves it for every schedule, `sat` gives
+a schedule (the model), `unknown` stays unknown.
+
+Z3 gets only a slice per obligation, taken from the graph: the nodes
+reachable from `end(a)` that also reach `start(b)`, with the edges among
+them (a path between the endpoints lies wholly in that slice, so the answer
+is the same as on the whole graph); in a group, with its chain nodes
+eliminated (`Prover.reduced_slice`: an exact elimination, the same answer)
+and renamed in node order: the obligation's `Query`. Equal queries are the
+same formula up to renaming, so each distinct one is asked once. One solver
+serves every obligation of a function, with push/pop around each
+(`Prover.prove_all` asks them in groups: one query per group, handed to
+Z3's SMT-LIB parser as text over constants made once per context,
+`_Constants`). This stays linear on large inputs,
+where asserting the whole graph once is superlinear and one disjunction of
+all violations does not finish (DESIGN.md section 5).
+
+When a violation is found, the schedule comes from a second query on the
+window of nodes between the two endpoints in program order (every node, not
+just the slice), so the model places the events around the race too. On
+straight-line code any model of that window extends to the whole graph
+(nodes before it early, nodes after it late), so the schedule is real.
+"""
+
+from __future__ import annotations
+
+import array
+import os
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+import z3
+
+from spec import fork_child
+from spec.fork_child import Forked, can_fork
+from spec.semantics.events import EventGraph
+from verifier.output import progress
+from verifier.smt.solver import (
+    DEFAULT_SEED,
+    DEFAULT_TIMEOUT_MS,
+    Logic,
+    Outcome,
+    ProvedQueries,
+    SolverSettings,
+    Status,
+    new_solver,
+)
+
+__all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "Outcome", "Prover"]
+DEFAULT_BATCH = 64
+"""Obligations asked per Z3 query (see `Prover.prove_all`)."""
+RENEW_AFTER = 4096
+"""Slice copies asked of one solver before it is replaced by a fresh one."""
+MIN_FORKED_GROUPS = 640
+"""Fewer groups than this (about 41,000 distinct queries: straight-line
+code of any length has a handful, `Prover.query`) are all asked in one
+process (`Prover.prove_all`) unless `--jobs 2` asks
+otherwise (`spec.fork_child.JOBS`): below it the wall time a second
+process saves is worth less than the CPU time it costs (see
+`spec.syntax.parse_in_child.MIN_FORKED_BYTES`)."""
+MIN_FORKED_QUERIES = 50_000
+"""Obligations from which a forked child makes half of the queries
+(`Prover.queries`) when a core is idle (about 30,000 GPU ops of
+`bench/gen_programs.py`); below, the fork costs more than it saves."""
+WINDOW_MARGIN = 4
+"""Nodes taken before and after the endpoints for a counterexample schedule."""
+MAX_SCHEDULE = 40
+"""At most this many points are listed in a counterexample schedule."""
+INITIAL_CONSTANTS = 64
+"""Constants a `_Constants` pool starts with; a group that needs more grows
+it (equal queries are asked once, so a long function needs a few dozen:
+making 1,024 up front cost 0.03 s)."""
+
+
+class Prover:
+    """One Z3 solver for the obligations of one function."""
+
+    def __init__(
+        self, g: EventGraph, settings: SolverSettings | None = None, proved: ProvedQueries | None = None
+    ) -> None:
+        self.g = g
+        self.settings = settings or SolverSettings()
+        self.proved = proved
+        """Queries proved before in this check (`ProvedQueries`), read and
+        added to by `prove_all`; None: none shared."""
+        self.ctx: z3.Context | None = None
+        """The Z3 context of the solvers here: None, Z3's main one, except
+        in a forked child (`_groups_proved`)."""
+        self.solver = self._new_solver()
+        self.vars: dict[int, z3.ArithRef] = {}
+        self._preds: list[list[int]] | None = None
+        self.checks = 0
+        self.copies = 0
+        """Slices copied by `_group_proved` since the solver was made (`RENEW_AFTER`)."""
+        self.forked_cpu = 0.0
+        """CPU seconds a forked child spent on groups (`prove_all`)."""
+        self.constants: _Constants | None = None
+        """The constants `_group_proved` names its slices' nodes with (in `ctx`)."""
+
+    def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
+        return new_solver(self.settings, Logic.DIFFERENCE, ctx or self.ctx)
+
+    def var(self, n: int) -> z3.ArithRef:
+        v = self.vars.get(n)
+        if v is None:
+            v = self.vars[n] = z3.Int(f"t{n}")
+        return v
+
+    def preds(self) -> list[list[int]]:
+        if self._preds is None:
+            self._preds = self.g.preds()
+        return self._preds
+
+    def slice_between(self, src: int, dst: int) -> set[int]:
+        """Nodes on some path from `src` to `dst` (both included)."""
+        g = self.g
+        succ = g.succ
+        hi = dst if g.forward_only else len(succ) - 1
+        lo = src if g.forward_only else 0
+        fwd = {src}
+        stack = [src]
+        while stack:
+            n = stack.pop()
+            for m in succ[n]:
+                if m <= hi and m not in fwd:
+                    fwd.add(m)
+                    stack.append(m)
+        if dst not in fwd:
+            return {src, dst}
+        if g.forward_only:
+            # Every edge goes to a higher node, so a node of `fwd` reaches
+            # `dst` iff one of its successors does (those beyond `dst`
+            # cannot, those up to it are in `fwd`): decided from the highest
+            # node down, with no predecessor lists (a list per node of the
+            # whole graph: 1M of them at 100k GPU ops).
+            both = {dst}
+            for n in sorted(fwd, reverse=True):
+                if n < dst and not both.isdisjoint(succ[n]):
+                    both.add(n)
+            return both
+        preds = self.preds()
+        both = {dst}
+        stack = [dst]
+        while stack:
+            n = stack.pop()
+            for m in preds[n]:
+                if m >= lo and m in fwd and m not in both:
+                    both.add(m)
+                    stack.append(m)
+        return both
+
+    def reduced_slice(self, src: int, dst: int) -> tuple[list[int], set[tuple[int, int]]]:
+        """The slice between `src` and `dst` (`slice_between`) with every
+        node but the endpoints that has one predecessor or one successor in
+        it eliminated, repeatedly: its nodes and edges. A node `x` with one
+        predecessor `u` occurs in `t(u) <= t(x)` and in `t(x) <= t(w)` for
+        each successor `w`, and `exists x` of those is `t(u) <= t(w)` for
+        each `w` (Fourier-Motzkin: one lower bound, so no more constraints
+        than before); one successor likewise. So the constraints have a
+        model with `t(dst) < t(src)` exactly when the slice's do: Z3's
+        answer is the same, for fewer atoms. A chain becomes one edge, and a
+        series-parallel slice (a GPU op to the function's end across
+        branches and region summaries) a single edge; parallel edges are one
+        (a set)."""
+        nodes = self.slice_between(src, dst)
+        succ = self.g.succ
+        if len(nodes) == 2:
+            # The endpoints alone (a dependency edge, or no path at all).
+            return [src, dst], {(src, dst)} if dst in succ[src] else set()
+        out: dict[int, set[int]] = {u: {v for v in succ[u] if v in nodes and v != u} for u in nodes}
+        into: dict[int, set[int]] = {u: set() for u in nodes}
+        for u, vs in out.items():
+            for v in vs:
+                into[v].add(u)
+        work = [u for u in nodes if u != src and u != dst]
+        while work:
+            x = work.pop()
+            if x not in out or (len(into[x]) != 1 and len(out[x]) != 1):
+                continue
+            preds, succs = into.pop(x), out.pop(x)
+            for u in preds:
+                out[u].discard(x)
+            for w in succs:
+                into[w].discard(x)
+            for u in preds:
+                for w in succs:
+                    # A self-loop `t(u) <= t(u)` holds always: dropped.
+                    if u != w:
+                        out[u].add(w)
+                        into[w].add(u)
+            work.extend(n for n in (*preds, *succs) if n != src and n != dst)
+        kept = [u for u in nodes if u in out]
+        return kept, {(u, v) for u in kept for v in out[u]}
+
+    def window(self, src: int, dst: int) -> set[int]:
+        g = self.g
+        if not g.forward_only:
+            return set(range(len(g.succ)))
+        lo = max(min(src, dst) - WINDOW_MARGIN, 0)
+        return set(range(lo, min(max(src, dst) + WINDOW_MARGIN, len(g.succ) - 1) + 1))
+
+    def _constraints(
+        self, nodes: set[int], var: Callable[[int], z3.ArithRef] | None = None, gap: int = 0
+    ) -> list[z3.BoolRef]:
+        """One constraint per edge among `nodes`: `t(v) >= t(u) + gap`, with
+        `var` giving `t` (default: this solver's variables), in node order."""
+        t = var or self.var
+        succ = self.g.succ
+        out = []
+        for u in sorted(nodes):
+            tu = t(u) + gap if gap else t(u)
+            for v in succ[u]:
+                if v in nodes:
+                    out.append(t(v) >= tu)
+        return out
+
+    def prove(self, src: int, dst: int) -> Outcome:
+        """Is `t(src) <= t(dst)` in every schedule?"""
+        s = self.solver
+        nodes = self.slice_between(src, dst)
+        s.push()
+        try:
+            cs = self._constraints(nodes)
+            cs.append(self.var(dst) < self.var(src))
+            s.add(*cs)
+            self.checks += 1
+            r = s.check()
+        finally:
+            s.pop()
+        if r == z3.unsat:
+            return Outcome(Status.VERIFIED, slice_size=len(nodes))
+        if r == z3.unknown:
+            return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}", slice_size=len(nodes))
+        return self.counterexample(src, dst, len(nodes))
+
+    def query(self, src: int, dst: int) -> Query:
+        """The query `_group_proved` asks for "`t(src) <= t(dst)`": the
+        reduced slice (`reduced_slice`) with its nodes renamed 0, 1, ... in
+        node order. Two obligations with equal queries ask Z3 the same
+        formula up to the names of its unknowns, so one answer serves both
+        (`prove_all`). On long straight-line code nearly every query is one
+        of a few shapes (at 10k GPU ops 12,236 of 16,514 are one edge
+        `src -> dst`, and 4,278 are one node between them)."""
+        nodes, edges = self.reduced_slice(src, dst)
+        if len(nodes) == 2:
+            # The endpoints alone (most queries): renamed in node order,
+            # the lower one is 0. Its edges may be any of the four (a
+            # cycle through eliminated nodes leaves a back edge or a loop).
+            hi = max(src, dst)
+            return Query(
+                2, int(src == hi), int(dst == hi), tuple(sorted((int(u == hi), int(v == hi)) for u, v in edges))
+            )
+        order = sorted(nodes)
+        index = {n: i for i, n in enumerate(order)}
+        return Query(len(order), index[src], index[dst], tuple(sorted((index[u], index[v]) for u, v in edges)))
+
+    def prove_all(self, pairs: list[tuple[int, int]], batch: int = 0, fork: bool | None = None) -> list[Outcome]:
+        """`prove` for many obligations. Each obligation becomes its `query`
+        and each distinct query is asked once; the distinct ones are asked
+        in groups of `batch` at once: the disjunction of their violations
+        over independent copies of their slices (`_group_proved`); `unsat`
+        proves every query of the group (each slice is exact, and a query
+        is its obligation's slice renamed). A group that is not proved is
+        split in halves down to single queries; a single query not proved
+        is asked again, for each of its obligations, exactly as `prove`
+        asks it (its own counterexample), so the answers never differ from
+        one `prove` per obligation. Batching divides the solver's per-query
+        overhead, which dominates on long straight-line functions.
+        (Measured: gluing the copies into one chain to avoid the
+        disjunction is slower: Z3's difference-logic solver grows with the
+        variables of the query.)
+
+        With a core idle (`spec.fork_child.can_fork`; `fork=True` forces it, False
+        forbids it) and at least `MIN_FORKED_GROUPS` groups, every other
+        group is asked by a forked child with a solver of its own. It sends
+        back only which of its groups are proved; the rest (violations,
+        unknowns, a child that failed) are done here, so the outcomes are
+        the same either way. In the same way, from `MIN_FORKED_QUERIES`
+        obligations up, a forked child makes the queries of the second half
+        of them (`queries`)."""
+        batch = batch or DEFAULT_BATCH
+        keys, every = self.queries(pairs, fork)
+        memo = self.proved
+        known = {q for q in every if q in memo} if memo is not None else set()
+        distinct = [q for q in every if q not in known]
+        groups = _groups(distinct, batch)
+        theirs = list(range(1, len(groups), 2)) if _forks(fork, len(groups), MIN_FORKED_GROUPS) else []
+        child = Forked.start(lambda: self._groups_proved([groups[i] for i in theirs])) if theirs else None
+        if child is None:
+            theirs = []
+        proved_queries: set[Query] = set()
+        try:
+            for i, group in enumerate(groups):
+                if i % 2 == 0 or not theirs:
+                    proved_queries.update(self._proved_queries(group))
+                    progress.current().count(i + 1, len(groups), "Z3 groups")
+        finally:
+            answer = child.result() if child is not None else None
+        proved: list[bool] = [False] * len(theirs)
+        if isinstance(answer, tuple) and len(answer) == 3 and len(answer[0]) == len(theirs):
+            proved, checks, cpu = answer
+            self.checks += checks
+            self.forked_cpu += cpu
+        for i, ok in zip(theirs, proved, strict=True):
+            proved_queries.update(groups[i] if ok else self._proved_queries(groups[i]))
+        if memo is not None:
+            memo.add(proved_queries)
+        proved_queries |= known
+        verified = Outcome(Status.VERIFIED)
+        # One shared outcome for the proved (read, never changed: an outcome
+        # per obligation would be 170k objects at 100k GPU ops); the others
+        # asked one by one, each for its own schedule.
+        return [verified if q in proved_queries else self.prove(*pair) for pair, q in zip(pairs, keys, strict=True)]
+
+    def queries(self, pairs: list[tuple[int, int]], fork: bool | None = None) -> tuple[list[Query], list[Query]]:
+        """Each obligation's `query` (equal ones are one object: at 100k GPU
+        ops 166,259 obligations hold 2 distinct queries), and the distinct
+        ones in the order they first occur.
+
+        With a core idle and at least `MIN_FORKED_QUERIES` obligations
+        (`fork` as in `prove_all`), a forked child makes the queries of the
+        second half and sends back its distinct ones and, per obligation,
+        the index of its query among them; this process makes the first
+        half meanwhile. The result is the same either way (a child that
+        sends nothing leaves its half to this process)."""
+        half = len(pairs) // 2 if len(pairs) > 1 and _forks(fork, len(pairs), MIN_FORKED_QUERIES) else len(pairs)
+        child = Forked.start(lambda: self._indexed_queries(pairs[half:])) if half < len(pairs) else None
+        if child is None:
+            half = len(pairs)
+        first: dict[Query, Query] = {}
+        keys = [first.setdefault(q, q) for q in (self.query(src, dst) for src, dst in pairs[:half])]
+        if half < len(pairs):
+            got = child.result() if child is not None else None
+            if isinstance(got, tuple) and len(got) == 2 and len(got[1]) == len(pairs) - half:
+                theirs = [first.setdefault(q, q) for q in got[0]]
+                keys.extend(theirs[i] for i in got[1])
+            else:
+                keys.extend(first.setdefault(q, q) for q in (self.query(src, dst) for src, dst in pairs[half:]))
+        return keys, list(first)
+
+    def _indexed_queries(self, pairs: list[tuple[int, int]]) -> tuple[list[Query], array.array]:
+        """In a forked child: the distinct queries of `pairs` in order, and
+        each pair's index among them (an array of ints: cheap to pickle)."""
+        index: dict[Query, int] = {}
+        at = array.array("l", (index.setdefault(q, len(index)) for q in (self.query(src, dst) for src, dst in pairs)))
+        return list(index), at
+
+    def _groups_proved(self, groups: list[list[Query]]) -> tuple[list[bool], int, float]:
+        """In a forked child: which groups `_group_proved` proves, the Z3
+        queries asked and the CPU time taken. A fresh Z3 context and solver:
+        nothing of the parent's solver state is shared."""
+        c0 = time.process_time()
+        self.ctx = z3.Context()
+        self.solver = self._new_solver()
+        self.constants = None
+        self.copies = self.checks = 0
+        proved = [self._group_proved(g) for g in groups]
+        return proved, self.checks, time.process_time() - c0
+
+    def _proved_queries(self, group: list[Query]) -> list[Query]:
+        """The queries of `group` that Z3 proves: the whole group at once,
+        or its halves, down to single queries."""
+        if self._group_proved(group):
+            return group
+        if len(group) == 1:
+            return []
+        half = len(group) // 2
+        return self._proved_queries(group[:half]) + self._proved_queries(group[half:])
+
+    def _group_proved(self, group: list[Query]) -> bool:
+        # Each query gets its own copy of its slice's variables: the
+        # copies are independent problems, so refuting one disjunct never
+        # walks the constraints of the others (with shared variables the
+        # union is one long chain and each conflict costs time in the size
+        # of the batch). The same encoding as `prove`, handed to Z3's
+        # SMT-LIB parser as the text of one assertion over integer
+        # constants made once (`_Constants`): building Z3 terms one by one
+        # through the Python API costs more than solving, and declaring the
+        # constants in the text cost as much as the rest of it.
+        if self.copies >= RENEW_AFTER:
+            # A fresh solver (same settings) now and then: what a solver
+            # keeps across push/pop stays bounded.
+            self.solver = self._new_solver()
+            self.copies = 0
+        s = self.solver
+        consts = self.constants
+        if consts is None:
+            consts = self.constants = _pool(self.ctx)
+        need = sum(q.nodes for q in group)
+        if need > len(consts.names):
+            consts.grow(need)
+        names = consts.names
+        parts: list[str] = ["(assert (and true"]
+        viol: list[str] = []
+        k = 0
+        for q in group:
+            # This copy's constants: the next `q.nodes` ones of the pool.
+            parts.extend(f"(<= {names[k + u]} {names[k + v]})" for u, v in q.edges)
+            viol.append(f"(< {names[k + q.dst]} {names[k + q.src]})")
+            k += q.nodes
+        self.copies += len(group)
+        parts.append("(or " + " ".join(viol) + ")))")
+        formulas = consts.parse(" ".join(parts))
+        s.push()
+        try:
+            s.add(*formulas)
+            self.checks += 1
+            return s.check() == z3.unsat
+        finally:
+            s.pop()
+
+    def counterexample(self, src: int, dst: int, slice_size: int) -> Outcome:
+        # A context and solver of its own, its variables made in node order:
+        # the model Z3 picks then depends only on this window and the seed,
+        # not on what was asked before, so the schedule is the same however
+        # the obligations were batched or shared out (`prove_all`).
+        ctx = z3.Context()
+        s = self._new_solver(ctx)
+        nodes = self.window(src, dst)
+        t = {n: z3.Int(f"t{n}", ctx) for n in sorted(nodes)}
+        # Strict edges here only make the schedule readable (distinct times
+        # along each chain); on an acyclic graph they admit a model exactly
+        # when the non-strict ones do.
+        s.add(*self._constraints(nodes, t.__getitem__, gap=1))
+        s.add(t[dst] < t[src])
+        r = s.check()
+        if r != z3.sat:
+            # The slice had a model, the window must too; anything else is
+            # the solver giving up (or a bug, which the caller reports).
+            status = Status.UNKNOWN if r == z3.unknown else Status.INCONSISTENT
+            return Outcome(status, reason=f"Z3 said {r} on the counterexample window", slice_size=slice_size)
+        m = s.model()
+        times = {n: m.eval(t[n], model_completion=True).as_long() for n in nodes}
+        return Outcome(Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
+
+
+def _forks(fork: bool | None, size: int, minimum: int) -> bool:
+    """Whether `Prover` hands part of work of `size` to a forked child:
+    `fork=None` as `spec.fork_child` decides (at least `minimum`, and a
+    core idle); True wherever `os.fork` exists; False never."""
+    if fork is None:
+        return fork_child.large_enough(size, minimum) and can_fork()
+    return fork and hasattr(os, "fork")
+
+
+class Query(NamedTuple):
+    """One obligation's Z3 query, its nodes renamed `0 .. nodes-1`
+    (`Prover.query`): is `t(src) <= t(dst)` under `t(u) <= t(v)` for each
+    edge? Equal queries have equal answers."""
+
+    nodes: int
+    src: int
+    dst: int
+    edges: tuple[tuple[int, int], ...]
+
+
+class _Constants:
+    """Integer constants `v0`, `v1`, ... of one Z3 context, declared once to
+    a parser context of their own (`z3.ParserContext`) and reused by every
+    group: a group's text names the first ones of them (`parse`), so the
+    text declares nothing and Z3's parser, made once, only looks names up.
+    Between groups the solver is popped, so the same constant in two groups
+    is two unrelated unknowns, as fresh names would be."""
+
+    def __init__(self, ctx: z3.Context) -> None:
+        self.ctx = ctx
+        self.names: list[str] = []
+        self._consts: list[z3.ArithRef] = []
+        self._parser = z3.ParserContext(ctx)
+        self.grow(INITIAL_CONSTANTS)
+
+    def grow(self, n: int) -> None:
+        """At least `n` constants (doubling, so a run grows them rarely)."""
+        size = max(n, 2 * len(self.names))
+        for i in range(len(self.names), size):
+            c = z3.Int(f"v{i}", self.ctx)
+            self._parser.add_decl(c.decl())
+            self._consts.append(c)
+            self.names.append(f"v{i}")
+
+    def parse(self, text: str) -> z3.AstVector:
+        """The assertions of SMT-LIB `text`, which names constants of `names`."""
+        return self._parser.from_string(text)
+
+
+MAX_GROUP_NODES = 4096
+"""Nodes (constants) a group of queries may name in all (`_groups`): the
+constants pool grows to the largest group, and making a Z3 constant costs
+more than the solver spends on it."""
+
+
+def _groups(queries: list[Query], batch: int) -> list[list[Query]]:
+    """`queries` in order, cut into groups of at most `batch` queries and
+    `MAX_GROUP_NODES` nodes (a query larger than that is a group alone)."""
+    groups: list[list[Query]] = []
+    cur: list[Query] = []
+    nodes = 0
+    for q in queries:
+        if cur and (len(cur) >= batch or nodes + q.nodes > MAX_GROUP_NODES):
+            groups.append(cur)
+            cur, nodes = [], 0
+        cur.append(q)
+        nodes += q.nodes
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+_MAIN_POOL: list[_Constants] = []
+"""The constants of Z3's main context, made once per process and shared by
+every `Prover` (a region proved apart is a `Prover` of its own: thousands
+in one check)."""
+
+
+def _pool(ctx: z3.Context | None) -> _Constants:
+    if ctx is not None:
+        return _Constants(ctx)
+    if not _MAIN_POOL:
+        _MAIN_POOL.append(_Constants(z3.main_ctx()))
+    return _MAIN_POOL[0]
+
+
+def _schedule(g: EventGraph, times: dict[int, int], src: int, dst: int) -> list[tuple[int, str]]:
+    """The model's times, normalised to start at 0, keeping the points that
+    make a readable story: the two endpoints and the points nearest them."""
+    if not times:
+        return []
+    base = min(times.values())
+    order = sorted(times, key=lambda n: (times[n], n))
+    if len(order) > MAX_SCHEDULE:
+        keep = {src, dst}
+        for anchor in (src, dst):
+            i = order.index(anchor)
+            keep.update(order[max(0, i - MAX_SCHEDULE // 4) : i + MAX_SCHEDULE // 4])
+        order = [n for n in order if n in keep]
+    return [(times[n] - base, g.label(n)) for n in order if g.kinds[n] != "extern"]

@@ -1,0 +1,401 @@
+"""Z3 over every path at once: obligations on guarded graphs.
+
+The input and the output are each one `GuardedGraph`
+(`spec/semantics/union_graph.py`): the union of the graphs of all paths, every
+node and edge guarded by a condition over the decisions (a Bool per two-way
+decision occurrence, the flags "iteration j runs" per loop occurrence),
+with the output's decisions the input's. An obligation "`a` ends before `b`
+starts", taken from the input, must hold on every path where the input
+orders them. Its violation is one query, over all paths:
+
+    path constraints                    loop flags monotone, truncated paths excluded
+  ∧ the input orders a before b,        r(end a) ∧ r(start b), r(v) ⇒ ∨ (r(u) ∧ guard(u, v)),
+    no effectful event between          r(v) false at other events' starts
+  ∧ the output's guarded edges          guard(u, v) ⇒ t(u) <= t(v)
+  ∧ t(start b') < t(end a')             on the output's copies a', b'
+
+The input's ordering is reachability, encoded positively by Bools `r(v)`
+(only paths between the two that pass no other event count, so the pair is
+consecutive on the chosen path as `obligations` takes pairs path by path;
+the others follow by transitivity):
+the input graph is acyclic (node ids grow along every edge but those leaving
+a node without predecessors), so `r(start b)` forces a chain of present
+edges back to `end a`. The output's ordering is refuted as in `encode.py`:
+difference constraints admit `t(b') < t(a')` iff no present path leads from
+`a'` to `b'`. `unsat` proves the obligation on every path up to the loop
+bound; a model names a path (the decisions) and the checker rebuilds it
+concretely for the schedule and the cross-check.
+
+Both sides get only their slice (nodes on some union-graph path between the
+endpoints): a path present on one concrete path is a path of the union
+graph, so it lies in the slice and the answer is the same as on the whole
+graph.
+
+The number of queries is one per obligation plus, per refuted obligation,
+a few to choose the path path-by-path enumeration would report first (the
+least in its order: decisions in execution order, smallest option first);
+it does not depend on the number of paths.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from spec.semantics.conditions import TRUE, Symbols
+from spec.semantics.union_graph import GuardedGraph
+from verifier.proof.budget import UNLIMITED, Budget
+from verifier.smt.solver import Logic, Outcome, ProvedQueries, SolverSettings, Status, new_solver
+
+MAX_MINIMISE = 64
+"""Refuted obligations whose path is made least; later ones keep the model's."""
+
+
+PROVED_GUARDED = ProvedQueries(20_000, enabled=False)
+"""The process's proved guarded queries (`GuardedProver.prove` reads and
+adds), off but while an exhaustive run checks its programs
+(`verifier.harness.exhaustive.set_plain`): 2-3 KB a key over `whole` to size 4, so at most some 60 MB; an
+exhaustive run's programs come in an order where equal queries are near
+each other."""
+
+
+class GuardedProver:
+    """One Z3 solver for the obligations of one function, all paths at once."""
+
+    def __init__(
+        self,
+        sym: Symbols,
+        gin: GuardedGraph,
+        gout: GuardedGraph,
+        unroll: int,
+        settings: SolverSettings,
+        budget: Budget = UNLIMITED,
+    ) -> None:
+        self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
+        self.settings = settings
+        self._solver: z3.Solver | None = None
+        self.timeout_ms = int(settings.timeout_ms)
+        self.budget = budget
+        """The run's budget: each query's timeout is cut to what is left."""
+        self.checks = 0
+        self.minimised = 0
+        self._z: dict[int, z3.BoolRef] = {}
+        self._preds: dict[int, list[list[tuple[int, int]]]] = {}
+        self._blocked: dict[int, frozenset[int]] = {}
+        self._ck: dict[int, tuple[object, ...]] = {}
+        self._base_key = (
+            tuple((d, dec.options) for d, dec in enumerate(sym.decisions) if dec.on_trip_count or dec.options > 2),
+            tuple(self.cond_key(c) for c in gin.excluded),
+        )
+
+    @property
+    def solver(self) -> z3.Solver:
+        """The solver with the path constraints, made at the first query
+        that is asked (a function whose every query was proved before asks
+        none)."""
+        if self._solver is None:
+            self._solver = new_solver(self.settings, Logic.GUARDED)
+            base: list[z3.BoolRef] = []
+            for d, dec in enumerate(self.sym.decisions):
+                if dec.on_trip_count:
+                    base.extend(z3.Implies(self.runs(d, j), self.runs(d, j - 1)) for j in range(2, dec.options))
+                elif dec.options > 2:
+                    # One option of a many-way decision (`cf.switch`,
+                    # `scf.index_switch`): exactly one of its flags.
+                    flags = [self.pick(d, o) for o in range(dec.options)]
+                    base.append(z3.Or(*flags))
+                    base.extend(z3.Not(z3.And(a, b)) for i, a in enumerate(flags) for b in flags[i + 1 :])
+            base.extend(z3.Not(self.z(c)) for c in self.gin.excluded)
+            self._solver.add(*base)
+        return self._solver
+
+    # -- conditions as Z3 terms --------------------------------------------------
+
+    def runs(self, d: int, j: int) -> z3.BoolRef:
+        return z3.Bool(f"d{d}_runs{j}")
+
+    def pick(self, d: int, o: int) -> z3.BoolRef:
+        """Many-way decision `d` took option `o` (one flag per option)."""
+        return z3.Bool(f"d{d}_is{o}")
+
+    def _many(self, d: int) -> bool:
+        dec = self.sym.decisions[d]
+        return not dec.on_trip_count and dec.options > 2
+
+    def z(self, c: int) -> z3.BoolRef:
+        """The Z3 term of condition `c` (see `Symbols`)."""
+        hit = self._z.get(c)
+        if hit is not None:
+            return hit
+        term = self.sym.conds[c]
+        kind = term[0]
+        if kind == "true":
+            out = z3.BoolVal(True)
+        elif kind == "opt" and self._many(term[1]):
+            out = self.pick(term[1], term[2])
+        elif kind == "opt":
+            # One Bool per two-way decision: true means the second option.
+            b = z3.Bool(f"d{term[1]}")
+            out = b if term[2] == 1 else z3.Not(b)
+        elif kind == "runs":
+            out = self.runs(term[1], term[2])
+        elif kind == "and":
+            out = z3.And(self.z(term[1]), self.z(term[2]))
+        elif kind == "or":
+            out = z3.Or(*[self.z(x) for x in term[1]])
+        else:
+            out = z3.Not(self.z(term[1]))
+        self._z[c] = out
+        return out
+
+    def cond_key(self, c: int) -> tuple[object, ...]:
+        """Condition `c` as a value: the structure `z` turns into a Z3 term,
+        with the decisions' numbers (equal keys, equal terms)."""
+        hit = self._ck.get(c)
+        if hit is not None:
+            return hit
+        term = self.sym.conds[c]
+        kind = term[0]
+        if kind == "true":
+            out: tuple[object, ...] = ("true",)
+        elif kind == "opt":
+            out = ("opt", term[1], term[2] if self._many(term[1]) else term[2] == 1)
+        elif kind == "runs":
+            out = ("runs", term[1], term[2])
+        elif kind == "and":
+            out = ("and", self.cond_key(term[1]), self.cond_key(term[2]))
+        elif kind == "or":
+            out = ("or", tuple(self.cond_key(x) for x in term[1]))
+        else:
+            out = ("not", self.cond_key(term[1]))
+        self._ck[c] = out
+        return out
+
+    # -- slices --------------------------------------------------------------------
+
+    def preds(self, g: GuardedGraph) -> list[list[tuple[int, int]]]:
+        p = self._preds.get(id(g))
+        if p is None:
+            p = [[] for _ in g.kinds]
+            for u, vs in enumerate(g.succ):
+                for v, c in zip(vs, g.eguards[u]):
+                    p[v].append((u, c))
+            self._preds[id(g)] = p
+        return p
+
+    def slice_between(self, g: GuardedGraph, src: int, dst: int, blocked: frozenset[int] = frozenset()) -> set[int]:
+        """Nodes on some path of the union graph from `src` to `dst`, not
+        passing through a `blocked` node."""
+        hi = dst if g.forward_but_extern else len(g.succ) - 1
+        fwd = {src}
+        stack = [src]
+        while stack:
+            n = stack.pop()
+            for m in g.succ[n]:
+                if m <= hi and m not in fwd:
+                    fwd.add(m)
+                    if m not in blocked:
+                        stack.append(m)
+        if dst not in fwd:
+            return set()
+        both = {dst}
+        stack = [dst]
+        preds = self.preds(g)
+        while stack:
+            n = stack.pop()
+            for m, _ in preds[n]:
+                if m in fwd and m not in both and (m == src or m not in blocked):
+                    both.add(m)
+                    stack.append(m)
+        return both
+
+    def _starts(self, g: GuardedGraph) -> frozenset[int]:
+        hit = self._blocked.get(id(g))
+        if hit is None:
+            hit = self._blocked[id(g)] = frozenset(ev.start for ev in g.events)
+        return hit
+
+    def _guard(self, c: int, then: z3.BoolRef) -> z3.BoolRef:
+        return then if c == TRUE else z3.Implies(self.z(c), then)
+
+    def ordered_slice(self, g: GuardedGraph, src: int, dst: int) -> set[int]:
+        """The nodes `ordered_constraints` speaks of."""
+        return self.slice_between(g, src, dst, self._starts(g))
+
+    def ordered_constraints(
+        self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None
+    ) -> list[z3.BoolRef]:
+        """On the chosen path `g` orders `src` before `dst` with no
+        effectful event between (reachability through present edges not
+        passing an event's start; `g` acyclic): the pair is one of the
+        path's consecutive pairs, as `obligations` takes them. `nodes`:
+        `ordered_slice`, if already made."""
+        if nodes is None:
+            nodes = self.ordered_slice(g, src, dst)
+        if not nodes:
+            return [z3.BoolVal(False)]
+        preds = self.preds(g)
+
+        def r(n: int) -> z3.BoolRef:
+            return z3.BoolVal(True) if n == src else z3.Bool(f"{tag}{n}")
+
+        out = [r(dst), self.z(g.guards[src])]
+        for v in nodes:
+            if v == src:
+                continue
+            ways = [r(u) if c == TRUE else z3.And(r(u), self.z(c)) for u, c in preds[v] if u in nodes]
+            out.append(z3.Implies(r(v), z3.Or(*ways)) if ways else z3.Not(r(v)))
+        return out
+
+    def unordered_constraints(
+        self, g: GuardedGraph, src: int, dst: int, tag: str, nodes: set[int] | None = None
+    ) -> list[z3.BoolRef]:
+        """`g` leaves `dst` free to happen before `src` on the chosen path.
+        `nodes`: `slice_between(g, src, dst)`, if already made."""
+        if nodes is None:
+            nodes = self.slice_between(g, src, dst)
+
+        def t(n: int) -> z3.ArithRef:
+            return z3.Int(f"{tag}{n}")
+
+        out = [t(dst) < t(src)]
+        for u in nodes:
+            for v, c in zip(g.succ[u], g.eguards[u]):
+                if v in nodes:
+                    out.append(self._guard(c, t(u) <= t(v)))
+        return out
+
+    # -- queries -------------------------------------------------------------------
+
+    def _check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        self.checks += 1
+        if self.budget.seconds is not None:
+            self.solver.set("timeout", self.budget.cap_ms(self.timeout_ms))
+        return self.solver.check(*assumptions)
+
+    def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> Outcome:
+        """Is `end a` (node `a_out`) before `start b` (node `b_out`) in the
+        output on every path where the input orders `a_in` before `b_in`?"""
+        nodes_in = self.ordered_slice(self.gin, a_in, b_in)
+        nodes_out = self.slice_between(self.gout, a_out, b_out)
+        key = self.query_key(a_in, b_in, nodes_in, a_out, b_out, nodes_out)
+        if key in PROVED_GUARDED:
+            return Outcome(Status.VERIFIED)
+        s = self.solver
+        s.push()
+        try:
+            s.add(*self.ordered_constraints(self.gin, a_in, b_in, "r", nodes_in))
+            s.add(*self.unordered_constraints(self.gout, a_out, b_out, "t", nodes_out))
+            r = self._check()
+            if r == z3.unsat:
+                PROVED_GUARDED.add([key])
+                return Outcome(Status.VERIFIED)
+            if r == z3.unknown:
+                return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")
+            if minimise and self.minimised < MAX_MINIMISE:
+                self.minimised += 1
+                m = self._least_path(s.model())
+                if m is None:
+                    return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()} (choosing the path)")
+            else:
+                m = s.model()
+            refuted = Outcome(
+                Status.REFUTED, choices=self.choices(m), active=self.active(m, self.gin), free=self.free(m)
+            )
+            if self.budget.expired_at is not None:
+                # The watchdog's interrupt cancels model evaluation too: a
+                # model read after it may name a path that is no path.
+                return Outcome(Status.UNKNOWN, reason="Z3: canceled (the budget was spent while the model was read)")
+            return refuted
+        finally:
+            s.pop()
+
+    def query_key(
+        self, a_in: int, b_in: int, nodes_in: set[int], a_out: int, b_out: int, nodes_out: set[int]
+    ) -> tuple[object, ...]:
+        """`prove`'s query as a value: everything its formula is made of
+        (the base constraints, the input's slice with its predecessors and
+        guards, the output's slice with its guarded edges), each side's
+        nodes numbered in order, so that equal keys are the same formula
+        up to the names of the node variables, and have the same answer."""
+        gin, gout, ck = self.gin, self.gout, self.cond_key
+        if nodes_in:
+            ren = {n: k for k, n in enumerate(sorted(nodes_in | {a_in, b_in}))}
+            preds = self.preds(gin)
+            side_in: tuple[object, ...] = (
+                ren[a_in], ren[b_in], ck(gin.guards[a_in]),
+                tuple((ren[v], tuple((ren[u], ck(c)) for u, c in preds[v] if u in nodes_in)) for v in sorted(nodes_in) if v != a_in),
+            )  # fmt: skip
+        else:
+            side_in = ("empty",)
+        ren = {n: k for k, n in enumerate(sorted(nodes_out | {a_out, b_out}))}
+        edges = sorted(
+            (ren[u], ren[v], ck(c)) for u in nodes_out for v, c in zip(gout.succ[u], gout.eguards[u]) if v in nodes_out
+        )  # fmt: skip
+        side_out = (ren[a_out], ren[b_out], tuple(edges))
+        return (self._base_key, side_in, side_out)
+
+    def ordered_everywhere(self, g: GuardedGraph, src: int, dst: int) -> bool | None:
+        """Does `g` order `src` before `dst` on every path where `src` is?
+        (None: Z3 gave up.)"""
+        s = self.solver
+        s.push()
+        try:
+            s.add(self.z(g.guards[src]), *self.unordered_constraints(g, src, dst, "t"))
+            r = self._check()
+        finally:
+            s.pop()
+        return None if r == z3.unknown else r == z3.unsat
+
+    # -- paths from models ---------------------------------------------------------
+
+    def option_of(self, m: z3.ModelRef, d: int) -> int:
+        dec = self.sym.decisions[d]
+        if dec.on_trip_count:
+            n = 0
+            while n + 1 < dec.options and z3.is_true(m.eval(self.runs(d, n + 1), model_completion=True)):
+                n += 1
+            return n
+        if self._many(d):
+            return next(
+                (o for o in range(dec.options) if z3.is_true(m.eval(self.pick(d, o), model_completion=True))), 0
+            )
+        return 1 if z3.is_true(m.eval(z3.Bool(f"d{d}"), model_completion=True)) else 0
+
+    def option_term(self, d: int, o: int) -> z3.BoolRef:
+        return self.z(self.sym.option(d, o))
+
+    def choices(self, m: z3.ModelRef) -> list[int]:
+        """The decisions of the model's path, in the order a path
+        makes them (the order the input's guarded graph met them)."""
+        return [self.option_of(m, d) for d, pc in self.gin.met if z3.is_true(m.eval(self.z(pc), model_completion=True))]
+
+    def free(self, m: z3.ModelRef) -> dict[int, int]:
+        """The options of the decisions the output takes alone (`Decision.free`)."""
+        return {d: self.option_of(m, d) for d, _ in self.gout.met if self.sym.decisions[d].free}
+
+    def active(self, m: z3.ModelRef, g: GuardedGraph) -> set[int]:
+        # Far fewer conditions than nodes: each is evaluated once.
+        holds = {c: z3.is_true(m.eval(self.z(c), model_completion=True)) for c in set(g.guards)}
+        return {n for n, c in enumerate(g.guards) if holds[c]}
+
+    def _least_path(self, m: z3.ModelRef) -> z3.ModelRef | None:
+        """Among the violating paths, the least in enumeration order:
+        each decision met on the path, in turn, takes its smallest option
+        that still admits a violation."""
+        fixed: list[z3.BoolRef] = []
+        for d, pc in self.gin.met:
+            here = self.z(pc)
+            if not z3.is_true(m.eval(here, model_completion=True)):
+                fixed.append(z3.Not(here))
+                continue
+            fixed.append(here)
+            best = self.option_of(m, d)
+            for o in range(best):
+                r = self._check(*fixed, self.option_term(d, o))
+                if r == z3.sat:
+                    m, best = self.solver.model(), o
+                    break
+                if r == z3.unknown:
+                    return None
+            fixed.append(self.option_term(d, best))
+        return m
