@@ -45,7 +45,7 @@ def unregistered_allowed() -> object:
     """`-allow-unregistered-dialect` for the in-process parses of one test:
     for suites whose inputs use ops of unregistered dialects (`"foo.bar"`)
     and that compare with `mlir-opt-19 --allow-unregistered-dialect`."""
-    from spec.syntax.parser import allow_unregistered_dialects  # noqa: PLC0415
+    from spec.syntax.parser import allow_unregistered_dialects
 
     allow_unregistered_dialects(True)
     yield None

@@ -32,9 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spec.semantics.interp import default_args  # noqa: E402
-from spec.semantics.schedule import explore  # noqa: E402
-from spec.syntax.parser import parse_module  # noqa: E402
+from spec.semantics.interp import default_args
+from spec.semantics.schedule import explore
+from spec.syntax.parser import parse_module
 
 HEAD = """module attributes {gpu.container_module} {
   gpu.module @k {

@@ -29,11 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, given, settings
 
-from spec.syntax.parser import parse_module  # noqa: E402
-from verifier.harness.gate import CommandImpl, RefimplImpl, judge  # noqa: E402
-from verifier.programs.generators import Features, program_texts  # noqa: E402
+from spec.syntax.parser import parse_module
+from verifier.harness.gate import CommandImpl, RefimplImpl, judge
+from verifier.programs.generators import Features, program_texts
 
 
 def draw(count: int) -> tuple[list[str], float]:

@@ -42,11 +42,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen_programs import generate  # noqa: E402
+from gen_programs import generate
 
-from spec.syntax import fast_path  # noqa: E402
-from spec.syntax.parser import parse_module  # noqa: E402
-from spec.syntax.printing import print_op  # noqa: E402
+from spec.syntax import fast_path
+from spec.syntax.parser import parse_module
+from spec.syntax.printing import print_op
 
 
 @dataclass

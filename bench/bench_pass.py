@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from refimpl import rewrite  # noqa: E402
-from spec.syntax.parser import parse_module  # noqa: E402
+from refimpl import rewrite
+from spec.syntax.parser import parse_module
 
 HEADER = """module attributes {gpu.container_module} {
   gpu.module @k {

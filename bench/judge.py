@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+from hypothesis import HealthCheck, given, seed, settings
 
-from verifier.harness.judge_pairs import SOURCES, Row, evaluate, pairs  # noqa: E402
-from verifier.programs.boundary_programs import ALL, OPTION_NAMES  # noqa: E402
+from verifier.harness.judge_pairs import SOURCES, Row, evaluate, pairs
+from verifier.programs.boundary_programs import ALL, OPTION_NAMES
 
 PAIR_SECONDS = 20
 """A pair judged longer than this is counted as `timeout` (neither answer)."""
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         except _Slow:
             _armed[0] = False
             rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
-        except Exception as exc:  # noqa: BLE001 - a crash is a finding, not the end of the run
+        except Exception as exc:
             _armed[0] = False
             rows.append(
                 Row(pair, "crash", "-", detail=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()[-1500:]}")

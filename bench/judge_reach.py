@@ -40,19 +40,19 @@ from unittest.mock import patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+from hypothesis import HealthCheck, given, seed, settings
 
-import verifier  # noqa: E402
-from spec.diagnostics import DiagnosticError  # noqa: E402
-from spec.semantics import events  # noqa: E402
-from spec.semantics.judge import UNDECIDED, WRONG, judge_modules  # noqa: E402
-from spec.syntax.parser import parse_module  # noqa: E402
-from verifier.harness.gate import ImplFailed  # noqa: E402
-from verifier.harness.judge_pairs import VERIFIER_BUDGET_S, VERIFIER_TIMEOUT_MS, Pair, output_text, pairs  # noqa: E402
+import verifier
+from spec.diagnostics import DiagnosticError
+from spec.semantics import events
+from spec.semantics.judge import UNDECIDED, WRONG, judge_modules
+from spec.syntax.parser import parse_module
+from verifier.harness.gate import ImplFailed
+from verifier.harness.judge_pairs import VERIFIER_BUDGET_S, VERIFIER_TIMEOUT_MS, Pair, output_text, pairs
 from verifier.match import correspondence
-from verifier.programs.boundary_programs import ALL, OPTION_NAMES, Options  # noqa: E402
-from verifier.proof import blocking, pipeline  # noqa: E402
-from verifier.smt.solver import Status  # noqa: E402
+from verifier.programs.boundary_programs import ALL, OPTION_NAMES, Options
+from verifier.proof import blocking, pipeline
+from verifier.smt.solver import Status
 
 Mutation = Callable[[], contextlib.AbstractContextManager[None]]
 Defect = Callable[[verifier.Report], bool]

@@ -66,7 +66,7 @@ print(json.dumps({"ops": ops, "cpu": cpu, "wall": wall}))
 def measure(cmd: list[str], stdout_path: str | None = None) -> dict[str, float]:
     """One whole process: wall seconds, CPU seconds (itself and its waited-for
     children), peak RSS in MiB, exit code."""
-    out = open(stdout_path, "w") if stdout_path else subprocess.DEVNULL  # noqa: SIM115
+    out = open(stdout_path, "w") if stdout_path else subprocess.DEVNULL
     try:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)

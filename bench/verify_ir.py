@@ -21,11 +21,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_verify import HEAD, LINES, kinds  # noqa: E402
+from bench_verify import HEAD, LINES, kinds
 
-from spec import gpu_async  # noqa: E402
-from spec.ir import Location, Operation  # noqa: E402
-from spec.syntax.parser import parse_module  # noqa: E402
+from spec import gpu_async
+from spec.ir import Location, Operation
+from spec.syntax.parser import parse_module
 
 TEMPLATE = (
     HEAD

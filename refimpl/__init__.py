@@ -68,7 +68,7 @@ def rewrite(module: Operation, mode: str = "reference") -> RewriteResult:
 
 
 def _run(module: Operation, mode: str, result: RewriteResult) -> None:
-    from refimpl import defer, ir_verify, seed, single_use, thread  # noqa: PLC0415
+    from refimpl import defer, ir_verify, seed, single_use, thread
 
     for func in functions(module):
         try:

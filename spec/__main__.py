@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.set_defaults(func=_print_cmd)
     try:
-        from spec.semantics import cli as semantics_cli  # noqa: PLC0415
+        from spec.semantics import cli as semantics_cli
     except ImportError:
         semantics_cli = None  # type: ignore[assignment]  # None: the optional module is missing
     if semantics_cli is not None:

@@ -197,7 +197,7 @@ class Forked:
                 pipe = _EagerPipe(write_fd)
                 pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
                 pipe.close()
-            except BaseException:  # noqa: BLE001 - nothing sent: the caller does it again
+            except BaseException:
                 pass
             os._exit(0)
         os.close(write_fd)
@@ -219,7 +219,7 @@ class Forked:
         try:
             with os.fdopen(self.fd, "rb", buffering=1 << 16) as pipe:
                 return pickle.load(pipe)
-        except Exception:  # noqa: BLE001 - nothing sent, a truncated or foreign payload
+        except Exception:
             return None
         finally:
             if collecting:

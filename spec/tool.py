@@ -175,7 +175,7 @@ def write_file(path: str, text: str) -> None:
 
 def _write_through(path: str, target: str, text: str) -> None:
     try:
-        f = open(target, "w", encoding="utf-8", errors="surrogateescape")  # noqa: SIM115 - two failures, two messages
+        f = open(target, "w", encoding="utf-8", errors="surrogateescape")
     except OSError as exc:
         raise _cannot_open(path, exc) from None
     try:
@@ -261,7 +261,7 @@ def _end_children_and_temporaries() -> None:
     verifier's implementation, forked helpers) and half-written outputs."""
     if os.getpid() != _OWNER:
         return
-    from spec.fork_child import live_children  # noqa: PLC0415 - the tools that fork import it anyway
+    from spec.fork_child import live_children
 
     for pgid in list(_CHILD_GROUPS):
         try:
@@ -276,7 +276,7 @@ def _end_children_and_temporaries() -> None:
     for path in list(_TEMP_FILES):
         try:
             if os.path.isdir(path) and not os.path.islink(path):
-                import shutil  # noqa: PLC0415 - only an interrupted run with a private directory needs it
+                import shutil
 
                 shutil.rmtree(path, ignore_errors=True)
             else:
@@ -342,7 +342,7 @@ def _guard_standard_streams() -> None:
     encoding = getattr(sys.__stdout__, "encoding", None) or "utf-8"
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StdoutRaw()), encoding=encoding, errors="surrogateescape")
     if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+        sys.stderr = open(os.devnull, "w")
     elif isinstance(sys.stderr, io.TextIOWrapper):
         # A source line shown under a diagnostic keeps its bytes, as mlir-opt's.
         sys.stderr.reconfigure(errors="surrogateescape")
@@ -414,7 +414,7 @@ def run_tool(main: Callable[[], int], io_failure: int = 1) -> NoReturn:
         except ToolError as exc:
             sys.stderr.write(f"error: {exc}\n")
             code = io_failure
-        except Exception as exc:  # noqa: BLE001 - last resort: never a traceback
+        except Exception as exc:
             sys.stderr.write(f"error: internal error: {type(exc).__name__}: {_one_line(str(exc))}\n")
             code = EXIT_INTERNAL
         try:
@@ -423,7 +423,7 @@ def run_tool(main: Callable[[], int], io_failure: int = 1) -> NoReturn:
             pass
         result.append(code)
 
-    from spec import fork_child as fork  # noqa: PLC0415
+    from spec import fork_child as fork
 
     fork.WAITING_THREADS = 1  # this thread only waits: forking beside it is safe
     try:
@@ -453,14 +453,14 @@ def package_version() -> str:
     installed, the `pyproject.toml` beside the packages, marked as such;
     else `unknown`. `--version` must work however the code got here, and
     must not claim an installed version it cannot find."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+    from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
         pass
-    import tomllib  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
+    import tomllib
+    from pathlib import Path
 
     try:
         project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]

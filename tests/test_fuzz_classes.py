@@ -142,7 +142,7 @@ def test_verdict_and_message(name: str) -> None:
 
 @needs_mlir19
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_same_as_mlir_opt_19(name: str, tmp_path) -> None:  # noqa: ANN001
+def test_same_as_mlir_opt_19(name: str, tmp_path) -> None:
     text, _ = CASES[name]
     path = tmp_path / "in.mlir"
     path.write_text(text)

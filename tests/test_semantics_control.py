@@ -1,4 +1,4 @@
-"""Tokens through control flow (DESIGN.md rules 7-8), the i1 argument
+"""Tokens through control flow (docs/design.md rules 7-8), the i1 argument
 exploration, partial-order reduction against plain enumeration, replay and
 random sampling."""
 

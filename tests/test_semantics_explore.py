@@ -1,4 +1,4 @@
-"""Schedule exploration: one hand-written program per rule of DESIGN.md
+"""Schedule exploration: one hand-written program per rule of docs/design.md
 section 4, each checked for its outcomes, races and out-of-order pairs."""
 
 from __future__ import annotations

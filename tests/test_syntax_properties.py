@@ -27,7 +27,7 @@ from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from gen_programs import generate  # noqa: E402
+from gen_programs import generate
 
 _SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,4 +1,4 @@
-"""The verifier at the function's boundary (DESIGN.md section 4, rules 9-11)
+"""The verifier at the function's boundary (docs/design.md section 4, rules 9-11)
 and on tokens through any op: for each class a right rewrite verified and
 wrong ones refuted with the kind and message that name the lost ordering.
 

@@ -27,8 +27,8 @@ def test_cancelled_calls_are_not_kept() -> None:
     for k in keys:
         w.cancel(k)
     w.call_at(3600, lambda: None)
-    assert len(w._calls) == 1  # noqa: SLF001
-    assert len(w._heap) <= 2 * 64  # noqa: SLF001 - compacted as calls come
+    assert len(w._calls) == 1
+    assert len(w._heap) <= 2 * 64
 
 
 def test_a_budget_expires_and_a_closed_one_does_not() -> None:

@@ -142,7 +142,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
         try:
             settings.get_profile(option)
-        except Exception:  # noqa: BLE001 - InvalidArgument: not registered yet
+        except Exception:
             settings.register_profile(option, profile_settings(option))
 
 

@@ -1,4 +1,4 @@
-"""The function's boundary in the executable semantics (DESIGN.md rules 9-11).
+"""The function's boundary in the executable semantics (docs/design.md rules 9-11).
 
 `schedule.Machine` runs a function as if nothing existed outside it: a token
 argument is complete from the start, a returned token is just a value, and

@@ -22,7 +22,7 @@ class Event:
 
     op: Operation
     kind: str
-    """`gpu`, `host` or `return`; at the function's boundary (DESIGN.md
+    """`gpu`, `host` or `return`; at the function's boundary (docs/design.md
     section 4, rules 9-11) `caller` (GPU work behind an incoming token),
     `receiver` (whoever gets a token that leaves the function, after it
     waits on it) and `end` (the program's end, after the runtime drained

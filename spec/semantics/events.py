@@ -1,4 +1,4 @@
-"""The static event model of DESIGN.md section 4: events and happens-before.
+"""The static event model of docs/design.md section 4: events and happens-before.
 
 From one `func.func` this builds a graph whose nodes are the points of
 execution and whose edges are the happens-before rules 1-8, so that one
@@ -103,7 +103,7 @@ def execute_segments(op: Operation) -> tuple[list[Value], list[Value]]:
 
 
 def is_effectful(op: Operation) -> bool:
-    """Whether `op` is an effectful event of the property (DESIGN.md 4):
+    """Whether `op` is an effectful event of the property (docs/design.md 4):
     GPU ops but `gpu.wait`, host ops with memory effects or unknown effects,
     `func.return`; region ops iff something inside is."""
     name = op.name

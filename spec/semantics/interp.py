@@ -1,6 +1,6 @@
 """Concrete interpretation of host code: values, buffers, ops, threads.
 
-This module is the *sequential* half of the executable semantics (DESIGN.md
+This module is the *sequential* half of the executable semantics (docs/design.md
 section 4): what one op does to concrete values and buffers, and how one
 thread walks its code (`scf`/`cf` control flow, `scf.index_switch`,
 `memref.alloca_scope`, `affine.for`/`affine.if` with their maps and integer
@@ -191,7 +191,7 @@ def is_visible(op: Operation) -> bool:
 
 
 def is_effectful_event(op: Operation) -> bool:
-    """DESIGN.md's effectful events: GPU ops other than `gpu.wait`, host ops
+    """docs/design.md's effectful events: GPU ops other than `gpu.wait`, host ops
     with memory effects, and `func.return`."""
     return op.name in GPU_OPS or op.name in HOST_EFFECTS or registry.is_function_return(op.name)
 
@@ -467,7 +467,7 @@ class Thread:
             else:
                 self._control(op, f)
 
-    def _control(self, op: Operation, f: Frame) -> None:
+    def _control(self, op: Operation, f: Frame) -> None:  # noqa: C901 - one case per region op the interpreter runs
         name = op.name
         if name == "scf.for":
             lb, ub, step, *inits = self.operands(op)

@@ -10,7 +10,7 @@
   nobody orders may observe in either order, and that alone is not a
   different result (docs/semantics.md, "Observations and outcomes").
 - `Step`: one scheduler step with its vector clock and memory footprint;
-  `Event`: one effectful event (DESIGN.md section 4) of a run, with the
+  `Event`: one effectful event (docs/design.md section 4) of a run, with the
   clocks of its start and end.
 - `Race`: a GPU op whose execution can overlap a conflicting access (same
   elements, at least one write) because nothing orders them, with both ops'

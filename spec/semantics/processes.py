@@ -1,6 +1,6 @@
 """The processes of a run: host threads and GPU op instances.
 
-A process is what the scheduler picks to take the next step (DESIGN.md
+A process is what the scheduler picks to take the next step (docs/design.md
 section 4): a host thread (the function body, or one executed
 `async.execute` body) or one instance of a GPU op. Both are `Producer`s, so a
 token or an async value can wait for them; each carries the vector clock of

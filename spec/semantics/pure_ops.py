@@ -70,7 +70,7 @@ def _cmpf(pred: str, a: float, b: float) -> bool:
     return (unordered or rel) if pred[0] == "u" else (not unordered and rel)
 
 
-def eval_pure(op: Operation, args: list[Any]) -> list[Any]:
+def eval_pure(op: Operation, args: list[Any]) -> list[Any]:  # noqa: C901 - one case per pure op it evaluates
     """Results of a pure op (arith, memref views) on concrete operands."""
     name = op.name
     rt: Type = op.results[0].type if op.results else None  # type: ignore[assignment]  # the ops here have a result; a None would fail where read, as before

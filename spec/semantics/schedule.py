@@ -10,7 +10,7 @@ A run of one function is a set of *processes*, each taking *steps*:
   and all `[deps]` tokens are complete; reads its inputs) and `finish`
   (writes its outputs, completes its token). Its issue is a step of the
   thread that issues it; without `async` that thread's next step waits for
-  `finish` (DESIGN.md rule 3).
+  `finish` (docs/design.md rule 3).
 
 API (what the CLI and the verifier use):
 

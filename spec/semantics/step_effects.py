@@ -195,7 +195,7 @@ class StepEffects:
             if t.current() is None:
                 p.state = "done"
 
-    def _execute(self, p: HostProc, op: Operation, index: int) -> None:
+    def _execute(self, p: HostProc, op: Operation, index: int) -> None:  # noqa: C901 - the execute step's cases, in the runtime's order
         t = p.thread
         name = op.name
         vals = t.operands(op)

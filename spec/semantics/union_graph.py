@@ -574,7 +574,7 @@ class _GuardedBuilder(EventBuilder):
         self.join_bind(op.results, alts, tid)
         return self.join(ends, tid)
 
-    def select(self, op: Operation, tid: int) -> None:  # noqa: D102 - as `_Builder.select`, on all paths
+    def select(self, op: Operation, tid: int) -> None:
         g, sym = self.g, self.sym
         d = self.decide_at(op, "arith.select", 2)
         if d is None:

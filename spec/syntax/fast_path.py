@@ -268,7 +268,7 @@ class FastPath:
         loc = _new_location(Location, (file, line, kw_at - line_start + 1))
         try:
             built = build(text, pos, end, name, loc, line_start)
-        except Exception:  # noqa: BLE001 - the LALR loop raises it again, in its order
+        except Exception:
             return None
         if built is None:
             return None

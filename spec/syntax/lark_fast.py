@@ -458,7 +458,7 @@ class FusedLALRParser(LALR_Parser):
                 lexer = LexerThread.from_text(lexer.lexer, lexer.state.text)
         return super().parse(lexer, start, on_error)
 
-    def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:
+    def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:  # noqa: C901 - one case per fused grammar shape
         actions, state, end_state, dropped = self._fused_tables(start)
         fast_op = self.fast_path.op if self.fast_path is not None and fast_path.ENABLED else None
         dropped = dropped - lexer.root_lexer.newline_types  # type: ignore[attr-defined]  # lark types root_lexer abstractly; it is a BasicLexer

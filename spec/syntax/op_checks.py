@@ -410,7 +410,7 @@ def convert_generic_properties(
     return props, attrs
 
 
-def check_generic_properties(
+def check_generic_properties(  # noqa: C901 - one check per op family, in mlir-opt-19's order
     name: str,
     props: dict[str, Attr],
     attrs: dict[str, Attr],

@@ -159,7 +159,7 @@ def _wrap(fn: Any, rule: str) -> Any:
         def call(self: _Builder, items: list) -> Any:
             try:
                 return fn(self, items[0], items[1:])
-            except Exception as exc:  # noqa: BLE001 - malformed input the grammar admits
+            except Exception as exc:
                 raise failed(self, items, exc) from None
 
     elif rule in _NAME_FIRST:
@@ -167,7 +167,7 @@ def _wrap(fn: Any, rule: str) -> Any:
         def call(self: _Builder, items: list) -> Any:
             try:
                 return fn(self, items[0], items)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise failed(self, items, exc) from None
 
     else:
@@ -178,7 +178,7 @@ def _wrap(fn: Any, rule: str) -> Any:
                     if type(item) is Token:
                         return fn(self, item, items)
                 return fn(self, None, items)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise failed(self, items, exc) from None
 
     return call

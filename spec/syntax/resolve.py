@@ -80,7 +80,7 @@ isolated op around it (`None` for none)."""
 _EXIT = -1
 
 
-def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool = True) -> None:
+def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool = True) -> None:  # noqa: C901 - the verifier's checks in mlir-opt-19's order
     """MLIR's verifier over the whole parse, reporting its first error, as
     mlir-opt-19 runs it after the parse (observed order):
 
@@ -283,7 +283,7 @@ def _check_signature(op: Operation) -> None:
             )
 
 
-def resolve_ops(top: list[Operation]) -> bool:
+def resolve_ops(top: list[Operation]) -> bool:  # noqa: C901 - each resolution step over one walk of the ops
     """Replace `UseRef` placeholders by values, in text order, with MLIR's
     scoping: a value is visible from its definition on, in its region and the
     regions nested in it; a name may not be redefined while visible (sibling

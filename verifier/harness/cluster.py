@@ -48,7 +48,7 @@ def run_chunk(runner: Any, chunk: list[tuple[str, int, str]]) -> list:
 def available() -> bool:
     """Whether `distributed` can be imported."""
     try:
-        import distributed  # noqa: F401, PLC0415
+        import distributed  # noqa: F401
     except ImportError:
         return False
     return True
@@ -74,7 +74,7 @@ def run_on_cluster(
     workers finish them. `client`, a connected `distributed.Client`, is
     used as it is (tests); else one to `address`, or to a local cluster of
     `workers` processes (default: the cores)."""
-    from distributed import Client, LocalCluster, as_completed  # noqa: PLC0415 - optional dependency
+    from distributed import Client, LocalCluster, as_completed
 
     with ExitStack() as stack:
         if client is None:

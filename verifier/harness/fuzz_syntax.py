@@ -176,14 +176,14 @@ JUNK = [
 
 def load_seeds(repo: Path = REPO) -> list[str]:
     """Every seed program, in a fixed order (valid MLIR without `MARKER`)."""
-    import sys  # noqa: PLC0415
+    import sys
 
     texts: list[str] = []
     for pattern in ("tests/corpus/*.mlir", "examples/*.mlir"):
         texts += [p.read_text() for p in sorted(repo.glob(pattern))]
     sys.path.insert(0, str(repo / "bench"))
     try:
-        from gen_programs import generate  # type: ignore[import-not-found]  # noqa: PLC0415  # bench/, put on the path just above
+        from gen_programs import generate  # type: ignore[import-not-found]  # bench/, put on the path just above
     except ImportError:  # an installed distribution has no bench/
         generate = None
     finally:
@@ -317,7 +317,7 @@ def ours(text: str, mode: str) -> Answer:
         return Answer(print_op(module) + "\n")
     except DiagnosticError as exc:
         return Answer(None, exc.diagnostics[0].message if exc.diagnostics else "error")
-    except Exception:  # noqa: BLE001 - any other exception is a finding
+    except Exception:
         return Answer(None, traceback.format_exc(limit=4), crash=True)
 
 
@@ -455,7 +455,7 @@ def run(
     on_outcome: Callable[[str, Outcome], None] | None = None,
 ) -> dict[str, Report]:
     """Run `count` inputs (indices 0..count-1 of `seed`) in each mode."""
-    from spec.syntax.parser import allow_unregistered_dialects  # noqa: PLC0415
+    from spec.syntax.parser import allow_unregistered_dialects
 
     allow_unregistered_dialects(True)
     seeds = seeds if seeds is not None else load_seeds()
@@ -474,7 +474,7 @@ def run(
 
 
 def check_one(binary: str, text: str, mode: str) -> Outcome:
-    from spec.syntax.parser import allow_unregistered_dialects  # noqa: PLC0415
+    from spec.syntax.parser import allow_unregistered_dialects
 
     allow_unregistered_dialects(True)
     return compare(0, text, ours(text, mode), theirs(binary, [text], mode)[0])

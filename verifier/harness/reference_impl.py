@@ -22,6 +22,6 @@ if TYPE_CHECKING:
 
 def rewrite(module: Operation, mode: str = "reference") -> RewriteResult:
     """The refimpl's `rewrite` of `module` in `mode` (it rewrites in place)."""
-    import refimpl  # noqa: PLC0415 - lazily: see the module docstring
+    import refimpl
 
     return refimpl.rewrite(module, mode)

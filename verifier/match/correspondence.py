@@ -1,6 +1,6 @@
 """Correspondence: which op of the output is which op of the input.
 
-DESIGN.md section 4, "Correspondence". Output ops map 1:1 and in order onto
+docs/design.md section 4, "Correspondence". Output ops map 1:1 and in order onto
 input ops, except what a rewrite of this kind may add: `gpu.wait` ops,
 `async.await` of GPU tokens, and token plumbing (new `[deps]`, token results,
 extra `async.execute` results and body operands, block arguments, extra
@@ -352,7 +352,7 @@ class _Matcher:
             return False
         return True
 
-    def block(self, ba: Block, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:
+    def block(self, ba: Block, bb: Block, out_owner: Operation, in_owner: Operation) -> bool:  # noqa: C901 - one case per kind of op pairing
         """Align the two op lists in order. An output op pairs with the next
         input op when they can be the same op; otherwise it is an addition if
         a rewrite may add it, and only then is the input op taken as dropped

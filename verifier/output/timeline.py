@@ -175,7 +175,7 @@ def _lanes(p: _Panel) -> dict[int, _Lane]:
             elif owner.name == "async.execute":
                 title, kind = f"async.execute @{owner.loc.line}:{owner.loc.col}", "execute"
             else:
-                # the function's boundary (DESIGN.md rules 9-11): callers'
+                # the function's boundary (docs/design.md rules 9-11): callers'
                 # work, receivers of tokens, the program's end
                 title, kind = "boundary", "boundary"
         lane = by_key.get(key)

@@ -234,7 +234,7 @@ def _body_ops(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: in
 
 
 @st.composite
-def _op(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> list[str]:
+def _op(draw: st.DrawFn, o: Options, new: _Names, scope: _Scope, depth: int, ind: str) -> list[str]:  # noqa: C901 - one case per program construct
     kind = draw(st.sampled_from(_kinds(o, depth)))
     inner = ind + "  "
     if kind == "load":

@@ -554,7 +554,7 @@ def _lines(ops: tuple[Op, ...], ind: str, labels: list[int]) -> list[str]:
     return out
 
 
-def _op_lines(op: Op, ind: str, labels: list[int]) -> list[str]:
+def _op_lines(op: Op, ind: str, labels: list[int]) -> list[str]:  # noqa: C901 - one case per alphabet op
     inner = ind + "  "
     k = op.kind
     if k in ("launch", "memcpy", "memset", "dealloc"):

@@ -1,6 +1,6 @@
 """The obligations: which orderings of the input the output must keep.
 
-DESIGN.md section 4, "The property": for every pair of effectful events
+docs/design.md section 4, "The property": for every pair of effectful events
 `a`, `b` of the input with `a` happening before `b`, the output must have
 `end(a) <= start(b)` in every schedule. Since every event has
 `start <= end` and happens-before is transitive, it suffices to keep the

@@ -172,7 +172,7 @@ def replay(
         out = m.outcome()
     except DiagnosticError as exc:
         return Replay(False, reason=exc.diagnostics[0].message if exc.diagnostics else str(exc))
-    except Exception as exc:  # noqa: BLE001 - a fault of the run is a finding, not a crash
+    except Exception as exc:
         return Replay(False, reason=f"{type(exc).__name__}: {exc}")
     return Replay(True, _values(ran_in.outcome) != _values(out, m), "", labels, ran_in.outcome.render(), out.render())
 

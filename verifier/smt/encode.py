@@ -20,7 +20,7 @@ serves every obligation of a function, with push/pop around each
 Z3's SMT-LIB parser as text over constants made once per context,
 `_Constants`). This stays linear on large inputs,
 where asserting the whole graph once is superlinear and one disjunction of
-all violations does not finish (DESIGN.md section 5).
+all violations does not finish (docs/design.md section 5).
 
 When a violation is found, the schedule comes from a second query on the
 window of nodes between the two endpoints in program order (every node, not
