@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, given, seed, settings
 
+from verifier.harness.gate import Failure
 from verifier.harness.judge_pairs import SOURCES, Row, evaluate, pairs
 from verifier.programs.boundary_programs import ALL, OPTION_NAMES
 
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(evaluate(pair, args.bound, args.steps))
         except _Slow:
             _armed[0] = False
-            rows.append(Row(pair, "timeout", "-", detail=f"over {PAIR_SECONDS} s"))
+            rows.append(Row(pair, Failure.TIMEOUT, "-", detail=f"over {PAIR_SECONDS} s"))
         except Exception as exc:
             _armed[0] = False
             rows.append(

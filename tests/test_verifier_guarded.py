@@ -35,7 +35,7 @@ from verifier.output.report import BOUNDED, INCONSISTENT, REFUTED, UNKNOWN, VERI
 from verifier.programs.generators import Features, programs
 from verifier.programs.mutants import MutantImpl
 from verifier.smt import encode_guarded
-from verifier.smt.solver import Outcome, Status
+from verifier.smt.solver import ObligationResult, Status
 
 IF_ELSE_IN = module(
     """  func.func @f(%m: memref<4xf32>, %h: memref<4xf32>, %p: i1) {
@@ -218,7 +218,7 @@ def test_path_limit_is_a_parameter() -> None:
 
 
 def test_cross_check_catches_a_wrong_proof(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(encode_guarded.GuardedProver, "prove", lambda self, *a, **k: Outcome(Status.VERIFIED))
+    monkeypatch.setattr(encode_guarded.GuardedProver, "prove", lambda self, *a, **k: ObligationResult(Status.VERIFIED))
     inp, out = CASES["branch-no-wait"]
     r = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"))
     assert r.verdict == INCONSISTENT and "reachability finds" in r.functions[0].reason
@@ -228,7 +228,7 @@ def test_cross_check_catches_a_wrong_refutation(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(
         encode_guarded.GuardedProver,
         "prove",
-        lambda self, *a, **k: Outcome(Status.REFUTED, choices=[0], active=set(range(10**4))),
+        lambda self, *a, **k: ObligationResult(Status.REFUTED, choices=[0], active=set(range(10**4))),
     )
     inp, out = CASES["branch-good"]
     r = check(parse_module(inp, "in.mlir"), parse_module(out, "out.mlir"))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from verifier.output.report import FunctionReport, Report, Violation
     from verifier.proof.pipeline import CheckOptions, check, functions_of
-    from verifier.smt.solver import Outcome, Status
+    from verifier.smt.solver import ObligationResult, Status
 
 _WHERE = {
     "check": "verifier.proof.pipeline",
@@ -24,7 +24,7 @@ _WHERE = {
     "Report": "verifier.output.report",
     "FunctionReport": "verifier.output.report",
     "Violation": "verifier.output.report",
-    "Outcome": "verifier.smt.solver",
+    "ObligationResult": "verifier.smt.solver",
     "Status": "verifier.smt.solver",
 }
 """Each public name's module. They are imported on first use (PEP 562), not
@@ -32,7 +32,16 @@ here: the gate's pytest plugin lives in this package and is loaded by every
 pytest run of an environment that has the distribution, so importing the
 package must not load Z3 and the whole pipeline."""
 
-__all__ = ["check", "CheckOptions", "Report", "FunctionReport", "Violation", "Outcome", "Status", "functions_of"]
+__all__ = [
+    "check",
+    "CheckOptions",
+    "Report",
+    "FunctionReport",
+    "Violation",
+    "ObligationResult",
+    "Status",
+    "functions_of",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -74,10 +74,12 @@ from spec.invariant import InternalError
 from spec.syntax.parser import parse_module
 from verifier.harness import reference_impl
 from verifier.harness.external import IMPL_TIMEOUT_S, run_impl
+from verifier.harness.gate import Failure
 from verifier.output.progress import Progress
 from verifier.programs.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
 from verifier.proof.budget import default_seconds
 from verifier.smt import encode_guarded
+from verifier.smt.solver import Status
 
 if TYPE_CHECKING:
     from spec.ir import Operation
@@ -87,7 +89,7 @@ BATCH = 64
 """Programs per unit of work handed to a worker (in-process)."""
 IMPL_BATCH = 100
 """Default `--impl-batch`: programs per run of an external command."""
-OTHER = ("impl-failed", "unparsable", "inconsistent")
+OTHER = (Failure.IMPL_FAILED, Failure.UNPARSABLE, Status.INCONSISTENT)
 SPLIT = "// -----"
 
 
@@ -138,7 +140,7 @@ def _judge(
     return res
 
 
-def _failed(p: Program, verdict: str, detail: str, t0: float) -> Result:
+def _failed(p: Program, verdict: Failure, detail: str, t0: float) -> Result:
     return Result(p.id, p.size, verdict, time.perf_counter() - t0, verdict, p.text, detail[:2000])
 
 
@@ -171,7 +173,10 @@ class RefimplRunner:
                 if not result.ok:
                     out.append(
                         _failed(
-                            p, "impl-failed", "".join(render(d, {"<input>": p.text}) for d in result.diagnostics), t0
+                            p,
+                            Failure.IMPL_FAILED,
+                            "".join(render(d, {"<input>": p.text}) for d in result.diagnostics),
+                            t0,
                         )
                     )
                     continue
@@ -244,13 +249,13 @@ class CommandRunner:
             else:
                 code, out, err = self._exec([], p.text)
                 if code != 0:
-                    results.append(_failed(p, "impl-failed", f"exit {code}\n{err}", t1))
+                    results.append(_failed(p, Failure.IMPL_FAILED, f"exit {code}\n{err}", t1))
                     continue
             try:
                 module_out = parse_module(out, "<output>", dominance=False)
             except DiagnosticError as exc:
                 results.append(
-                    _failed(p, "unparsable", "".join(render(d, {"<output>": out}) for d in exc.diagnostics), t1)
+                    _failed(p, Failure.UNPARSABLE, "".join(render(d, {"<output>": out}) for d in exc.diagnostics), t1)
                 )
                 continue
             res = _judge(p.id, p.size, p.text, parse_module(p.text, "<input>"), module_out, t1, self.timeout_ms)
@@ -481,7 +486,7 @@ class Summary:
         row["programs"] += 1
         row[r.verdict if r.verdict in ("verified", "refuted", "unknown") else "other"] += 1
         row["time_s"] += r.time_s
-        if r.verdict == "impl-failed":
+        if r.verdict == Failure.IMPL_FAILED:
             _count(self.failures, _first_message(r.detail), r)
         elif r.verdict not in ("verified", "unknown", "bounded"):
             _count(self.bugs, r.signature or r.verdict, r)
@@ -504,11 +509,11 @@ class Summary:
         return tot
 
     def exit_code(self) -> int:
-        if self.verdicts & {"refuted", "impl-failed", "unparsable"}:
+        if self.verdicts & {Status.REFUTED, Failure.IMPL_FAILED, Failure.UNPARSABLE}:
             return 1
-        if self.verdicts & {"unknown", "inconsistent"}:
+        if self.verdicts & {Status.UNKNOWN, Status.INCONSISTENT}:
             return 3
-        return 4 if "bounded" in self.verdicts else 0
+        return 4 if Status.BOUNDED in self.verdicts else 0
 
     def text(self, title: str) -> str:
         out = [

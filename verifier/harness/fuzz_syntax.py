@@ -33,7 +33,7 @@ parses, (rewrites) and prints in-process, exactly as `python -m spec print
 --allow-unregistered-dialect` and `python -m refimpl --mode mlir19
 --allow-unregistered-dialect` do.
 
-Outcomes per input (`Outcome.kind`): `both-accept` (then `print-equal` or
+Outcomes per input (`Comparison.kind`): `both-accept` (then `print-equal` or
 `print-mismatch`), `both-reject`, `we-accept` (19 rejects), `we-reject`
 (19 accepts), `we-crash` (an exception other than a diagnostic: always a
 bug), `19-crash`. `signature` groups disagreements by the other side's first
@@ -395,27 +395,27 @@ def signature(message: str) -> str:
 
 
 @dataclass
-class Outcome:
+class Comparison:
     index: int
     text: str
     kind: str
     sig: str = ""
 
 
-def compare(index: int, text: str, we: Answer, they: Answer) -> Outcome:
+def compare(index: int, text: str, we: Answer, they: Answer) -> Comparison:
     if we.crash:
-        return Outcome(index, text, "we-crash", signature(we.error))
+        return Comparison(index, text, "we-crash", signature(we.error))
     if they.crash:
-        return Outcome(index, text, "19-crash", they.error)
+        return Comparison(index, text, "19-crash", they.error)
     if we.output is not None and they.output is not None:
         if we.output == they.output:
-            return Outcome(index, text, "print-equal")
-        return Outcome(index, text, "print-mismatch", _first_diff(we.output, they.output))
+            return Comparison(index, text, "print-equal")
+        return Comparison(index, text, "print-mismatch", _first_diff(we.output, they.output))
     if we.output is None and they.output is None:
-        return Outcome(index, text, "both-reject")
+        return Comparison(index, text, "both-reject")
     if we.output is not None:
-        return Outcome(index, text, "we-accept", signature(they.error))
-    return Outcome(index, text, "we-reject", signature(we.error))
+        return Comparison(index, text, "we-accept", signature(they.error))
+    return Comparison(index, text, "we-reject", signature(we.error))
 
 
 def _first_diff(a: str, b: str) -> str:
@@ -429,10 +429,10 @@ def _first_diff(a: str, b: str) -> str:
 class Report:
     mode: str
     counts: dict[str, int] = field(default_factory=dict)
-    findings: dict[str, dict[str, Outcome]] = field(default_factory=dict)
+    findings: dict[str, dict[str, Comparison]] = field(default_factory=dict)
     """kind -> signature -> the shortest input seen with it."""
 
-    def add(self, o: Outcome) -> None:
+    def add(self, o: Comparison) -> None:
         self.counts[o.kind] = self.counts.get(o.kind, 0) + 1
         if o.kind in ("print-equal", "both-reject"):
             return
@@ -452,7 +452,7 @@ def run(
     modes: Iterable[str] = MODES,
     batch: int = 400,
     seeds: list[str] | None = None,
-    on_outcome: Callable[[str, Outcome], None] | None = None,
+    on_outcome: Callable[[str, Comparison], None] | None = None,
 ) -> dict[str, Report]:
     """Run `count` inputs (indices 0..count-1 of `seed`) in each mode."""
     from spec.syntax.parser import allow_unregistered_dialects
@@ -473,7 +473,7 @@ def run(
     return reports
 
 
-def check_one(binary: str, text: str, mode: str) -> Outcome:
+def check_one(binary: str, text: str, mode: str) -> Comparison:
     from spec.syntax.parser import allow_unregistered_dialects
 
     allow_unregistered_dialects(True)

@@ -13,7 +13,7 @@ text of its rewrite. Three kinds:
 
 `judge` parses the input, runs the implementation, parses its output and
 asks `verifier.check`; with `expect` it also requires the output to equal
-the refimpl's in that mode (`spec.ir.structurally_equal`). The `Outcome`
+the refimpl's in that mode (`spec.ir.structurally_equal`). The `GateResult`
 carries everything a failure message needs: the program, the output and the
 counterexample. Verdicts: `verified` passes; `refuted`, `inconsistent`, an
 implementation that fails or prints something unparsable, and an output that
@@ -24,6 +24,7 @@ loop unroll bound) are neither and are reported as such.
 
 from __future__ import annotations
 
+import enum
 import os
 import shlex
 import sys
@@ -41,6 +42,7 @@ from verifier.harness import reference_impl
 from verifier.harness.external import run_impl
 from verifier.output.report import Report
 from verifier.proof.budget import default_seconds
+from verifier.smt.solver import Status
 
 PASS, FAIL, UNDECIDED = "pass", "fail", "undecided"
 
@@ -115,12 +117,26 @@ def default_impl(cmd: str | None) -> Implementation:
     return CommandImpl.parse(cmd) if cmd else RefimplImpl("reference")
 
 
+class Failure(enum.StrEnum):
+    """Why a program got no verifier verdict (the word printed and stored
+    where a verdict would be)."""
+
+    IMPL_FAILED = "impl-failed"
+    """The implementation exited non-zero, timed out or printed nothing."""
+    UNPARSABLE = "unparsable"
+    """Its output is not IR the parser takes."""
+    DIFFERS = "differs"
+    """Verified, but not the output of the refimpl mode it was asked to match."""
+    TIMEOUT = "timeout"
+    """The whole judgement took longer than its harness allows."""
+
+
 @dataclass
-class Outcome:
+class GateResult:
     status: str
     """`pass`, `fail` or `undecided` (verifier said unknown or bounded)."""
-    verdict: str
-    """The verifier's verdict, or `impl-failed`, `unparsable`, `differs`."""
+    verdict: Status | Failure
+    """The verifier's verdict, or why there is none."""
     input_text: str
     output_text: str = ""
     detail: str = ""
@@ -147,7 +163,7 @@ def judge(
     expect: str | None = None,
     timeout_ms: int | None = None,
     budget_s: float | None = None,
-) -> Outcome:
+) -> GateResult:
     """Run `impl` on `text` and validate its output (see the module docstring).
     The verifier's budget is `budget_s`, by default that of `python -m
     verifier check` for this program (`verifier.proof.budget.default_seconds`),
@@ -158,30 +174,35 @@ def judge(
     try:
         out = impl(text)
     except ImplFailed as exc:
-        return Outcome(FAIL, "impl-failed", text, "", str(exc))
+        return GateResult(FAIL, Failure.IMPL_FAILED, text, "", str(exc))
     try:
         module_out = parse_module(out, "<output>", dominance=False)
     except DiagnosticError as exc:
-        return Outcome(FAIL, "unparsable", text, out, _render(exc, out, "<output>"))
+        return GateResult(FAIL, Failure.UNPARSABLE, text, out, _render(exc, out, "<output>"))
     kwargs: dict[str, Any] = {"timeout_ms": timeout_ms} if timeout_ms else {}
     seconds = budget_s if budget_s is not None else default_seconds(module_in)
     report = verifier.check(module_in, module_out, budget_s=seconds, **kwargs)
     verdict = report.verdict
     detail = report.text({"<input>": text, "<output>": out})
-    if verdict == "verified" and expect is not None:
+    if verdict == Status.VERIFIED and expect is not None:
         try:
             ref = RefimplImpl(expect)(text)
         except ImplFailed as exc:
-            return Outcome(
-                FAIL, "differs", text, out, f"the refimpl --mode {expect} fails on this input:\n{exc}", report
+            return GateResult(
+                FAIL, Failure.DIFFERS, text, out, f"the refimpl --mode {expect} fails on this input:\n{exc}", report
             )
         if not structurally_equal(module_out, parse_module(ref, "<expected>")):
-            return Outcome(
-                FAIL, "differs", text, out, f"output differs from refimpl --mode {expect}, which prints:\n{ref}", report
+            return GateResult(
+                FAIL,
+                Failure.DIFFERS,
+                text,
+                out,
+                f"output differs from refimpl --mode {expect}, which prints:\n{ref}",
+                report,
             )
-    if verdict == "verified":
-        return Outcome(PASS, verdict, text, out, detail, report)
-    if verdict in ("unknown", "bounded"):
+    if verdict == Status.VERIFIED:
+        return GateResult(PASS, verdict, text, out, detail, report)
+    if verdict in (Status.UNKNOWN, Status.BOUNDED):
         # `bounded` held only up to the unroll bound: not a pass, not a bug.
-        return Outcome(UNDECIDED, verdict, text, out, detail, report)
-    return Outcome(FAIL, verdict, text, out, detail, report)
+        return GateResult(UNDECIDED, verdict, text, out, detail, report)
+    return GateResult(FAIL, verdict, text, out, detail, report)

@@ -32,10 +32,11 @@ from spec.semantics.events import DEFAULT_UNROLL
 from spec.semantics.judge import OK, UNDECIDED, WRONG, Judgement, judge_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
-from verifier.harness.gate import CommandImpl, ImplFailed, RefimplImpl
+from verifier.harness.gate import CommandImpl, Failure, ImplFailed, RefimplImpl
 from verifier.programs.boundary_programs import ALL, Options, boundary_programs
 from verifier.programs.edits import EDITS
 from verifier.programs.generators import Features, programs
+from verifier.smt.solver import Status
 
 MLIR_OPT = shutil.which("mlir-opt-19")
 SOURCES = ["identity", "refimpl", "refimpl-mlir19", *(["mlir-opt-19"] if MLIR_OPT else [])]
@@ -91,8 +92,8 @@ def output_text(pair: Pair) -> str:
 @dataclass
 class Row:
     pair: Pair
-    verdict: str
-    """The verifier's verdict, or `impl-failed` / `unparsable`."""
+    verdict: Status | Failure
+    """The verifier's verdict, or why there is none."""
     judgement: str
     """`ok`, `wrong`, `undecided`, or `-` when there was nothing to judge."""
     output: str = ""
@@ -115,9 +116,9 @@ def evaluate(pair: Pair, bound: int | None = None, steps: int | None = None) -> 
         fin = parse_module(pair.input_text, "in.mlir")
         fout = parse_module(out, "out.mlir", dominance=False)
     except ImplFailed as exc:
-        return Row(pair, "impl-failed", "-", detail=str(exc)[:300])
+        return Row(pair, Failure.IMPL_FAILED, "-", detail=str(exc)[:300])
     except DiagnosticError:
-        return Row(pair, "unparsable", "-")
+        return Row(pair, Failure.UNPARSABLE, "-")
     report = verifier.check(fin, fout, timeout_ms=VERIFIER_TIMEOUT_MS, budget_s=VERIFIER_BUDGET_S, unroll=pair.unroll)
     judgements = judge_modules(fin, fout, **({"bound": bound} if bound else {}), **({"steps": steps} if steps else {}))
     verdicts = [j.verdict for j in judgements.values()]

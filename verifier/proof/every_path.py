@@ -40,7 +40,7 @@ from verifier.proof.replay import Replay
 from verifier.proof.run import FunctionRun, unsupported_reason
 from verifier.smt.encode import Prover
 from verifier.smt.encode_guarded import GuardedProver
-from verifier.smt.solver import Outcome, Status
+from verifier.smt.solver import ObligationResult, Status
 
 SAMPLES = 16
 """Random paths on which reachability cross-checks the guarded proofs."""
@@ -76,7 +76,7 @@ class Refuted:
     ob: Obligation
     first: Event
     """The obligation's first event in the input's guarded graph."""
-    outcome: Outcome
+    outcome: ObligationResult
 
 
 @dataclass

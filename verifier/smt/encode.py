@@ -47,14 +47,14 @@ from verifier.smt.solver import (
     DEFAULT_SEED,
     DEFAULT_TIMEOUT_MS,
     Logic,
-    Outcome,
+    ObligationResult,
     ProvedQueries,
     SolverSettings,
     Status,
     new_solver,
 )
 
-__all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "Outcome", "Prover"]
+__all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "ObligationResult", "Prover"]
 DEFAULT_BATCH = 64
 """Obligations asked per Z3 query (see `Prover.prove_all`)."""
 RENEW_AFTER = 4096
@@ -222,7 +222,7 @@ class Prover:
                     out.append(t(v) >= tu)
         return out
 
-    def prove(self, src: int, dst: int) -> Outcome:
+    def prove(self, src: int, dst: int) -> ObligationResult:
         """Is `t(src) <= t(dst)` in every schedule?"""
         s = self.solver
         nodes = self.slice_between(src, dst)
@@ -236,9 +236,9 @@ class Prover:
         finally:
             s.pop()
         if r == z3.unsat:
-            return Outcome(Status.VERIFIED, slice_size=len(nodes))
+            return ObligationResult(Status.VERIFIED, slice_size=len(nodes))
         if r == z3.unknown:
-            return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}", slice_size=len(nodes))
+            return ObligationResult(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}", slice_size=len(nodes))
         return self.counterexample(src, dst, len(nodes))
 
     def query(self, src: int, dst: int) -> Query:
@@ -262,7 +262,9 @@ class Prover:
         index = {n: i for i, n in enumerate(order)}
         return Query(len(order), index[src], index[dst], tuple(sorted((index[u], index[v]) for u, v in edges)))
 
-    def prove_all(self, pairs: list[tuple[int, int]], batch: int = 0, fork: bool | None = None) -> list[Outcome]:
+    def prove_all(
+        self, pairs: list[tuple[int, int]], batch: int = 0, fork: bool | None = None
+    ) -> list[ObligationResult]:
         """`prove` for many obligations. Each obligation becomes its `query`
         and each distinct query is asked once; the distinct ones are asked
         in groups of `batch` at once: the disjunction of their violations
@@ -314,7 +316,7 @@ class Prover:
         if memo is not None:
             memo.add(proved_queries)
         proved_queries |= known
-        verified = Outcome(Status.VERIFIED)
+        verified = ObligationResult(Status.VERIFIED)
         # One shared outcome for the proved (read, never changed: an outcome
         # per obligation would be 170k objects at 100k GPU ops); the others
         # asked one by one, each for its own schedule.
@@ -417,7 +419,7 @@ class Prover:
         finally:
             s.pop()
 
-    def counterexample(self, src: int, dst: int, slice_size: int) -> Outcome:
+    def counterexample(self, src: int, dst: int, slice_size: int) -> ObligationResult:
         # A context and solver of its own, its variables made in node order:
         # the model Z3 picks then depends only on this window and the seed,
         # not on what was asked before, so the schedule is the same however
@@ -436,10 +438,12 @@ class Prover:
             # The slice had a model, the window must too; anything else is
             # the solver giving up (or a bug, which the caller reports).
             status = Status.UNKNOWN if r == z3.unknown else Status.INCONSISTENT
-            return Outcome(status, reason=f"Z3 said {r} on the counterexample window", slice_size=slice_size)
+            return ObligationResult(status, reason=f"Z3 said {r} on the counterexample window", slice_size=slice_size)
         m = s.model()
         times = {n: m.eval(t[n], model_completion=True).as_long() for n in nodes}
-        return Outcome(Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times)
+        return ObligationResult(
+            Status.REFUTED, schedule=_schedule(self.g, times, src, dst), slice_size=slice_size, times=times
+        )
 
 
 def _forks(fork: bool | None, size: int, minimum: int) -> bool:

@@ -44,7 +44,7 @@ import z3
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.union_graph import GuardedGraph
 from verifier.proof.budget import UNLIMITED, Budget
-from verifier.smt.solver import Logic, Outcome, ProvedQueries, SolverSettings, Status, new_solver
+from verifier.smt.solver import Logic, ObligationResult, ProvedQueries, SolverSettings, Status, new_solver
 
 MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""
@@ -272,14 +272,14 @@ class GuardedProver:
             self.solver.set("timeout", self.budget.cap_ms(self.timeout_ms))
         return self.solver.check(*assumptions)
 
-    def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> Outcome:
+    def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> ObligationResult:
         """Is `end a` (node `a_out`) before `start b` (node `b_out`) in the
         output on every path where the input orders `a_in` before `b_in`?"""
         nodes_in = self.ordered_slice(self.gin, a_in, b_in)
         nodes_out = self.slice_between(self.gout, a_out, b_out)
         key = self.query_key(a_in, b_in, nodes_in, a_out, b_out, nodes_out)
         if key in PROVED_GUARDED:
-            return Outcome(Status.VERIFIED)
+            return ObligationResult(Status.VERIFIED)
         s = self.solver
         s.push()
         try:
@@ -288,23 +288,25 @@ class GuardedProver:
             r = self._check()
             if r == z3.unsat:
                 PROVED_GUARDED.add([key])
-                return Outcome(Status.VERIFIED)
+                return ObligationResult(Status.VERIFIED)
             if r == z3.unknown:
-                return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")
+                return ObligationResult(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")
             if minimise and self.minimised < MAX_MINIMISE:
                 self.minimised += 1
                 m = self._least_path(s.model())
                 if m is None:
-                    return Outcome(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()} (choosing the path)")
+                    return ObligationResult(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()} (choosing the path)")
             else:
                 m = s.model()
-            refuted = Outcome(
+            refuted = ObligationResult(
                 Status.REFUTED, choices=self.choices(m), active=self.active(m, self.gin), free=self.free(m)
             )
             if self.budget.expired_at is not None:
                 # The watchdog's interrupt cancels model evaluation too: a
                 # model read after it may name a path that is no path.
-                return Outcome(Status.UNKNOWN, reason="Z3: canceled (the budget was spent while the model was read)")
+                return ObligationResult(
+                    Status.UNKNOWN, reason="Z3: canceled (the budget was spent while the model was read)"
+                )
             return refuted
         finally:
             s.pop()

@@ -14,7 +14,7 @@ The logic is part of the settings a solver is made with:
 - `Logic.GUARDED`: difference constraints under Boolean guards (all paths
   at once, `encode_guarded.py`): `SolverFor("QF_IDL")`.
 
-`Outcome` is the answer to one obligation, by either prover; `Status` is
+`ObligationResult` is the answer to one obligation, by either prover; `Status` is
 also the verdict of a function and of a run (`report.py`). Statuses are
 ordered from worst to best, as CrossHair orders its analysis results:
 inconsistent < refuted < unknown < bounded < verified (`min` is the worst).
@@ -55,31 +55,28 @@ class Status(enum.StrEnum):
     def rank(self) -> int:
         return _RANK[self]
 
-    # Two statuses compare by rank. A status compared with any other word
-    # (`timeout`, `impl-failed` in a results table) falls back to comparing
-    # the words, so tables of mixed words still sort.
-    def _key(self, other: object) -> tuple[object, object] | None:
-        if isinstance(other, Status):
-            return _RANK[self], _RANK[other]
-        if not isinstance(other, str):
-            return None
-        return str(self), str(other)
+    # Statuses compare by rank, and only with statuses: ordering one against
+    # a plain word (a results table's `timeout`) is a mistake, not an order.
+    def _ranks(self, other: object) -> tuple[int, int]:
+        if not isinstance(other, Status):
+            raise TypeError(f"a Status is ordered against Statuses only, not {other!r}")
+        return _RANK[self], _RANK[other]
 
     def __lt__(self, other: object) -> bool:
-        k = self._key(other)
-        return k[0] < k[1] if k else NotImplemented  # type: ignore[operator]  # k is two ranks or two words, comparable; tuple[object, object] cannot say so
+        a, b = self._ranks(other)
+        return a < b
 
     def __le__(self, other: object) -> bool:
-        k = self._key(other)
-        return k[0] <= k[1] if k else NotImplemented  # type: ignore[operator]  # as in __lt__
+        a, b = self._ranks(other)
+        return a <= b
 
     def __gt__(self, other: object) -> bool:
-        k = self._key(other)
-        return k[0] > k[1] if k else NotImplemented  # type: ignore[operator]  # as in __lt__
+        a, b = self._ranks(other)
+        return a > b
 
     def __ge__(self, other: object) -> bool:
-        k = self._key(other)
-        return k[0] >= k[1] if k else NotImplemented  # type: ignore[operator]  # as in __lt__
+        a, b = self._ranks(other)
+        return a >= b
 
     __hash__ = str.__hash__
 
@@ -117,7 +114,7 @@ def new_solver(settings: SolverSettings, logic: Logic = Logic.DIFFERENCE, ctx: z
 
 
 @dataclass
-class Outcome:
+class ObligationResult:
     """The answer to one obligation "`a` ends before `b` starts"."""
 
     status: Status
