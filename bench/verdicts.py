@@ -21,7 +21,7 @@ modes and every mutant of `verifier.programs.mutants` (a wrong rewrite made by
 editing the refimpl's right one; a mutant that changes nothing in a program
 is not counted for it), giving the same per-implementation totals.
 
-Not a test (the gate and `tests/test_verifier_*.py` assert what must hold);
+Not a test (the gate and `tests/verifier/test_verifier_*.py` assert what must hold);
 a table for the README and the closing notes.
 """
 

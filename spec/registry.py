@@ -1109,7 +1109,7 @@ names were probed the same way, none of which it registers: names from other MLI
 (`arith.scaling_extf`, `memref.tensor_store`, `gpu.rotate`,
 `gpu.warp_execute_on_lane_0`, ...) and every identifier in the mlir-opt-19
 binary's strings under each dialect prefix (about 30,000 per dialect).
-`tests/test_syntax_placement.py` re-checks every listed name against
+`tests/syntax/test_syntax_placement.py` re-checks every listed name against
 mlir-opt-19 when it is installed.
 
 Dialects not listed here (`builtin`, `test`, ...) are not known in full, so

@@ -8,7 +8,7 @@ once, the verifier's only event graph: every node and every edge carries a
 the guarded graph restricted to the nodes and edges whose condition holds,
 its `join` nodes (see below) contracted: `on_path`, tested node for node
 against the path-by-path reference of the tests
-(`tests/support/path_builder.py`, `tests/test_semantics_on_path.py`). So
+(`tests/support/path_builder.py`, `tests/semantics/test_semantics_on_path.py`). So
 reachability on a path, and with it the property of docs/design.md section
 4, can be asked of all paths in one query by a solver that chooses the
 decisions; a function without decisions has every guard true.

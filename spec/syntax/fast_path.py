@@ -41,7 +41,7 @@ Where it runs, and why the parse stays lark's (`FastPath.op`):
   on the builder before the op is complete (only a dialect-less `call`
   goes on `bare_names`, once it is).
 
-`tests/test_syntax_fast_path.py` checks the two paths (this one off with
+`tests/syntax/test_syntax_fast_path.py` checks the two paths (this one off with
 `enabled(False)`) give the same printed IR, generic and custom, and the
 same locations of every op and value, the same properties and attributes
 (in order, by value and class) and the same `bare_names`, on every `.mlir` file of the

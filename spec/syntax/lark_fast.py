@@ -29,7 +29,7 @@ two passes; a good one, one. Builder callbacks run in the same order either
 way, so a diagnostic raised by a callback is the same too.
 
 Both classes are installed through lark's `_plugins` option
-(`ContextualLexer`, `LALR_Parser`); `tests/test_syntax_lark_fast.py` checks
+(`ContextualLexer`, `LALR_Parser`); `tests/syntax/test_syntax_lark_fast.py` checks
 the fused loop against lark's own on the corpus, edge cases and mutations.
 """
 

@@ -36,7 +36,7 @@ symbol visibility; `builtin.module`'s dialect-prefixed attributes. A missing
 `operandSegmentSizes` stands for all zeros, as MLIR default-initialises it.
 
 Where this differs from mlir-opt-19 (recorded in
-tests/test_syntax_op_checks.py): an unknown arith flag is an attribute parse
+tests/syntax/test_syntax_op_checks.py): an unknown arith flag is an attribute parse
 error there and an invalid property here (same verdict, other message); the
 ODS constraints of GPU target and offloading attributes are approximated by
 the attribute's name (`spec/syntax/dialect_attrs/gpu_targets.py`); a dict value that fails conversion next to

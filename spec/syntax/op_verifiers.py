@@ -1,6 +1,6 @@
 """Ops' own verifiers (MLIR's `verify()`, ODS operand type constraints and
 dialect attribute verifiers) that the registry names, with mlir-opt-19's
-messages (each checked against it, tests/test_syntax_host_verifiers.py).
+messages (each checked against it, tests/syntax/test_syntax_host_verifiers.py).
 
 The registry says which op has which (`OpInfo.verifier`,
 `OpInfo.operand_types`, `DIALECT_ATTRIBUTE_VERIFIERS`); this module says
@@ -32,7 +32,7 @@ then the op's own rule.
 - `unranked_memref` operands (`gpu.host_register`, `gpu.host_unregister`),
   `ranked_memref` ones (`gpu.memcpy`, `gpu.memset`).
 
-Device side (tests/test_syntax_device_verifiers.py):
+Device side (tests/syntax/test_syntax_device_verifiers.py):
 
 - `gpu.shuffle`: the value and first result `i32, i64, f32 or f64`, offset
   and width `32-bit signless integer`, the second result `1-bit signless

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.common import ROOT, SMALL, env
-from tests.test_verifier_bounds import LOOP
+from tests.verifier.test_verifier_bounds import LOOP
 
 
 def _both(cmds: list[list[str]]) -> None:

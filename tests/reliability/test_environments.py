@@ -15,7 +15,7 @@ import pytest
 import verifier
 from spec.syntax.parser import parse_module
 from tests.reliability.common import ROOT, SMALL, carried_loops, env, no_traceback, tool
-from tests.test_verifier_bounds import LOOP
+from tests.verifier.test_verifier_bounds import LOOP
 
 SCHEMA = json.loads((ROOT / "verifier" / "schema" / "report.schema.json").read_text())
 

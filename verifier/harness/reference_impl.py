@@ -6,7 +6,7 @@ box (`--impl CMD`, `verifier.harness.external`); with none given it checks the
 refimpl, the way a user's tool would be checked, only without a process
 per program. This module is the one place in `verifier/` that imports
 `refimpl` (lazily, so that `import verifier` does not load the pass):
-`tests/test_layering.py` holds the rule. The verifier's own reasoning
+`tests/product/test_layering.py` holds the rule. The verifier's own reasoning
 never reads the pass's code or data.
 """
 

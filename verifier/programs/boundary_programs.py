@@ -3,7 +3,7 @@
 `verifier.programs.generators` draws the bulk of the subset (host effects, GPU ops
 with user tokens, `scf`, `async.execute`/`await`); this module adds what a
 rewrite can get wrong at the boundary and in token plumbing, for the
-semantic judge (`tests/test_semantic_judge.py`, `bench/judge.py`):
+semantic judge (`tests/semantics/test_semantic_judge.py`, `bench/judge.py`):
 
 - token arguments (`%tin: !gpu.async.token`, `%ain: !async.token`) used by a
   blocking `gpu.wait`, as a `[dep]`, or not at all;

@@ -1,7 +1,7 @@
 """Single random edits of a rewrite, for the semantic judge's pairs.
 
 `verifier.programs.mutants` applies one plausible bug at *every* site it matches;
-the differential of `tests/test_semantic_judge.py` also needs edits at *one*
+the differential of `tests/semantics/test_semantic_judge.py` also needs edits at *one*
 chosen site, and edits the mutants do not make: move or duplicate a wait,
 move an `async.await`/`await_all` down,
 add a dependency, swap tokens in a `return` / `scf.yield` / `iter_args` /

@@ -33,7 +33,7 @@ k - 1 among its regions; every choice is made once. `brute_force` checks
 that: it generates naively (any argument, dependencies as ordered lists,
 any regions), canonicalises (`canonical`: arguments renamed by first use,
 dependency lists sorted, empty-first regions swapped) and deduplicates; the
-counts must be equal (`tests/test_enumeration.py`).
+counts must be equal (`tests/verifier/test_enumeration.py`).
 
 (Not `verifier/enumerate.py`: importing a submodule sets it as an attribute
 of the package, which would shadow the builtin `enumerate` inside

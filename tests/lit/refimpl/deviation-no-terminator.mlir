@@ -3,7 +3,7 @@
 // can end with its token chain open. Upstream keeps one current token for
 // the whole walk, so the token leaks into the next block it walks: the
 // output fails MLIR's verifier (mlir19 reproduces the error byte for byte;
-// tests/test_refimpl_mlir19.py compares every chunk with mlir-opt-19). The
+// tests/refimpl/test_refimpl_mlir19.py compares every chunk with mlir-opt-19). The
 // reference closes the chain with a gpu.wait at the end of such a block.
 // RUN: %python -m refimpl --allow-unregistered-dialect --split-input-file %s | filecheck %s --check-prefix=REF
 // RUN: not %python -m refimpl --allow-unregistered-dialect --mode mlir19 --split-input-file %s 2>&1 | filecheck %s --check-prefix=M19

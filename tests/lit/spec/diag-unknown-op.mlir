@@ -3,7 +3,7 @@
 
 // A custom op nobody knows is an error; the generic form is accepted, in a
 // dialect not known in full (`gpu` is: there mlir-opt-19 rejects the generic
-// form too, see tests/test_syntax_placement.py).
+// form too, see tests/syntax/test_syntax_placement.py).
 func.func @f() {
   "test.frobnicate"() : () -> ()
   // CHECK: diag-unknown-op.mlir:[[# @LINE + 1]]:3: error: custom op 'gpu.frobnicate' is unknown

@@ -1,0 +1,1 @@
+"""What a user meets: the commands, their help, the docs, the installed wheel, the layering."""

@@ -1,0 +1,1 @@
+"""The reference pass in its three modes, against upstream where it is installed."""

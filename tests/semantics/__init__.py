@@ -1,0 +1,1 @@
+"""The executable semantics: the interpreter, schedules, and the semantic judge."""

@@ -1,0 +1,1 @@
+"""Upstream's bugs as reported, each re-run against the installed tools."""

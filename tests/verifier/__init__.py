@@ -1,0 +1,1 @@
+"""The verifier: correspondence, obligations, proofs, reports, generators and the harness."""
