@@ -259,10 +259,6 @@ def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     return out
 
 
-def _first(d: dict, keys: list) -> list:
-    return [d[k] for k in keys]
-
-
 def _compare(ex_in: Exploration, ex_out: Exploration, shown: str) -> list[SemanticViolation]:
     found: list[SemanticViolation] = []
     # A race is a pair, not an order: which of two GPU ops a run names first

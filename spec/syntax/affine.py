@@ -398,21 +398,6 @@ def parse_set(body: str) -> IntegerSet:
     return IntegerSet(dims, syms, tuple(out))
 
 
-def parse_ssa_exprs(text: str) -> tuple[list[Expr], list[str], list[str]]:
-    """Subscripts like `%i + 1, symbol(%n) * 2`: the expressions, the SSA
-    names that became dims, those that became symbols (MLIR's
-    `parseAffineMapOfSSAIds`)."""
-    p = _Parser(text, ssa=True)
-    out: list[Expr] = []
-    if p.peek()[0] != "end":
-        while True:
-            out.append(p.expr())
-            if p.peek()[0] == "end":
-                break
-            p.take(",")
-    return out, p.dims, p.syms
-
-
 def ssa_exprs_text(m: AffineMap, dims: list[str], syms: list[str]) -> str:
     """`printAffineMapOfSSAIds`: the results with dims and symbols spelled
     as their operands (`symbol(%x)` for a symbol)."""
@@ -447,25 +432,6 @@ def _close(text: str, start: int) -> int:
 def canonical(kind: str, body: str) -> str:
     """The canonical text of `affine_map<body>` or `affine_set<body>`."""
     return parse_map(body).text if kind == "map" else parse_set(body).text
-
-
-def canonical_in(text: str) -> str:
-    """`text` with every affine map and set in it canonical, and a memref
-    type's identity layout dropped."""
-    out = []
-    pos = 0
-    for m in _AFFINE_START.finditer(text):
-        if m.start() < pos:
-            continue
-        end = _close(text, m.end())
-        out.append(text[pos : m.start()])
-        out.append(canonical(m.group(1), text[m.end() : end - 1]))
-        pos = end
-    out.append(text[pos:])
-    result = "".join(out)
-    if result.startswith("memref<"):
-        result = _drop_identity_layout(result)
-    return result
 
 
 def _drop_identity_layout(t: str) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from spec import registry
-from spec.attributes import I1, Attr, FunctionType, UnitAttr, format_attr_entries, quote_string
+from spec.attributes import I1, Attr, FunctionType, format_attr_entries, quote_string
 from spec.ir import Block, Operation, Region, Value
 
 
@@ -401,7 +401,3 @@ class Printer:
             return f"  // pred: {self.block_name(preds[0])}"
         preds.sort(key=lambda b: self.names.blocks[b][1])
         return f"  // {len(preds)} preds: " + ", ".join(self.block_name(p) for p in preds)
-
-
-def attr_unit(attrs: dict[str, Attr], key: str) -> bool:
-    return isinstance(attrs.get(key), UnitAttr)

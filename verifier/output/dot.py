@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from spec.ir import Operation, symbol_name
 from spec.semantics.events import EventGraph
-from spec.tool import write_file
 from verifier.output.report import Report
 
 MAX_NODES = 600
@@ -107,10 +106,3 @@ def graph_dot(report: Report) -> str:
         lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def write_dot(path: str, module_in: Operation, module_out: Operation, report: Report, func: str | None = None) -> None:
-    """Write the DOT text of `report`'s output graphs to `path` (as `-o`
-    is written: `spec.tool.write_file`, a `ToolError` if it cannot be)."""
-    del module_in, module_out, func  # the report already holds the graphs it checked
-    write_file(path, graph_dot(report))

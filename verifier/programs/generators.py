@@ -31,7 +31,7 @@ function, fewer ops, fewer regions and no user tokens.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
@@ -472,8 +472,3 @@ def program_texts(draw: st.DrawFn, features: Features = Features()) -> str:
 def programs(features: Features = Features()) -> st.SearchStrategy[Program]:
     """`program_texts` wrapped as `Program` (text plus lazily parsed IR)."""
     return program_texts(features).map(Program)
-
-
-def with_features(**changes: Any) -> Features:
-    """`Features()` with some fields changed (for tests and the command line)."""
-    return replace(Features(), **changes)

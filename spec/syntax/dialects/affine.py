@@ -51,10 +51,6 @@ KEYWORDS: dict[str, str] = {
 """Keyword rules (string literals) and the token type each hands on."""
 
 
-def _affine_error(tok: Token, exc: affine.AffineError) -> TokenError:
-    return TokenError(tok, exc.offset, exc.message)
-
-
 def attr_text(tok: Token) -> str | None:
     """The canonical text of an attribute token that is an affine map or
     set, or an alias use (`#map`) resolved; None for any other token."""

@@ -12,7 +12,6 @@ from typing import Any
 from lark import Token
 
 from spec.attributes import (
-    I64,
     Attr,
     FunctionType,
     IntegerAttr,
@@ -48,19 +47,6 @@ KEYWORDS: dict[str, str] = {
 
 
 LLVM_LINKAGES = "private internal available_externally linkonce weak common appending extern_weak linkonce_odr weak_odr external".split()
-
-LLVM_FUNC_DEFAULTS: dict[str, Attr] = {
-    "CConv": OpaqueAttr("#llvm.cconv<ccc>"),
-    "linkage": OpaqueAttr("#llvm.linkage<external>"),
-    "unnamed_addr": IntegerAttr(0, I64),
-    "visibility_": IntegerAttr(0, I64),
-}
-LLVM_GLOBAL_DEFAULTS: dict[str, Attr] = {"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)}
-LLVM_CALL_DEFAULTS: dict[str, Attr] = {
-    "CConv": OpaqueAttr("#llvm.cconv<ccc>"),
-    "TailCallKind": OpaqueAttr("#llvm.tailcallkind<none>"),
-    "fastmathFlags": OpaqueAttr("#llvm.fastmath<none>"),
-}
 
 
 def llvm_inner(t: str) -> str:
