@@ -22,6 +22,7 @@ deferred result after an `async.await` user (or as an extra operand of an
 
 from __future__ import annotations
 
+from refimpl.modes import Mode
 from refimpl.uses import AWAIT, EXECUTE, UseLists, add_execute_results, executes_post_order
 from spec import effects, gpu_async
 from spec.attributes import GPU_TOKEN, DenseArrayAttr
@@ -38,17 +39,18 @@ def _stops_scan(op: Operation) -> bool:
     return effects.may_be_terminator(op) or _side_effects(op)
 
 
-def defer_waits(func: Operation, mode: str) -> UseLists | None:
+def defer_waits(func: Operation, mode: Mode) -> UseLists | None:
     """Phase 2 on one function. Returns the use lists (MLIR's use-list
     order of the execute results, as this phase left them) for phase 3, or
     None when `func` has no `async.execute`; no state outlives the call.
 
     Invariant afterwards: an `async.execute` whose token is only awaited or
-    a dependency of other executes (in `reference`, with one such user in
-    its own block) no longer ends its body with a blocking `gpu.wait`; the
-    tokens it waited on are yielded as extra results, and every user of its
-    token (in `reference`, also of its value results, unless the host has
-    already waited for them) waits for those results itself."""
+    a dependency of other executes (with `defer_only_if_awaited_on_every_path`,
+    with one such user in its own block) no longer ends its body with a
+    blocking `gpu.wait`; the tokens it waited on are yielded as extra
+    results, and every user of its token (with `value_result_users_wait`,
+    also of its value results, unless the host has already waited for them)
+    waits for those results itself."""
     if not any(op.name == EXECUTE for op in func.walk()):
         return None
     uses = UseLists(func)
@@ -59,7 +61,7 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
     for execute in executes_post_order(func):
         if not _candidate(uses, execute):
             continue
-        if mode == "reference" and not _observed_on_every_path(uses, execute):
+        if mode.defer_only_if_awaited_on_every_path and not _observed_on_every_path(uses, execute):
             continue
         body = execute.regions[0].blocks[0]
         for op in reversed(body.ops[:-1]):
@@ -86,7 +88,7 @@ def defer_waits(func: Operation, mode: str) -> UseLists | None:
         token_users = list(uses.get(execute.results[0]))
         for user in token_users:
             _add_dependency_after(uses, tokens, user, worklist)
-        if mode == "reference" and tokens:
+        if mode.value_result_users_wait and tokens:
             for user in _unsynchronised_value_users(uses, execute, values, tokens, token_users, cfgs):
                 if user.name in (AWAIT, EXECUTE):
                     _add_dependency_after(uses, tokens, user, worklist)
