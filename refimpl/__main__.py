@@ -10,7 +10,10 @@ The pass can also be named as mlir-opt names it in a pipeline,
 function pass); any other pipeline is a usage error, since this tool has no
 other pass.
 
-Options take one or two dashes, as mlir-opt's do. On failure the diagnostics
+Options take one or two dashes, as mlir-opt's do. They are all checked
+before the input is read: a bad one is a usage error (exit code 2) with a
+message of its own (an unknown option or mode, a pipeline other than the
+pass, a pipeline given with the pass's own flag). On failure the diagnostics
 go to stderr in MLIR's format, the exit code is 1 and an existing `-o` file
 is left untouched (mlir-opt-19 removes it); stdout gets nothing, but with
 `--split-input-file` every chunk that succeeded, as mlir-opt-19 prints them
@@ -26,8 +29,10 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import dataclass
 
-from refimpl import MODES, rewrite
+from refimpl import rewrite
+from refimpl.modes import NAMES, Mode, mode_named
 from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, Split, render
 from spec.ir import Location
@@ -77,7 +82,7 @@ def _parser(prog: str = "python -m refimpl") -> argparse.ArgumentParser:
         metavar="PIPELINE",
         help="as mlir-opt's: only 'builtin.module(func.func(gpu-async-region))' (the pass) is accepted",
     )
-    p.add_argument("-mode", "--mode", choices=MODES, default="reference", help="reference (default), mlir19 or seed")
+    p.add_argument("-mode", "--mode", choices=NAMES, default="reference", help="reference (default), mlir19 or seed")
     p.add_argument("-o", metavar="OUT", default=None, help="output file (written only on success)")
     p.add_argument("-split-input-file", "--split-input-file", action="store_true")
     p.add_argument("-verify-diagnostics", "--verify-diagnostics", action="store_true")
@@ -91,7 +96,23 @@ def _parser(prog: str = "python -m refimpl") -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
+@dataclass(frozen=True)
+class Options:
+    """The command line, checked: every option is valid before any input is
+    read, and the mode is looked up once, here."""
+
+    file: str
+    mode: Mode
+    o: str | None
+    split_input_file: bool
+    verify_diagnostics: bool
+    mlir_print_op_generic: bool
+    allow_unregistered_dialect: bool
+
+
+def parse_options(argv: list[str] | None, prog: str = "python -m refimpl") -> Options:
+    """Parse and check `argv`; a bad option exits with code 2 and its own
+    message (argparse's for unknown options and modes)."""
     parser = _parser(prog)
     args = parser.parse_args(argv)
     if args.pass_pipeline is not None:
@@ -103,6 +124,19 @@ def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
                 f"unknown pass pipeline '{args.pass_pipeline}': only "
                 "'builtin.module(func.func(gpu-async-region))' is available"
             )
+    return Options(
+        file=args.file,
+        mode=mode_named(args.mode),
+        o=args.o,
+        split_input_file=args.split_input_file,
+        verify_diagnostics=args.verify_diagnostics,
+        mlir_print_op_generic=args.mlir_print_op_generic,
+        allow_unregistered_dialect=args.allow_unregistered_dialect,
+    )
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
+    args = parse_options(argv, prog)
     allow_unregistered_dialects(args.allow_unregistered_dialect)
     try:
         src: Source = read_source(args.file)

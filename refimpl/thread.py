@@ -9,15 +9,17 @@ front of it while a chain is open.
 Blocks without a terminator (the regions of an op the registry does not
 know, the body of a nested `builtin.module`) can end with a chain open.
 Upstream keeps one current token for the whole walk, so that token leaks
-into the next block walked (the `mlir19` mode does the same, and
-`refimpl.ir_verify` then reports what mlir-opt's verifier says about the
-result); the reference closes the chain with a `gpu.wait` at the block's end.
+into the next block walked (a mode without `close_open_chains` does the
+same, and `refimpl.ir_verify` then reports what mlir-opt's verifier says
+about the result); the reference closes the chain with a `gpu.wait` at the
+block's end (deviation 4).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from refimpl.modes import REFERENCE, Mode
 from spec import effects, gpu_async
 from spec.diagnostics import Diagnostic
 from spec.ir import Block, Operation, Value
@@ -54,33 +56,34 @@ def blocks_post_order(root: Operation) -> Iterator[Block]:
                 stack.extend((b, False) for b in reversed(region.blocks))
 
 
-def thread_tokens(func: Operation, mode: str = "reference") -> bool:
+def thread_tokens(func: Operation, mode: Mode = REFERENCE) -> bool:
     """Phase 1 on one function. Raises `PassFailure` at the first
     `gpu.launch` met in walk order (the IR is then partly rewritten, as
     upstream leaves it). Returns whether a token crossed a block boundary
-    (only in the `mlir19` mode; the IR may then be invalid).
+    (only without `mode.close_open_chains`; the IR may then be invalid).
 
     Invariant afterwards: every GPU async op in a block depends on the token
     of the previous GPU op of the same block (or on a fresh `gpu.wait async`
     that starts the chain), and no chain is open at any terminator or at any
     op that is not free of memory effects: a blocking `gpu.wait` on the
     current token precedes it. Tokens created here are used only inside the
-    block that creates them. In the `mlir19` mode a block that ends open
-    (no terminator) hands its token to the next block walked instead."""
+    block that creates them. Without `mode.close_open_chains` a block that
+    ends open (no terminator) hands its token to the next block walked
+    instead."""
     carried: Value | None = None
     leaked = False
     for block in list(blocks_post_order(func)):
-        if mode != "mlir19":
+        if mode.close_open_chains:
             carried = None
         leaked = leaked or carried is not None
         carried = thread_block(block, carried, mode)
-        if carried is not None and mode != "mlir19":
+        if carried is not None and mode.close_open_chains:
             # A block without a terminator ended with its chain open.
             block.append(gpu_async.new_wait(block.ops[-1].loc, [carried], is_async=False))
     return leaked
 
 
-def thread_block(block: Block, current: Value | None = None, mode: str = "reference") -> Value | None:
+def thread_block(block: Block, current: Value | None = None, mode: Mode = REFERENCE) -> Value | None:
     """Thread one block's chain (see `thread_tokens`), starting from
     `current`; returns the token still current at the block's end (None
     unless the block has no terminator). The block's op list is rebuilt in
@@ -106,7 +109,9 @@ def thread_block(block: Block, current: Value | None = None, mode: str = "refere
                 current = start.results[0]
             gpu_async.add_async_dep(op, current)
             token = gpu_async.async_token(op)
-            current = token if token is not None else gpu_async.make_async(op, keep_result_segments=mode == "mlir19")
+            if token is None:
+                token = gpu_async.make_async(op, keep_result_segments=not mode.grow_token_segment)
+            current = token
         elif current is not None and (effects.may_be_terminator(op) or not effects.is_memory_effect_free(op)):
             out.append(gpu_async.new_wait(op.loc, [current], is_async=False))
             current = None

@@ -1,5 +1,6 @@
 """MLIR's use-list order for the results of `async.execute`, shared by
-phases 2 (`refimpl.defer`) and 3 (`refimpl.single_use`).
+phases 2 (`refimpl.defer`, with its deviation 1 in `refimpl.value_results`)
+and 3 (`refimpl.single_use`), and the upstream helpers they share.
 
 Both phases depend on the order of MLIR's use lists (the most recently added
 use first; replacing all uses of a value reverses them), which decides which
@@ -9,6 +10,7 @@ for a function and hands it to phase 3 as a return value.
 
 from __future__ import annotations
 
+from spec import effects
 from spec.attributes import async_value_of
 from spec.ir import Operation, Value
 
@@ -67,6 +69,13 @@ class UseLists:
         self.get(new).insert(0, user)
         idx = next(i for i, o in enumerate(user.operands) if o is old)
         user.operands[idx] = new
+
+
+def stops_scan(op: Operation) -> bool:
+    """Where upstream's scans for the next op to make wait stop: an op that
+    may be a terminator or is not free of memory effects (the host must not
+    reach it before the GPU work it waits for is done)."""
+    return effects.may_be_terminator(op) or not effects.is_memory_effect_free(op)
 
 
 def executes_post_order(func: Operation) -> list[Operation]:

@@ -102,3 +102,26 @@ def test_verify_diagnostics_like_mlir_opt_19(name: str, tmp_path: Path) -> None:
     )
     ours = run("--mode", "mlir19", "--verify-diagnostics", str(src))
     assert (ours.returncode, ours.stdout, ours.stderr) == (theirs.returncode, theirs.stdout, theirs.stderr)
+
+
+BAD_OPTIONS = {
+    "unknown mode": (["--mode", "llvm"], "argument -mode/--mode: invalid choice: 'llvm'"),
+    "mode without value": (["--mode"], "argument -mode/--mode: expected one argument"),
+    "other pipeline": (["--pass-pipeline", "builtin.module(cse)"], "unknown pass pipeline 'builtin.module(cse)'"),
+    "pipeline and pass flag": (
+        ["--pass-pipeline", "builtin.module(gpu-async-region)", "-gpu-async-region"],
+        "'-pass-pipeline' option can't be used with individual pass options",
+    ),
+    "unknown option": (["--bogus"], "unrecognized arguments: --bogus"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_OPTIONS))
+def test_bad_option_is_reported_before_the_input_is_read(name: str, tmp_path: Path) -> None:
+    """Each bad option has its own message and exit code 2, even when the
+    input could not be read (which would be exit code 1)."""
+    args, message = BAD_OPTIONS[name]
+    proc = run(str(tmp_path / "missing.mlir"), *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert message in proc.stderr
+    assert "could not open input file" not in proc.stderr
