@@ -117,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
         if len(rows) % 100 == 0:
             # The running table, so a run that is stopped still has its figures.
             so_far = Counter((r.verdict, r.judgement) for r in rows)
-            table = ", ".join(f"{v}/{j} {n}" for (v, j), n in sorted(so_far.items()))
+            table = ", ".join(
+                f"{v}/{j} {n}" for (v, j), n in sorted(so_far.items(), key=lambda kv: (str(kv[0][0]), kv[0][1]))
+            )
             print(
                 f"... {len(rows)} pairs, {time.time() - t0:.0f} s, unsound {sum(r.unsound for r in rows)}: {table}",
                 file=sys.stderr,
@@ -125,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
 
     one()
     table = Counter((r.verdict, r.judgement) for r in rows)
-    verdicts = sorted({v for v, _ in table})
+    verdicts = sorted({v for v, _ in table}, key=str)
     judgements = ["ok", "wrong", "undecided", "-"]
     print(
         f"{len(rows)} pairs in {time.time() - t0:.0f} s (seed {args.seed}; options without {args.without or 'nothing'})\n"

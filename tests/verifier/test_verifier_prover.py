@@ -110,15 +110,21 @@ def test_solvers_renewed_in_the_child_stay_in_its_context(monkeypatch: pytest.Mo
     assert forked["data"] == alone["data"] and forked["proved"] == alone["proved"]
 
 
-def test_verdicts_order_by_how_bad_and_sort_beside_other_words() -> None:
-    """`inconsistent < refuted < unknown < verified`; a table that holds a
-    verdict and another word (`timeout`, `impl-failed`) still sorts (the
-    judge's running table once died on `sorted` of such keys)."""
+def test_verdicts_order_by_how_bad_and_only_against_verdicts() -> None:
+    """`inconsistent < refuted < unknown < bounded < verified`; a verdict is
+    equal to its word (JSON round trips), but ordering it against a plain
+    word is an error: a table that holds verdicts and other words sorts by
+    `key=str`, as the judge's running table does."""
+    from verifier.harness.gate import Failure
     from verifier.smt.solver import Status
 
-    assert Status.INCONSISTENT < Status.REFUTED < Status.UNKNOWN < Status.VERIFIED
-    assert min(Status.VERIFIED, Status.UNKNOWN) is Status.UNKNOWN and Status.REFUTED <= "refuted"
-    assert sorted([Status.VERIFIED, "timeout", Status.REFUTED, "impl-failed"]) == [
+    assert Status.INCONSISTENT < Status.REFUTED < Status.UNKNOWN < Status.BOUNDED < Status.VERIFIED
+    assert min(Status.VERIFIED, Status.UNKNOWN) is Status.UNKNOWN and Status.REFUTED == "refuted"
+    with pytest.raises(TypeError):
+        _ = Status.REFUTED <= "refuted"
+    with pytest.raises(TypeError):
+        sorted([Status.VERIFIED, Failure.TIMEOUT, Status.REFUTED])
+    assert sorted([Status.VERIFIED, Failure.TIMEOUT, Status.REFUTED, Failure.IMPL_FAILED], key=str) == [
         "impl-failed",
         "refuted",
         "timeout",
