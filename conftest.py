@@ -14,13 +14,51 @@ this repository's suites all follow the selected profile: it is registered
 under its name (`ci` replacing Hypothesis' built-in one) and loaded as the
 default, `--hypothesis-profile NAME`, else `HYPOTHESIS_PROFILE`, else `ci`
 under CI and `dev` otherwise.
+
+A run that leaves a file in the repository fails (`tests/tree_guard.py`):
+tests write to temporary directories.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 pytest_plugins = ["verifier.pytest_plugin"]
+
+ROOT = Path(__file__).resolve().parent
+_TREE_BEFORE = pytest.StashKey[set[str]]()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """List the repository's files (on the controller only, under xdist)."""
+    if not hasattr(session.config, "workerinput"):
+        from tests.tree_guard import files
+
+        session.config.stash[_TREE_BEFORE] = files(ROOT)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if a test left a file in the repository."""
+    before = session.config.stash.get(_TREE_BEFORE, None)
+    if before is None:
+        return
+    from tests.tree_guard import left_behind
+
+    left = left_behind(before, ROOT)
+    if left:
+        shown = "\n  ".join(left[:20]) + ("\n  ..." if len(left) > 20 else "")
+        message = f"error: the tests left {len(left)} file(s) in the repository (write to tmp_path instead):\n  {shown}"
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line(message, red=True)
+        else:
+            print(message, file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.hookimpl(tryfirst=True)

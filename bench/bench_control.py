@@ -1,5 +1,5 @@
 """Benchmark: `verifier.check` on a function with 50 `scf.if`s and 10
-`scf.for` loops, every one holding GPU ops (issue 6: under 5 s, and the
+`scf.for` loops, every one holding GPU ops (target: under 5 s, and the
 proof must not enumerate the paths).
 
 The input is synchronous: per `scf.if` a launch before it, a launch and a

@@ -19,7 +19,7 @@ each in a fresh subprocess so peak memory (`ru_maxrss`) is its own:
 
     python bench/bench_verify.py [--sizes 1000,10000,100000] [--repeat 3]
 
-Targets (issue 5): at 10k the whole check within 20x the mlir-opt-19
+Targets: at 10k the whole check within 20x the mlir-opt-19
 process; at 100k Z3 proving time <= 10 s and peak memory <= 1 GB. Z3 time is
 given as wall and CPU seconds: on a loaded machine the CPU figure is the
 steadier one.

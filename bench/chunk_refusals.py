@@ -10,8 +10,8 @@ it) is parsed by `spec`; a refusal is counted under the op it blames (the
 name in "custom op 'X' is unknown", or the op keyword at the error), else
 under its message. Then the two printouts (custom and generic) and
 `--mode mlir19` against `mlir-opt-19 -gpu-async-region` are compared on
-the chunks both accept. Why: issue 16 asks for the surface measured on
-real-shaped files, before and after each op is added; this is the tool.
+the chunks both accept. Why: the surface the tool reads, measured on
+real-shaped files, before and after an op is added.
 Without mlir-opt-19 every chunk counts as accepted by it.
 """
 

@@ -8,9 +8,9 @@ print, the generic print and the pass (`--mode mlir19` against
 "identical": both accept and the bytes are equal; "rejected as it
 rejects": both reject with the same first error line (its `FILE:L:C:`
 prefix aside); "other": anything else (one accepts, or different bytes or
-messages). mlir-opt-22 prints some constructs differently from 19 (README,
+messages). mlir-opt-22 prints some constructs differently from 19 (docs/subset.md,
 Differences between mlir-opt-19 and mlir-opt-22): those chunks count as
-"other" against 22. Why: issue 16's closing figures.
+"other" against 22.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Long fuzz runs of the parser/printer, outside CI (issue 19: hostile input).
+"""Long fuzz runs of the parser/printer, outside CI (hostile input).
 
     python bench/fuzz.py [COUNT] [SEED]
     python bench/fuzz.py --diff [COUNT] [SEED] [--modes print,pass] [--shrink]

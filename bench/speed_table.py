@@ -1,4 +1,4 @@
-"""The speed table of issue 18: whole processes against mlir-opt-19, in turn.
+"""The speed table: whole processes against mlir-opt-19, in turn.
 
 For each size N (default 10k and 100k GPU ops) `bench/gen_programs.generate(N)`
 writes one straight-line function mixing GPU ops, pure host ops and

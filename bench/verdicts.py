@@ -22,7 +22,7 @@ editing the refimpl's right one; a mutant that changes nothing in a program
 is not counted for it), giving the same per-implementation totals.
 
 Not a test (the gate and `tests/verifier/test_verifier_*.py` assert what must hold);
-a table for the README and the closing notes.
+a table for docs/performance.md.
 """
 
 from __future__ import annotations

@@ -64,6 +64,13 @@ WRONG = "examples/demo-late-wait.mlir"
 """Act 2's wrong rewrite: the reference's, with the blocking wait moved below the call."""
 
 
+def _tool(py: str, script: str, module: str) -> list[str]:
+    """The installed command `script` beside the interpreter `py` (as a
+    user runs it), else `py -m module`."""
+    path = Path(py).absolute().parent / script
+    return [str(_rel(path))] if path.exists() else [py, "-m", module]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python examples/demo.py",
@@ -74,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="build/demo", help="directory for the rewrites and pictures (default build/demo)")
     args = ap.parse_args(argv)
     py = args.python
+    opt = _tool(py, "gpu-async-opt", "refimpl")
+    verify = _tool(py, "gpu-async-verify", "verifier")
     out = (ROOT / args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if out.is_relative_to(ROOT):
@@ -82,17 +91,17 @@ def main(argv: list[str] | None = None) -> int:
 
     _title("1. the rewrite and its proof: examples/demo.mlir")
     print((ROOT / "examples/demo.mlir").read_text(encoding="utf-8"))
-    ok &= _run([py, "-m", "refimpl", "examples/demo.mlir"], 0)
-    ok &= _run([py, "-m", "verifier", "check", "examples/demo.mlir"], 0)
+    ok &= _run([*opt, "examples/demo.mlir"], 0)
+    ok &= _run([*verify, "check", "examples/demo.mlir"], 0)
 
     _title("2. a wrong rewrite: examples/demo-late-wait.mlir waits for the copy only after the call")
     right = out / "demo-right.mlir"
-    ok &= _run([py, "-m", "refimpl", "examples/demo.mlir"], 0, ROOT / right)
+    ok &= _run([*opt, "examples/demo.mlir"], 0, ROOT / right)
     ok &= _run(["diff", "-u", "--label", str(right), "--label", WRONG, str(right), WRONG], 1)
     svg = out / "demo-late-wait.svg"
     # The replay in the last notes shows the race in the values: the call
     # reads %host while the copy into it is still running.
-    ok &= _run([py, "-m", "verifier", "check", "examples/demo.mlir", "--after", WRONG, "--svg", str(svg)], 1)
+    ok &= _run([*verify, "check", "examples/demo.mlir", "--after", WRONG, "--svg", str(svg)], 1)
     print(f"the counterexample as a timeline: {svg} (open it in a browser)\n")
 
     _title("3. upstream's own output: examples/demo-upstream.mlir")
@@ -104,9 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         ok &= _run([MLIR_OPT, "-gpu-async-region", "examples/demo-upstream.mlir"], 0, ROOT / up)
         ok &= _run(
             [
-                py,
-                "-m",
-                "verifier",
+                *verify,
                 "check",
                 "examples/demo-upstream.mlir",
                 "--after",
@@ -117,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
             1,
         )
         print("the reference pass keeps the body's wait (docs/refimpl.md, deviation 1):\n")
-        ok &= _run([py, "-m", "refimpl", "--mode", "reference", "examples/demo-upstream.mlir"], 0)
-        ok &= _run([py, "-m", "verifier", "check", "examples/demo-upstream.mlir", "--mode", "reference"], 0)
+        ok &= _run([*opt, "--mode", "reference", "examples/demo-upstream.mlir"], 0)
+        ok &= _run([*verify, "check", "examples/demo-upstream.mlir", "--mode", "reference"], 0)
 
     print("demo: every exit code as expected" if ok else "demo: SOME EXIT CODE WAS NOT THE EXPECTED ONE")
     return 0 if ok else 1

@@ -72,7 +72,7 @@ def _parser(prog: str = "python -m refimpl") -> argparse.ArgumentParser:
     p = cli_parser(
         prog,
         "The reference -gpu-async-region pass, used like `mlir-opt -gpu-async-region`.",
-        "python -m refimpl examples/demo.mlir --mode mlir19 -o out.mlir",
+        "{prog} {corpus}/scf_if.mlir --mode mlir19 -o out.mlir",
     )
     p.add_argument("file", nargs="?", default="-", help="input .mlir file, or - for stdin (the default)")
     p.add_argument("-gpu-async-region", "--gpu-async-region", action="store_true", help="accepted: it is the only pass")

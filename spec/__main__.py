@@ -44,14 +44,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = cli_parser(
         "python -m spec",
         "The MLIR subset: print, run, explore.",
-        "python -m spec print examples/demo.mlir --mlir-print-op-generic",
+        "{prog} print {corpus}/scf_if.mlir --mlir-print-op-generic",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = add_subcommand(
         sub,
         "print",
         "parse and print, like mlir-opt with no pass",
-        "python -m spec print examples/demo.mlir -o printed.mlir",
+        "{prog} {corpus}/scf_if.mlir -o printed.mlir",
     )
     p.add_argument("file", nargs="?", default="-")
     p.add_argument("-o", metavar="OUT", default=None)

@@ -512,7 +512,7 @@ _library(
 _library("gpu.spmat_get_size", LibraryForm(("spmat",), (("rows", "index"), ("cols", "index"), ("nnz", "index"))))
 _library("gpu.set_csr_pointers", LibraryForm(("spmat", "memref", "memref", "memref"), colon="memrefs"))
 
-# Ops found around the pass in real files (issue 16). Effects as mlir-opt-19
+# Ops found around the pass in real files. Effects as mlir-opt-19
 # declares them, checked by where its -gpu-async-region puts a wait: an op
 # before which it waits is not effect free (host_register, host_unregister,
 # subgroup_reduce: no effects interface, so None; printf and vector.print
@@ -572,7 +572,7 @@ _INDEX_DIVISIONS = "divs divu rems remu ceildivs ceildivu floordivs"
 _pure(" ".join(f"index.{n}" for n in _INDEX2.split() if n not in _INDEX_DIVISIONS.split()), operand_count=(2, 2))
 _pure(" ".join(f"index.{n}" for n in _INDEX_DIVISIONS.split()), operand_count=(2, 2), speculatable=False)
 
-# More ops found around the pass (issue 16, part 2), effects as mlir-opt-19
+# More ops found around the pass, effects as mlir-opt-19
 # declares them: the reshapes, casts, views, extracts and inserts are pure
 # (views of their operand); `gpu.all_reduce` has no effects interface (None);
 # `llvm.call` neither (None: a call may do anything); the symbol ops
@@ -749,7 +749,7 @@ _op(
     default_properties={"unnamed_addr": IntegerAttr(0, I64), "visibility_": IntegerAttr(0, I64)},
 )
 
-# affine (issue 16): apply pure, load reads, store writes, for and if have
+# affine: apply pure, load reads, store writes, for and if have
 # their bodies' effects (`RecursiveMemoryEffects`), yield a terminator.
 _pure("affine.apply", inherent={"map": _req("affine_map")}, operand_count=(0, None))
 _op("affine.load", effects=frozenset({READ}), inherent={"map": _req("affine_map")}, operand_count=(1, None))
@@ -877,7 +877,7 @@ _op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1), re
 
 
 # The rest of what mlir-opt-19 registers in gpu, arith, math, index, func
-# and memref (issue 16, part 3). Effects as 19 declares them, checked by
+# and memref. Effects as 19 declares them, checked by
 # where its -gpu-async-region waits: set_default_device, the mma load and
 # store, assume_alignment (no interface), generic_atomic_rmw, the DMA ops,
 # prefetch, realloc and func.call_indirect (no interface) are waited
@@ -1094,7 +1094,7 @@ COMPLETE_DIALECTS: dict[str, frozenset[str]] = {
 }
 """Every op mlir-opt-19 (LLVM 19.1) registers in these dialects, and no
 other: scf 12, cf 4, func 5, arith 49, memref 31, gpu 62, async 29, vector
-45, affine 15 (the last two probed for issue 29). Any other
+45, affine 15. Any other
 name there, even in the generic form, is an unregistered op of a dialect that
 allows none, and mlir-opt-19 rejects it; we must too, or a misspelled op
 would pass as opaque and print as something mlir-opt-19 cannot read back.

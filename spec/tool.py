@@ -474,11 +474,16 @@ def package_version() -> str:
 def cli_parser(prog: str, description: str, example: str) -> argparse.ArgumentParser:
     """A tool's argument parser: `--help` ends with a one-line example (kept
     as written, hence the raw formatter), and `--version` prints
-    `PROG VERSION`. A user's first question is what a call looks like."""
+    `PROG VERSION`. A user's first question is what a call looks like.
+
+    In `example`, `{prog}` is the command as invoked (`gpu-async-verify`,
+    `python -m verifier`) and `{corpus}` the installed corpus directory
+    (`corpus_dir`), so that the example names files that exist wherever the
+    distribution is installed and can be pasted as it is."""
     p = argparse.ArgumentParser(
         prog=prog,
         description=description,
-        epilog=_example(example),
+        epilog=_example(example, prog),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_version(p, prog)
@@ -495,15 +500,31 @@ def add_subcommand(
         name,
         help=help,
         description=description or help,
-        epilog=_example(example),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.epilog = _example(example, p.prog)
     _add_version(p, p.prog.rsplit(" ", 1)[0])
     return p
 
 
-def _example(example: str) -> str:
-    return f"example:\n  {example}"
+def corpus_dir() -> str:
+    """The programs shipped with the distribution (`verifier/corpus/`, the
+    gate's corpus), as a path to type in the working directory: relative
+    when it is below it (a checkout), else absolute (an installed wheel),
+    quoted for a shell if it needs to be."""
+    import shlex
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "verifier" / "corpus"
+    try:
+        shown = str(path.relative_to(Path.cwd()))
+    except (OSError, ValueError):  # no working directory, or not below it
+        shown = str(path)
+    return shlex.quote(shown)
+
+
+def _example(example: str, prog: str) -> str:
+    return "example:\n  " + example.format(prog=prog, corpus=corpus_dir() if "{corpus}" in example else "")
 
 
 class _VersionAction(argparse.Action):

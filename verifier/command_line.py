@@ -20,14 +20,14 @@ def parser(prog: str = "python -m verifier", exhaustive_args: bool = True) -> ar
     p = cli_parser(
         prog,
         "Translation validation of -gpu-async-region rewrites.",
-        'python -m verifier check examples/demo.mlir --impl "mlir-opt-19 -gpu-async-region"',
+        '{prog} check {corpus}/scf_if.mlir --impl "mlir-opt-19 -gpu-async-region"',
     )
     sub = p.add_subparsers(dest="command", required=True)
     c = add_subcommand(
         sub,
         "check",
         "prove that a rewrite keeps every GPU op and host effect ordered",
-        "python -m verifier check examples/seed_diamond.mlir --mode seed --dot graph.dot",
+        "{prog} {corpus}/async_value_consumers.mlir --mode mlir19 --svg cex.svg",
     )
     c.add_argument("input", metavar="INPUT", help="the program before the rewrite (.mlir), or - for stdin")
     src = c.add_mutually_exclusive_group()

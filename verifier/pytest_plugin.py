@@ -5,8 +5,8 @@ project that *installs* this distribution, rather than cloning it, gets the
 gate's options and fixtures in any directory. A conftest would not do: the
 repository's root `conftest.py` is not part of the wheel, and a conftest
 inside the installed `verifier/` package is only seen once pytest collects
-that directory, after the command line has been parsed (hence the old
-`unrecognized arguments: --impl`).
+that directory, after the command line has been parsed (and pytest would
+say `unrecognized arguments: --impl`).
 
 An entry-point plugin is loaded by *every* pytest run in an environment
 where the distribution is installed, including the runs of a project's own

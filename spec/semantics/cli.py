@@ -41,7 +41,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         sub,
         "run",
         "run functions once (program order or a given schedule) and print the outcome",
-        "python -m spec run examples/demo.mlir --func demo",
+        "{prog} {corpus}/straight_line.mlir --func straight",
     )
     _common(p)
     p.add_argument("--schedule", metavar="FILE", help="step labels to follow, one per line")
@@ -50,7 +50,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         sub,
         "explore",
         "explore schedules: outcomes, races, out-of-order pairs",
-        "python -m spec explore examples/seed_diamond.mlir --schedules 100 --seed 1",
+        "{prog} {corpus}/async_value_consumers.mlir --schedules 100 --seed 1",
     )
     _common(e)
     mode = e.add_mutually_exclusive_group()

@@ -3,7 +3,7 @@
 `judge(input_func, output_func)` says whether the output of a rewrite (by
 `-gpu-async-region` or anything else) can do something its input cannot,
 using only the executable semantics and the IR: no event graph, no solver,
-nothing of the verifier. It is the independent judge of issue 14: the
+nothing of the verifier. It is an independent judge: the
 verifier's two oracles read the same event graph, so a hole in the graph
 fools both, but not this.
 

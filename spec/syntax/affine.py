@@ -1,5 +1,5 @@
 """Affine maps and integer sets as mlir-opt-19 reads and prints them, and the
-`#name = ...` attribute aliases it reads and writes (issue 16).
+`#name = ...` attribute aliases it reads and writes.
 
 - Expressions are built the way MLIR's `AffineExpr` operators build them,
   with their simplifications (`simplifyAdd`, `simplifyMul`, the divisions):

@@ -213,7 +213,7 @@ CONSTRAINTS: dict[str, AttrKind] = {
         "Punctuation for separating vectors or vector elements", _opaque(r"#vector\.punctuation<\w+>")
     ),
     "string_literal": AttrKind("An Attribute containing a string", _is(StringAttr)),
-    # The sparse ops' enums, with 19's summaries (issue 16).
+    # The sparse ops' enums, with 19's summaries.
     "prune_2to4_spmat_flag": AttrKind(
         "pruning strategy for 2:4 sparse matrix", _opaque(r"#gpu<prune_2to4_spmat_flag \w+>")
     ),

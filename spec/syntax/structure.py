@@ -1,6 +1,6 @@
 """MLIR's structural verifier checks that need the whole parse: symbols,
 terminators and dominance, as mlir-opt-19 reports them (found missing by
-the differential fuzzer, `verifier/harness/fuzz_syntax.py`, issue 19).
+the differential fuzzer, `verifier/harness/fuzz_syntax.py`).
 
 What is modelled, and when `resolve.verify` runs it (mlir-opt-19's order):
 

@@ -153,3 +153,12 @@ def test_docs_build_strict(tmp_path: Path) -> None:
     )
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "site" / "checking.html").exists()
+
+
+def test_run_lines_in_the_guide_use_the_console_scripts() -> None:
+    """A lit `RUN:` line the guide shows calls the tools by their installed
+    names, as a user's test would, never `python -m`."""
+    runs = [line for page in PAGES for line in page.read_text().splitlines() if "RUN:" in line]
+    assert any("gpu-async-verify" in line for line in runs)
+    assert any("gpu-async-opt" in line for line in runs)
+    assert not [line for line in runs if "python -m" in line]

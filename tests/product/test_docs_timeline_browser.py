@@ -3,8 +3,10 @@ browser (headless Chromium, Debian's `chromium`), not only parsed.
 
 The page embeds the SVG `--svg` writes and a script that asks the browser
 for the box of every text it laid out; the test fails when two texts
-overlap, when a text leaves the picture (a clipped title or label), or when
-an op has no hover text (`<title>`). A screenshot is taken too, so a failure
+overlap, when an arrow (a grey edge, the red missing edge) crosses a text,
+when a text leaves the picture (a clipped title or label), or when an op
+has no hover text (`<title>`). Pictures drawn wrong on purpose check that
+the measurement sees each of these. A screenshot is taken too, so a failure
 can be looked at. Skipped where no Chromium is installed.
 """
 
@@ -41,13 +43,32 @@ window.addEventListener("load", () => {
       if (Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 1 && Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 1)
         overlaps.push([a.text, b.text]);
     }
+  // Arrows as the browser lays them out, sampled along their length; an
+  // arrow that ends at a point may touch it, not its label.
+  const origin = frame;
+  const arrows = [...svg.querySelectorAll("line.edge, path.edge, g.missing-edge path")].map((a) => {
+    const pts = [];
+    if (a.tagName === "line") {
+      const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((k) => a[k].baseVal.value);
+      for (let i = 0; i <= 64; i++) pts.push([x1 + (x2 - x1) * i / 64, y1 + (y2 - y1) * i / 64]);
+    } else {
+      const len = a.getTotalLength();
+      for (let i = 0; i <= 64; i++) { const p = a.getPointAtLength(len * i / 64); pts.push([p.x, p.y]); }
+    }
+    return {name: a.closest("g.missing-edge") ? "missing edge" : "edge", pts: pts.map(([x, y]) => [x + origin.left, y + origin.top])};
+  });
+  const crossed = [];
+  for (const a of arrows)
+    for (const b of boxes)
+      if (a.pts.some(([x, y]) => x > b.x0 + 1 && x < b.x1 - 1 && y > b.y0 + 1 && y < b.y1 - 1))
+        crossed.push([a.name, b.text]);
   const outside = boxes.filter((b) => b.x0 < frame.left - 1 || b.x1 > frame.right + 1 || b.y0 < frame.top - 1 || b.y1 > frame.bottom + 1)
     .map((b) => b.text);
   const untitled = [...svg.querySelectorAll("g.op, g.point")].filter((g) => !g.querySelector(":scope > title"))
     .map((g) => g.getAttribute("data-op") || g.getAttribute("data-point"));
   const out = document.createElement("pre");
   out.id = "measured";
-  out.textContent = JSON.stringify({texts: boxes.length, overlaps, outside, untitled});
+  out.textContent = JSON.stringify({texts: boxes.length, overlaps, crossed, outside, untitled});
   document.body.appendChild(out);
 });
 </script>
@@ -108,8 +129,27 @@ def test_labels_do_not_overlap_in_a_browser(case: str, tmp_path: Path) -> None:
     measured = _measure(tmp_path, _svg(tmp_path, *CASES[case]))
     assert measured["texts"] > 10
     assert measured["overlaps"] == [], f"texts drawn over each other: {measured['overlaps']}"
+    assert measured["crossed"] == [], f"arrows drawn across texts: {measured['crossed']}"
     assert measured["outside"] == [], f"texts cut off at the picture's edge: {measured['outside']}"
     assert measured["untitled"] == [], f"ops without hover text: {measured['untitled']}"
+
+
+def test_the_measurement_sees_what_is_wrong(tmp_path: Path) -> None:
+    """The demo's picture spoiled four ways; each is reported."""
+    svg = _svg(tmp_path, *CASES["late-wait"])
+    # a label moved onto another one
+    moved = re.sub(r'(<text x=")385\.0(" y=")122\.0', r"\g<1>515.0\g<2>162.0", svg, count=1)
+    assert moved != svg
+    assert _measure(tmp_path, moved)["overlaps"] != []
+    # an arrow drawn through the host lane's title
+    across = svg.replace("</svg>", '<line class="edge" x1="0" y1="138" x2="200" y2="138" stroke="#aaa"/></svg>')
+    assert ["edge", "host"] in _measure(tmp_path, across)["crossed"]
+    # the title pushed past the right edge
+    clipped = svg.replace('<text class="title" x="10"', '<text class="title" x="900"', 1)
+    assert clipped != svg and _measure(tmp_path, clipped)["outside"] != []
+    # an op without its hover text
+    bare = re.sub(r"<title>gpu\.wait @19:5:[^<]*</title>", "", svg, count=1)
+    assert bare != svg and _measure(tmp_path, bare)["untitled"] == ["gpu.wait @19:5"]
 
 
 def test_an_execute_lane_is_drawn_without_overlaps(tmp_path: Path) -> None:

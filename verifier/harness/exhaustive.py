@@ -605,7 +605,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         sub,
         "exhaustive",
         "rewrite and check every program up to a size",
-        "python -m verifier exhaustive --max-size 3 --alphabet tiny --mode mlir19",
+        "{prog} --max-size 3 --alphabet tiny --mode mlir19",
         description="Every program of 1..K ops over an alphabet, rewritten by an implementation (the refimpl "
         "in-process, or --impl CMD in batches) and checked; verdicts per size, and the refuted programs grouped "
         "into bugs, each with its smallest program. Exit 0 all verified, 1 some refuted, 2 usage, 3 some unknown, "

@@ -7,7 +7,7 @@ identity, the refimpl in `reference` or `mlir19` mode, or `mlir-opt-19
 (`verifier.programs.edits`). `evaluate` runs `verifier.check` on it and
 `spec.semantics.judge.judge_modules`, and returns both answers in a `Row`.
 
-The requirement (issue 14) is that no row is `verified` by the verifier and
+The requirement is that no row is `verified` by the verifier and
 `wrong` for the semantics (`Row.unsound`); `refuted` where the semantics
 sees nothing wrong is allowed and counted apart.
 

@@ -22,7 +22,10 @@ it is one look. This module draws it with no dependency, as SVG text:
   of each of the two ops; a legend at the bottom explains the marks;
 - a label that does not fit (a bar's text wider than the bar, a point's
   very long label) is shortened with an ellipsis, and every op carries its
-  full text in an SVG `<title>`, which a browser shows on hover.
+  full text in an SVG `<title>`, which a browser shows on hover;
+- a point's label goes above or below it, in turn along the lane, unless
+  an arrow would cross it or it would cover another label there: then on
+  the other side (`_place_label`).
 
 One panel per refuted obligation whose schedule is on the graph the report
 kept (`FunctionReport.graph`, `missing`), at most `MAX_PANELS`. A report
@@ -279,6 +282,80 @@ def _legend(y0: int) -> list[str]:
     ]
 
 
+Box = tuple[float, float, float, float]
+"""x0, y0, x1, y1."""
+Segment = tuple[float, float, float, float]
+"""x1, y1, x2, y2."""
+
+
+def _crosses(s: Segment, box: Box) -> bool:
+    """Whether segment `s` passes through `box` (Liang-Barsky clipping)."""
+    x1, y1, x2, y2 = s
+    lo, hi = 0.0, 1.0
+    for d, near, far in ((x2 - x1, box[0] - x1, box[2] - x1), (y2 - y1, box[1] - y1, box[3] - y1)):
+        if d == 0:
+            if near > 0 or far < 0:
+                return False
+            continue
+        a, b = near / d, far / d
+        lo, hi = max(lo, min(a, b)), min(hi, max(a, b))
+        if lo > hi:
+            return False
+    return True
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def _curve(x1: float, y1: float, mx: float, my: float, x2: float, y2: float, parts: int = 16) -> list[Segment]:
+    """The quadratic Bezier from (x1, y1) to (x2, y2) around (mx, my), as segments."""
+    pts = [
+        ((1 - u) ** 2 * x1 + 2 * (1 - u) * u * mx + u * u * x2, (1 - u) ** 2 * y1 + 2 * (1 - u) * u * my + u * u * y2)
+        for u in (i / parts for i in range(parts + 1))
+    ]
+    return [(a[0], a[1], b[0], b[1]) for a, b in zip(pts, pts[1:])]
+
+
+def _route(x1: float, y1: float, x2: float, y2: float, avoid: list[Box], area: Box) -> tuple[float, float] | None:
+    """How to draw the arrow from (x1, y1) to (x2, y2) across none of the
+    `avoid` boxes (the bars' texts): None when straight does, else the
+    control point of the least bent curve that does and stays in `area`
+    (the lanes). If none does, None: straight."""
+    straight: Segment = (x1, y1, x2, y2)
+    if not any(_crosses(straight, b) for b in avoid):
+        return None
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    for k in (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6):
+        mx, my = (x1 + x2) / 2 + nx * 30 * k, (y1 + y2) / 2 + ny * 30 * k
+        segs = _curve(x1, y1, mx, my, x2, y2)
+        inside = all(area[0] <= s[2] <= area[2] and area[1] <= s[3] <= area[3] for s in segs)
+        if inside and not any(_crosses(s, b) for s in segs for b in avoid):
+            return (mx, my)
+    return None
+
+
+def _place_label(x: float, y: float, text: str, prefer_above: bool, arrows: list[Segment], taken: list[Box]) -> float:
+    """The label's offset from its point (above or below): the preferred
+    side unless an arrow crosses the label there or it covers a label
+    already placed; then the other side; if both are hit, the side hit
+    least. The chosen box is added to `taken`."""
+    half = len(text) * CHAR_W / 2 + 2
+    sides = [-16.0, 24.0] if prefer_above else [24.0, -16.0]
+
+    def box(dy: float) -> Box:
+        return (x - half, y + dy - 11, x + half, y + dy + 3)
+
+    def hits(dy: float) -> int:
+        b = box(dy)
+        return sum(_crosses(s, b) for s in arrows) + 2 * sum(_overlap(b, o) for o in taken)
+
+    dy = min(sides, key=hits)  # min keeps the first (preferred) of equals
+    taken.append(box(dy))
+    return dy
+
+
 def _draw_panel(p: _Panel, y0: int, out: list[str]) -> int:
     """Append panel `p` at height `y0`; return its height."""
     g = p.graph
@@ -312,44 +389,68 @@ def _draw_panel(p: _Panel, y0: int, out: list[str]) -> int:
         x = LEFT + (t - t0) * STEP + STEP / 2
         out.append(f'<line x1="{x}" y1="{y0 + top}" x2="{x}" y2="{axis_y - 10}" stroke="#ddd" stroke-dasharray="2,3"/>')
         out.append(f'<text class="time" x="{x}" y="{axis_y}" text-anchor="middle" fill="#888">t={t}</text>')
-    # happens-before edges between drawn points (grey), on the output's graph
-    drawn = set(pos)
-    for a in sorted(drawn):
-        for b in g.succ[a]:
-            if b in drawn and lane_of[a] is not lane_of[b]:
-                (x1, y1), (x2, y2) = pos[a], pos[b]
-                out.append(
-                    f'<line class="edge" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#aaa" marker-end="url(#arrow)"/>'
-                )
-    # GPU ops: a bar from start to finish on their stream
-    bars: dict[int, dict[str, int]] = {}
+    # GPU ops: a bar from start to finish on their stream; measured before
+    # the edges are routed (no edge goes across a bar's text), drawn after
+    parts_of: dict[int, dict[str, int]] = {}
     for _, n in p.nodes:
         if g.kinds[n] in _GPU_KINDS:
-            bars.setdefault(id(g.ops[n]), {})[g.kinds[n]] = n
-    for parts in bars.values():
+            parts_of.setdefault(id(g.ops[n]), {})[g.kinds[n]] = n
+    bars: list[tuple[int, float, float, float, str]] = []
+    """(node, x, width, y, shown text) per bar."""
+    for parts in parts_of.values():
         s, f = parts.get("start"), parts.get("finish")
         one = s if s is not None else f
         if one is None:
             raise InternalError("verifier.output.timeline: expected one is not None")
-        hot = id(g.ops[one]) in hot_ops
         xs = pos[s][0] if s is not None else pos[one][0] - STEP / 2
         xf = pos[f][0] if f is not None else pos[one][0] + STEP / 2
-        y = pos[one][1]
+        w = max(xf - xs, 6)
+        bars.append((one, xs, w, pos[one][1], _fit(_op_text(g, one), int((w - 8) / CHAR_W))))
+    bar_texts: list[Box] = [(x + 3, y - 8, x + 5 + len(shown) * CHAR_W, y + 7) for _, x, _, y, shown in bars]
+    # happens-before edges between drawn points (grey), on the output's graph
+    drawn = set(pos)
+    arrows: list[Segment] = []
+    """Every arrow drawn, as segments: no point's label goes across one."""
+    area: Box = (LEFT, y0 + top, width, y0 + top + len(p.lanes) * LANE_H - 4)
+    for a in sorted(drawn):
+        for b in g.succ[a]:
+            if b in drawn and lane_of[a] is not lane_of[b]:
+                (x1, y1), (x2, y2) = pos[a], pos[b]
+                bend = _route(x1, y1, x2, y2, bar_texts, area)
+                if bend is None:
+                    arrows.append((x1, y1, x2, y2))
+                    out.append(
+                        f'<line class="edge" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#aaa" marker-end="url(#arrow)"/>'
+                    )
+                else:
+                    arrows.extend(_curve(x1, y1, *bend, x2, y2))
+                    out.append(
+                        f'<path class="edge" d="M {x1} {y1} Q {bend[0]:.1f} {bend[1]:.1f} {x2} {y2}" fill="none" '
+                        'stroke="#aaa" marker-end="url(#arrow)"/>'
+                    )
+    for one, xs, w, y, shown in bars:
+        hot = id(g.ops[one]) in hot_ops
         cls = "op gpu highlight" if hot else "op gpu"
         stroke = "#d62728" if hot else "#8c6d31"
         full = _op_text(g, one)
         src = _source_line(p, one)
         out.append(f'<g class="{cls}" data-op="{_esc(full)}">')
         out.append(f"<title>{_esc(full + (': ' + src if src else ''))}</title>")
-        w = max(xf - xs, 6)
         out.append(
             f'<rect x="{xs}" y="{y - 13}" width="{w}" height="26" rx="5" fill="{"#fde0dd" if hot else "#f7e3b5"}" '
             f'stroke="{stroke}" stroke-width="{3 if hot else 1}"/>'
         )
-        out.append(f'<text x="{xs + 4}" y="{y + 4}" font-size="10">{_esc(_fit(full, int((w - 8) / CHAR_W)))}</text>')
+        out.append(f'<text x="{xs + 4}" y="{y + 4}" font-size="10">{_esc(shown)}</text>')
         out.append("</g>")
+    missing_path = ""
+    if p.missing is not None:
+        (x1, y1), (x2, y2) = pos[p.missing[0]], pos[p.missing[1]]
+        mx, my = (x1 + x2) / 2, min(y1, y2) - 24
+        missing_path = f"M {x1} {y1} Q {mx} {my} {x2} {y2}"
+        arrows.extend(_curve(x1, y1, mx, my, x2, y2))
     # thread points, their labels above and below in turn along each lane
     seen_on: dict[int, int] = {}
+    taken: list[Box] = []
     for _, n in p.nodes:
         if g.kinds[n] in _GPU_KINDS:
             continue
@@ -358,8 +459,8 @@ def _draw_panel(p: _Panel, y0: int, out: list[str]) -> int:
         hot = g.ops[n] is not None and id(g.ops[n]) in hot_ops and g.kinds[n] != "issue"
         cls = "point highlight" if hot else "point"
         color = "#d62728" if hot else "#1f4e99"
-        dy = -16 if k % 2 == 0 else 24
         label = g.label(n)
+        dy = _place_label(x, y, _fit(label, POINT_LABEL_MAX), k % 2 == 0, arrows, taken)
         src = _source_line(p, n)
         out.append(f'<g class="{cls}" data-point="{_esc(label)}">')
         out.append(f"<title>{_esc(label + (': ' + src if src else ''))}</title>")
@@ -370,11 +471,9 @@ def _draw_panel(p: _Panel, y0: int, out: list[str]) -> int:
         out.append("</g>")
     if p.missing is not None:
         a, b = p.missing
-        (x1, y1), (x2, y2) = pos[a], pos[b]
-        mx, my = (x1 + x2) / 2, min(y1, y2) - 24
         out.append('<g class="missing-edge">')
         out.append(
-            f'<path d="M {x1} {y1} Q {mx} {my} {x2} {y2}" fill="none" stroke="#d62728" stroke-width="2.5" '
+            f'<path d="{missing_path}" fill="none" stroke="#d62728" stroke-width="2.5" '
             'stroke-dasharray="7,4" marker-end="url(#arrow-red)"/>'
         )
         out.append(f"<title>missing: {_esc(_op_text(g, a))} must end before {_esc(_op_text(g, b))} starts</title>")

@@ -327,7 +327,7 @@ class GpuRules(BuilderBase):
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] | None = None
         if form.lead and lead is None:
-            # 19 wants the `{ X}` right after the deps (issue 16), and points
+            # 19 wants the `{ X}` right after the deps, and points
             # just past the token before (taken as one blank before the operand).
             first = written[0][1] if written and isinstance(written[0][1], UseRef) else None
             loc = first.loc._replace(col=max(first.loc.col - 1, 1)) if first is not None else self.loc(meta)
