@@ -7,6 +7,8 @@ and compared with it where it is installed.
 - `memref.expand_shape` needs `output_shape`; the reshape ops' verifiers
   (`verifyCollapsedShape`, the expanded / collapsed result type of the
   source layout, `static_output_shape` against the result type).
+- Pre-2021 LLVM dialect types (`!llvm.i64`, `!llvm<"float*">`): refused
+  where the type's keyword should be.
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -195,6 +197,16 @@ REFUSED: dict[str, tuple[str, str]] = {
         "2:8: error: 'memref.collapse_shape' op attribute 'reassociation' failed to satisfy constraint: "
         "Array of 64-bit integer array attributes",
     ),
+    "llvm-old-integer-type": (
+        "llvm.mlir.global internal @g(7 : i64) : !llvm.i64\n",
+        "1:47: error: unexpected type, expected keyword",
+    ),
+    "llvm-old-quoted-type": ('func.func private @h(!llvm<"i8*">)\n', "1:28: error: expected valid keyword"),
+    "llvm-old-float-keyword": ("func.func private @h(!llvm.double)\n", "1:28: error: unknown LLVM type: double"),
+    "llvm-old-type-nested": (
+        "func.func private @h(!llvm.array<2 x !llvm.i32>)\n",
+        "1:44: error: unexpected type, expected keyword",
+    ),
     "scf-for-keyword": (
         "func.func @f(%a: index) {\n  scf.for %i = %a , %a step %a {\n  }\n  return\n}\n",
         "2:19: error: custom op 'scf.for' expected 'to'",
@@ -202,6 +214,7 @@ REFUSED: dict[str, tuple[str, str]] = {
 }
 
 ACCEPTED: dict[str, str] = {
+    "llvm-types": "func.func private @h(!llvm.ptr, !llvm.array<2 x i32>, !llvm.struct<(i32, f64)>, !llvm.void)\n",
     "expand": _f(M24, f"{EXPAND} output_shape [2, 3, 4] {{k = 1}} {INTO}"),
     "expand-dynamic": _f(
         "%m: memref<?xf32>, %n: index",
