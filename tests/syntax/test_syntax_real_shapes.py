@@ -9,6 +9,8 @@ and compared with it where it is installed.
   source layout, `static_output_shape` against the result type).
 - Pre-2021 LLVM dialect types (`!llvm.i64`, `!llvm<"float*">`): refused
   where the type's keyword should be.
+- `#gpu.loop_dim_map` printed with a blank after each `=` and its maps
+  canonical.
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -214,6 +216,11 @@ REFUSED: dict[str, tuple[str, str]] = {
 }
 
 ACCEPTED: dict[str, str] = {
+    "loop-dim-map": (
+        "func.func @f(%a: index, %b: index) {\n  scf.parallel (%i, %j) = (%a, %a) to (%b, %b) step (%a, %a) {\n"
+        "    scf.reduce\n  } {mapping = [#gpu.loop_dim_map<processor = thread_y, map = (d0) -> (d0), bound = (d0) -> (d0)>,"
+        " #gpu.loop_dim_map<processor=block_x,map=(d0)->(d0 * 1),bound=(d0)[s0]->(d0+s0)>]}\n  return\n}\n"
+    ),
     "llvm-types": "func.func private @h(!llvm.ptr, !llvm.array<2 x i32>, !llvm.struct<(i32, f64)>, !llvm.void)\n",
     "expand": _f(M24, f"{EXPAND} output_shape [2, 3, 4] {{k = 1}} {INTO}"),
     "expand-dynamic": _f(
