@@ -596,12 +596,21 @@ _op(
     },
     operand_count=(0, 0),
 )
-_pure("memref.collapse_shape", inherent={"reassociation": _req("array")}, operand_count=(1, 1), speculatable=False)
+_pure(
+    "memref.collapse_shape",
+    inherent={"reassociation": _req("reassociation")},
+    operand_count=(1, 1),
+    speculatable=False,
+    operand_types=((0, "strided_memref"),),
+    verifier="memref.collapse_shape",
+)
 _pure(
     "memref.expand_shape",
-    inherent={"reassociation": _req("array"), "static_output_shape": _req("dense_i64")},
+    inherent={"reassociation": _req("reassociation"), "static_output_shape": _req("dense_i64")},
     operand_count=(1, None),
     speculatable=False,
+    operand_types=((0, "strided_memref"),),
+    verifier="memref.expand_shape",
 )
 _pure(
     "memref.reinterpret_cast",

@@ -278,6 +278,10 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
         # A type of a dialect mlir-opt-19 does not know is kept as written
         # (`!bb9.memref<4 x f32>` prints so); only its outer blanks go.
         return Type(text.strip())
+    if "!llvm" in text:
+        refused = _llvm_type_keyword_error(text)
+        if refused is not None:
+            return refused
     if "!llvm." in text and "ptr" in text:
         typed = _typed_llvm_pointer(text)
         if typed is not None:
@@ -316,6 +320,35 @@ def _mma_matrix_error(text: str, pos: int) -> tuple[int | None, str] | None:
         return None, "MMAMatrixType must have exactly two dimensions"
     if m.group(2).strip() not in ("si8", "ui8", "i32", "f16", "f32"):
         return None, "MMAMatrixType elements must be SI8, UI8, I32, F16, or F32"
+    return None
+
+
+_LLVM_TYPE = re.compile(r"!llvm(?:\.|<\s*)")
+_LLVM_KEYWORDS = frozenset(
+    "void ppc_fp128 x86_mmx x86_amx token label metadata func ptr vec array struct target".split()
+)
+"""The keywords that start an LLVM dialect type in mlir-opt-19."""
+_BUILTIN_SCALAR = re.compile(r"(?:[su]?i\d+|f16|f32|f64|f80|f128|bf16|tf32|index|none|f8E\w+)(?![\w$.])")
+_WORD = re.compile(r"[A-Za-z_][\w$]*")
+
+
+def _llvm_type_keyword_error(text: str) -> tuple[int, str] | None:
+    """(offset, mlir-opt-19's message) for an LLVM dialect type in `text`
+    that does not start with one of its keywords: a builtin type there
+    (`!llvm.i64`, the pre-2021 spelling) is `unexpected type, expected
+    keyword`, another word `unknown LLVM type: W`, anything else
+    (`!llvm<"float*">`) `expected valid keyword`."""
+    for m in _LLVM_TYPE.finditer(text):
+        if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$."):
+            continue
+        at = m.end()
+        if _BUILTIN_SCALAR.match(text, at):
+            return at, "unexpected type, expected keyword"
+        word = _WORD.match(text, at)
+        if word is None:
+            return at, "expected valid keyword"
+        if word.group() not in _LLVM_KEYWORDS:
+            return at, f"unknown LLVM type: {word.group()}"
     return None
 
 

@@ -199,6 +199,14 @@ CONSTRAINTS: dict[str, AttrKind] = {
     "offloading_handler": OFFLOADING_HANDLER,
     "segments": SEGMENTS,
     "mat_transpose_mode": MAT_TRANSPOSE_MODE,
+    "reassociation": AttrKind(
+        "Array of 64-bit integer array attributes",
+        _is(ArrayAttr),
+        lambda a: all(
+            isinstance(g, ArrayAttr) and all(isinstance(i, IntegerAttr) and i.type.text == "i64" for i in g.elements)
+            for g in a.elements
+        ),
+    ),
     "type": AttrKind("any type attribute", _is(TypeAttr)),
     "cmpi_predicate": _enum(10),
     "cmpf_predicate": _enum(16),

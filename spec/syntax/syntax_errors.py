@@ -3,6 +3,7 @@ how it would word it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -66,6 +67,19 @@ def _subset_form_message(exc: UnexpectedToken, text: str) -> str | None:
                     return None
                 return f"custom op '{item.value}' is supported only as {info.subset_form}: unexpected '{text}'"
     return None
+
+
+def _current_op(exc: UnexpectedToken) -> str | None:
+    """The name of the known op whose custom form the parse is in, if any."""
+    stack = getattr(getattr(exc, "state", None), "value_stack", None) or []
+    for item in reversed(stack):
+        if isinstance(item, Token) and "." in item.value and registry.lookup(item.value).known:
+            return str(item.value)
+    return None
+
+
+_KEYWORD = re.compile(r"'[a-z_][a-z_0-9]*'")
+"""An expected word that is a keyword literal (`'to'`, `'output_shape'`)."""
 
 
 _NAME_TERMINALS = frozenset({"BARE_ID", "CUSTOM_OP_NAME"})
@@ -150,7 +164,15 @@ def syntax_error(
             words = _expected_words(
                 {e for e in exc.expected if not e.startswith("__") and e != "CUSTOM_OP_NAME"}, terminals or []
             )
-            if len(words) == 1:
+            op = _current_op(exc) if len(words) == 1 and _KEYWORD.fullmatch(words[0]) else None
+            if op is not None:
+                # `parseKeyword` of a custom op's parser: prefixed, at the token itself.
+                msg = f"custom op '{op}' expected {words[0]}"
+                line, col = (tok.line or 0) + line_offset, tok.column or 0
+            elif words == ["':'", "'{'"]:
+                # An optional attr-dict, then `parseColon`.
+                msg = "expected ':'"
+            elif len(words) == 1:
                 msg = f"expected {words[0]}"
             elif words:
                 msg = f"unexpected '{text}', expected one of: {', '.join(words[:8])}{', ...' if len(words) > 8 else ''}"

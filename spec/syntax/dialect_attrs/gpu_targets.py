@@ -57,6 +57,7 @@ import re
 from typing import Any
 
 from spec.attributes import Attr, IntegerAttr, OpaqueAttr
+from spec.syntax.affine import AffineError, parse_map
 from spec.syntax.build_base import TokenError
 from spec.syntax.dialect_attrs.spirv import (
     SPIRV_ENTRY_POINT_ABI,
@@ -173,6 +174,26 @@ def gpu_attr_token_text(tok: Any, parse_value: ValueParser) -> str | None:
         raise TokenError(tok, exc.offset, exc.message) from None
 
 
+LOOP_DIM_MAP = "#gpu.loop_dim_map"
+_LOOP_DIM_MAP = re.compile(
+    r"#gpu\.loop_dim_map<\s*processor\s*=\s*(\w+)\s*,\s*map\s*=\s*(.*?)\s*,\s*bound\s*=\s*(.*?)\s*>", re.S
+)
+
+
+def _loop_dim_map(text: str) -> str | None:
+    """`#gpu.loop_dim_map<processor = P, map = M, bound = B>` as mlir-opt-19
+    prints it: one blank around each `=`, the maps canonical and bare; None
+    (the generic canonical text) for any other spelling."""
+    m = _LOOP_DIM_MAP.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        maps = [parse_map(body) for body in (m.group(2), m.group(3))]
+    except AffineError:
+        return None
+    return f"{LOOP_DIM_MAP}<processor = {m.group(1)}, map = {maps[0]}, bound = {maps[1]}>"
+
+
 def canonical_gpu_attr(text: str, parse_value: ValueParser) -> str | None:
     """The canonical text of a target or handler attribute written `text`
     (one `HASH_ATTR` token), or `None` for any other attribute. Raises
@@ -194,6 +215,8 @@ def canonical_gpu_attr(text: str, parse_value: ValueParser) -> str | None:
         return read_struct(name, text, SPIRV_LIMITS, bare=False, parse_value=parse_value)
     if name == SPIRV_ENTRY_POINT_ABI_NAME:
         return read_struct(name, text, SPIRV_ENTRY_POINT_ABI, bare=False, parse_value=parse_value)
+    if name == LOOP_DIM_MAP:
+        return _loop_dim_map(text)
     if name == HANDLER:
         return _handler(text, parse_value)
     if name == OBJECT:

@@ -59,6 +59,7 @@ from spec.syntax.build_base import (
     symbol_text,
 )
 from spec.syntax.custom_registry import custom_printer, mixed, props_left, return_like, segments, shown_attrs
+from spec.syntax.op_verifiers import TYPE_CONSTRAINTS
 from spec.syntax.printer import Printer
 from spec.syntax.string_literals import unescape
 
@@ -83,7 +84,8 @@ KEYWORDS: dict[str, str] = {
     "memref_alloc": "MEMREF_ALLOC",
     "memref_global_kw": "MEMREF_GLOBAL_KW",
     "memref_reinterpret_cast_kw": "MEMREF_REINTERPRET_CAST_KW",
-    "memref_collapse_expand_kw": "MEMREF_COLLAPSE_EXPAND_KW",
+    "memref_collapse_kw": "MEMREF_COLLAPSE_EXPAND_KW",
+    "memref_expand_kw": "MEMREF_COLLAPSE_EXPAND_KW",
     "memref_view_kw": "MEMREF_VIEW_KW",
     "memref_assume_alignment_kw": "MEMREF_ASSUME_ALIGNMENT_KW",
     "memref_atomic_yield_kw": "MEMREF_ATOMIC_YIELD_KW",
@@ -296,6 +298,9 @@ class MemrefRules(BuilderBase):
         src, reassoc = items[1], items[2]
         lists = [i for i in items[3:] if isinstance(i, list)]
         src_t, res_t = read_value_type(items[-2]), read_value_type(items[-1])
+        for tok, t in ((items[-2], src_t), (items[-1], res_t)):
+            if not TYPE_CONSTRAINTS["strided_memref"][0](t):
+                raise TokenError(tok, 0, f"custom op '{name}' invalid kind of type specified")
         props: dict[str, Attr] = {"reassociation": reassoc}
         operands = [self.typed(src, src_t)]
         if name == "memref.expand_shape":
