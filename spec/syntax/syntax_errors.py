@@ -86,6 +86,29 @@ _NAME_TERMINALS = frozenset({"BARE_ID", "CUSTOM_OP_NAME"})
 """Terminals of a name that, dotted where an op is wanted, is an op nobody knows."""
 
 
+_BARE_NAME = re.compile(r"[A-Za-z_][\w$]*")
+
+_DEFAULT_DIALECTS = {"func.func": "func", "module": "builtin", "builtin.module": "builtin"}
+"""The dialect an undotted op name is tried in, by the op whose region holds
+it (MLIR's `OpAsmOpInterface::getDefaultDialect`): none for any other op,
+`builtin` at the top level."""
+
+
+def _bare_op_message(exc: UnexpectedToken, name: str) -> str | None:
+    """mlir-opt-19's words for an undotted name where an op begins (`func
+    @f()`, the form before `func.func`), or None if no op begins there."""
+    if "." in name or not _BARE_NAME.fullmatch(name) or not {"RETURN", "MODULE"} & set(exc.expected):
+        return None
+    stack = getattr(getattr(exc, "state", None), "value_stack", None) or []
+    owner = next(
+        (t.value for t in reversed(stack) if isinstance(t, Token) and ("." in t.value or t.value == "module")), None
+    )
+    dialect = "builtin" if owner is None else _DEFAULT_DIALECTS.get(owner, "")
+    if not dialect:
+        return f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
+    return f"custom op '{name}' is unknown (tried '{dialect}.{name}' as well)"
+
+
 def _last_shifted(exc: UnexpectedToken) -> Token | None:
     """The token shifted just before the unexpected one, if lark kept it."""
     stack = getattr(getattr(exc, "state", None), "value_stack", None)
@@ -147,6 +170,9 @@ def syntax_error(
             where = Location(file, (last.line or 0) + line_offset, last.column or 0)
             return DiagnosticError(error(where, unknown_op_message(str(last))))
         tok = exc.token
+        bare = _bare_op_message(exc, str(tok)) if tok.type != "$END" else None
+        if bare is not None:
+            return DiagnosticError(error(Location(file, (tok.line or 0) + line_offset, tok.column or 0), bare))
         pos = len(text) if tok.type == "$END" else tok.start_pos
         unknown_op = tok.type in _NAME_TERMINALS and "." in str(tok)
         if text and pos is not None and not unknown_op:

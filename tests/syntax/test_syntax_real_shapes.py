@@ -11,6 +11,8 @@ and compared with it where it is installed.
   where the type's keyword should be.
 - `#gpu.loop_dim_map` printed with a blank after each `=` and its maps
   canonical.
+- An undotted op name (`func @f()`) tried in the enclosing op's default
+  dialect (`builtin` at the top, `func` in a function, none elsewhere).
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -212,6 +214,21 @@ REFUSED: dict[str, tuple[str, str]] = {
     "scf-for-keyword": (
         "func.func @f(%a: index) {\n  scf.for %i = %a , %a step %a {\n  }\n  return\n}\n",
         "2:19: error: custom op 'scf.for' expected 'to'",
+    ),
+    # An undotted op name (the `func @f()` form before `func.func`): tried
+    # in the default dialect of the op whose region holds it.
+    "bare-func-at-top": (
+        "func @f() {\n  return\n}\n",
+        "1:1: error: custom op 'func' is unknown (tried 'builtin.func' as well)",
+    ),
+    "bare-func-in-module": (
+        "module {\n  func @f() {\n    return\n  }\n}\n",
+        "2:3: error: custom op 'func' is unknown (tried 'builtin.func' as well)",
+    ),
+    "bare-op-in-func": (_f("", "foo"), "2:3: error: custom op 'foo' is unknown (tried 'func.foo' as well)"),
+    "bare-op-in-region-op": (
+        _f("", "scf.execute_region {\n    foo\n    scf.yield\n  }"),
+        "3:5: error: Dialect `' not found for custom op 'foo'  (tried '.foo' as well)",
     ),
 }
 
