@@ -1150,6 +1150,11 @@ its own checks): the attribute's name to its rule among
 kernels its launches name."""
 
 
+def subset_dialects() -> frozenset[str]:
+    """The dialects of which this tool's subset reads at least one op."""
+    return frozenset(n.split(".", 1)[0] for n in _REGISTRY)
+
+
 def registered_dialect(name: str) -> bool:
     """Whether the dialect of op name `name` (the part before the first
     dot; the whole name if it has none) is one mlir-opt-19 registers."""

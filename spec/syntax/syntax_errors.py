@@ -51,6 +51,12 @@ def unknown_op_message(name: str) -> str:
     if name in registry.COMPLETE_DIALECTS.get(dialect, ()) and not registry.lookup(name).known:
         # mlir-opt-19 has the op; this tool's subset does not read it.
         return f"custom op '{name}' is unsupported: mlir-opt-19's {dialect} dialect has it, this tool's subset does not (docs/subset.md)"
+    if dialect not in registry.COMPLETE_DIALECTS:
+        # Which ops mlir-opt-19's dialect has is not listed here: say what
+        # is known, that this tool does not read the op.
+        if dialect not in registry.subset_dialects():
+            return f"custom op '{name}' is unsupported: the {dialect} dialect is outside this tool's subset (docs/subset.md)"
+        return f"custom op '{name}' is unsupported: this tool's subset of the {dialect} dialect does not have it (docs/subset.md)"
     return f"custom op '{name}' is unknown"
 
 
