@@ -85,6 +85,23 @@ def test_llvm_func_with_a_body_says_only_declarations_are_read() -> None:
     parse_module("llvm.func @decl(i32, f32) -> i32\n")
 
 
+def test_an_op_of_a_dialect_the_registry_does_not_list_is_unsupported() -> None:
+    """Which ops 19's spirv or llvm dialect has is not listed here: the
+    message says what is known, that this tool does not read the op."""
+    spirv = "module {\n  spirv.module Logical GLSL450 {\n  }\n}\n"
+    assert _first_message(spirv) == (
+        2,
+        3,
+        "custom op 'spirv.module' is unsupported: the spirv dialect is outside this tool's subset (docs/subset.md)",
+    )
+    gep = "%0 = llvm.getelementptr %p[1] : (!llvm.ptr) -> !llvm.ptr, f32"
+    text = f"func.func @f(%p: !llvm.ptr) {{\n  {gep}\n  return\n}}\n"
+    assert _first_message(text)[2] == (
+        "custom op 'llvm.getelementptr' is unsupported: this tool's subset of the llvm dialect does not have it "
+        "(docs/subset.md)"
+    )
+
+
 def test_an_op_nobody_has_is_still_unknown() -> None:
     assert (
         _first_message(_in_function("%0 = vector.frobnicate %v : vector<4xf32>"))[2]
