@@ -217,6 +217,11 @@ REFUSED: dict[str, tuple[str, str]] = {
     ),
     # An undotted op name (the `func @f()` form before `func.func`): tried
     # in the default dialect of the op whose region holds it.
+    "gpu-func-unnamed-arguments": (
+        "module attributes {gpu.container_module} {\n  gpu.module @m {\n    gpu.func @k(index) kernel {\n"
+        "      gpu.return\n    }\n  }\n}\n",
+        "3:16: error: custom op 'gpu.func' gpu.func requires named arguments",
+    ),
     "bare-func-at-top": (
         "func @f() {\n  return\n}\n",
         "1:1: error: custom op 'func' is unknown (tried 'builtin.func' as well)",

@@ -38,7 +38,7 @@ from spec.attributes import (
 )
 from spec.diagnostics import DiagnosticError, error
 from spec.invariant import InternalError
-from spec.ir import Block, Operation, Region, Value
+from spec.ir import Block, Location, Operation, Region, Value
 from spec.registry import HANDLE_TYPES
 from spec.syntax.build_base import (
     BuilderBase,
@@ -141,6 +141,12 @@ class GpuRules(BuilderBase):
         workgroup = [a for kind, lst in ((x[1], x[2]) for x in p["attribs"]) if kind == "workgroup" for a in lst]
         private = [a for kind, lst in ((x[1], x[2]) for x in p["attribs"]) if kind == "private" for a in lst]
         all_args = [*args, *workgroup, *private]
+        sym = next((i for i in items if isinstance(i, Token) and i.type == "SYMBOL"), None)
+        if args and args[0][1] is None and sym is not None and sym.line is not None:
+            # mlir-opt-19 reads a first argument without a name as a
+            # signature of types only, which a gpu.func may not have.
+            where = Location(self.file, sym.line + self.line_offset, (sym.column or 0) + len(str(sym)))
+            raise DiagnosticError(error(where, "custom op 'gpu.func' gpu.func requires named arguments"))
         if any(a[1] is None for a in all_args):
             raise DiagnosticError(error(self.loc(meta), "expected SSA identifier"))
         self._entry_args(region, [(a[1], a[2]) for a in all_args])
