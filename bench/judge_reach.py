@@ -50,6 +50,7 @@ from spec.syntax.parser import parse_module
 from verifier.harness.gate import ImplFailed
 from verifier.harness.judge_pairs import VERIFIER_BUDGET_S, VERIFIER_TIMEOUT_MS, Pair, output_text, pairs
 from verifier.match import correspondence
+from verifier.output.report import FunctionReport
 from verifier.programs.boundary_programs import ALL, OPTION_NAMES, Options
 from verifier.proof import blocking, pipeline
 from verifier.smt.solver import Status
@@ -102,10 +103,9 @@ def _no_progress_check() -> contextlib.AbstractContextManager[None]:
 def _bounded_is_verified() -> Iterator[None]:
     real = pipeline.conclude
 
-    def conclude(run: Any) -> None:
-        real(run)
-        if run.fr.verdict == Status.BOUNDED:
-            run.fr.verdict = Status.VERIFIED
+    def conclude(run: Any) -> FunctionReport:
+        fr = real(run)
+        return replace(fr, verdict=Status.VERIFIED) if fr.verdict == Status.BOUNDED else fr
 
     with patch.object(pipeline, "conclude", conclude):
         yield

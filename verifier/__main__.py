@@ -23,6 +23,7 @@ import shlex
 import stat
 import sys
 import threading
+from dataclasses import replace
 
 from spec import fork_child
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
@@ -240,8 +241,11 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
     if _bad_numbers(args, sources):
         return EXIT_BAD_INPUT
     prog.phase("check")
-    report = check(module_in, module_out, _options(args, module_in, src_in, src_out))
-    report.input_file, report.output_file = src_in.name, src_out.name
+    report = replace(
+        check(module_in, module_out, _options(args, module_in, src_in, src_out)),
+        input_file=src_in.name,
+        output_file=src_out.name,
+    )
     prog.phase("report")
     if args.func is not None and not report.functions:
         _print_diags(
@@ -339,13 +343,12 @@ def _overrun(b: budget.Budget, args: argparse.Namespace, input_name: str, output
     ends here with the verdict's exit code."""
     if not _OUTPUT.acquire(blocking=False):
         return  # the run is printing its own verdict
-    report = Report(input_file=input_name, output_file=output_name)
-    report.functions = list(b.finished)
+    functions = list(b.finished)
     reason = b.reason + f"; stopped {budget.GRACE_S:g} s later"
-    for name in b.names[len(report.functions) :]:
-        report.functions.append(FunctionReport(name, Status.UNKNOWN, reason=reason))
-    if not report.functions:
-        report.functions.append(FunctionReport("(module)", Status.UNKNOWN, reason=reason))
+    functions.extend(FunctionReport(name, Status.UNKNOWN, reason=reason) for name in b.names[len(functions) :])
+    if not functions:
+        functions.append(FunctionReport("(module)", Status.UNKNOWN, reason=reason))
+    report = Report(tuple(functions), input_file=input_name, output_file=output_name)
     text = report.json_text() if args.format == "json" else report.text()
     try:
         progress.current().finish()

@@ -23,7 +23,7 @@ from verifier.smt.solver import Status
 def check_each_path(run: FunctionRun) -> bool:
     """Every path of the function, one after another. False if the verdict
     is already set (unknown or inconsistent)."""
-    fin, fout, fr, opts = run.fin, run.fout, run.fr, run.options
+    fin, fout, fr, opts = run.fin, run.fout, run.tally, run.options
     reported: set[tuple[int, int]] = set()
     limit = opts.max_paths if opts.max_paths is not None else path_builder.MAX_PATHS
     try:

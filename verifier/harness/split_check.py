@@ -20,6 +20,7 @@ and nothing is printed on stdout.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from json import dumps
 
 from spec.diagnostics import DiagnosticError, error
@@ -55,8 +56,7 @@ def chunk_reports(src_in: Source, src_out: Source, options_for: Callable[[Operat
     reports = []
     for module_in, module_out in pairs:
         report = check(module_in, module_out, options_for(module_in))
-        report.input_file, report.output_file = src_in.name, src_out.name
-        reports.append(report)
+        reports.append(replace(report, input_file=src_in.name, output_file=src_out.name))
     return reports
 
 

@@ -17,6 +17,8 @@ Graphviz (`dot -Tsvg`) if installed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from spec.ir import Operation, symbol_name
 from spec.semantics.events import EventGraph
 from verifier.output.report import Report
@@ -30,7 +32,7 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _keep(g: EventGraph, missing: list[tuple[int, int]]) -> set[int]:
+def _keep(g: EventGraph, missing: Sequence[tuple[int, int]]) -> set[int]:
     n = len(g.kinds)
     if n <= MAX_NODES:
         return set(range(n))

@@ -70,15 +70,18 @@ class Endpoint:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Violation:
+    """One obligation the output breaks (or one way it is no rewrite of the
+    input), with the path and schedule that show it."""
+
     kind: str
     """An obligation kind (`gpu-before-host`, ...), `mismatch` or `ill-formed`."""
     first: Endpoint
     second: Endpoint
     message: str
-    path: list[str] = field(default_factory=list)
-    schedule: list[tuple[int, str]] = field(default_factory=list)
+    path: tuple[str, ...] = ()
+    schedule: tuple[tuple[int, str], ...] = ()
     cross_thread: bool = False
     replay: Replay | None = None
     """`verifier.proof.replay.Replay` of the schedule, for the first violation of a function."""
@@ -115,7 +118,7 @@ class Violation:
             "first": self.first.to_json(prefer_output=False),
             "second": self.second.to_json(prefer_output=True),
             "cross_thread": self.cross_thread,
-            "path": self.path,
+            "path": list(self.path),
             "schedule": [{"time": t, "point": label} for t, label in self.schedule],
             "replay": self.replay.to_json() if self.replay is not None else None,
         }
@@ -140,6 +143,7 @@ def violation_of(
     first_on_gpu: bool,
     path: list[str],
     schedule: list[tuple[int, str]],
+    replay: Replay | None = None,
 ) -> Violation:
     """The violation of obligation `ob` in the output, where its ops are
     `a_out` and `b_out`: on the path `path`, with the model's `schedule`."""
@@ -157,9 +161,10 @@ def violation_of(
             ob.first_role,
             ob.second_role,
         ),
-        path=list(path),
-        schedule=schedule,
+        path=tuple(path),
+        schedule=tuple(schedule),
         cross_thread=ob.cross_thread,
+        replay=replay,
     )
 
 
@@ -214,29 +219,33 @@ def obligation_message(
     return f"'{second_op}' op {verb} {first} {done}{where}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class FunctionReport:
+    """One function's verdict and the proof's figures, built once when the
+    function's check ends (`verifier.proof.pipeline.conclude`; the proof
+    steps count into a `verifier.proof.run.Tally` until then)."""
+
     name: str
     verdict: Status = VERIFIED
     obligations: int = 0
     proved: int = 0
     agreements: int = 0
     """Obligations on which Z3 and reachability gave the same answer."""
-    violations: list[Violation] = field(default_factory=list)
+    violations: tuple[Violation, ...] = ()
     reason: str = ""
     bounded: bool = False
     unroll: int = 0
     z3_checks: int = 0
     paths: int = 0
+    """Paths checked (branch choices x loop trip counts up to `unroll`)."""
     sampled_paths: int = 0
     """Guarded proofs: the concrete paths reachability cross-checked (0 when
     every path was checked one by one)."""
     lemma: str = ""
     """Why the loop bound is sufficient, or why it is not claimed to be."""
-    """Paths checked (branch choices x loop trip counts up to `unroll`)."""
-    graph: object = None
+    graph: object = field(default=None, compare=False)
     """The output's `EventGraph` (for `--dot`; not serialised)."""
-    missing: list[tuple[int, int]] = field(default_factory=list)
+    missing: tuple[tuple[int, int], ...] = ()
     """Per violation of an obligation: (end of first, start of second) nodes."""
     regions: int = 0
     """Region runs proved apart (`verifier/proof/compose.py`); 0: proved whole."""
@@ -259,9 +268,12 @@ class FunctionReport:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Report:
-    functions: list[FunctionReport] = field(default_factory=list)
+    """A check's verdict: one record per function (and one for what lies
+    outside the functions, if that changed)."""
+
+    functions: tuple[FunctionReport, ...] = ()
     input_file: str = ""
     output_file: str = ""
     timings: dict[str, float] = field(default_factory=dict)

@@ -30,7 +30,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import z3
@@ -265,16 +265,19 @@ class Budget:
             # are not asked (`spent`) or get a 1 ms timeout (`cap_ms`).
             z3.main_ctx().interrupt()
 
-    def mark(self, functions: list[FunctionReport]) -> None:
+    def mark(self, functions: tuple[FunctionReport, ...]) -> tuple[FunctionReport, ...]:
         """After the run: an `unknown` function that was running when the
         budget ran out gets the budget's reason (Z3's `canceled` says less)."""
-        for fr in functions:
-            if str(fr.verdict) != "unknown" or "--budget-s" in fr.reason:
-                continue
-            why = self.expired_reason if fr.name == self.expired_in else self.cut_reason if fr.name == self.cut else ""
-            if why:
-                head, sep, _ = fr.reason.partition("not decided: ")
-                fr.reason = head + sep + why if sep else why
+        return tuple(map(self._marked, functions))
+
+    def _marked(self, fr: FunctionReport) -> FunctionReport:
+        if str(fr.verdict) != "unknown" or "--budget-s" in fr.reason:
+            return fr
+        why = self.expired_reason if fr.name == self.expired_in else self.cut_reason if fr.name == self.cut else ""
+        if not why:
+            return fr
+        head, sep, _ = fr.reason.partition("not decided: ")
+        return replace(fr, reason=head + sep + why if sep else why)
 
 
 UNLIMITED = Budget(None)

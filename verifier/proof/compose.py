@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import Symbols
@@ -60,13 +60,11 @@ from spec.semantics.union_graph import (
     build_region,
     describe_choice,
 )
-from verifier.output.report import FunctionReport
 from verifier.proof.every_path import AllPaths, Undecided, check_all_paths, follows_input, ordered_on_every_path
 from verifier.proof.lemma import LoopLemma, crosses_iterations
 from verifier.proof.one_path import prove_one_path
-from verifier.proof.run import FunctionRun, unsupported_reason
+from verifier.proof.run import FunctionRun, Tally, unsupported_reason
 from verifier.smt.encode_guarded import GuardedProver
-from verifier.smt.solver import Status
 
 COMPOSED_OPS = frozenset(
     {
@@ -142,7 +140,7 @@ class Composition:
     in 1,000 loops is proved once)."""
     refuted: bool = False
     """A run's proof found a violation."""
-    refutation: FunctionReport | None = None
+    refutation: Tally | None = None
     """The violations of a refuted run that stands in its function as it
     stands alone (`independent`): they are the function's."""
 
@@ -287,7 +285,7 @@ def _prove_run(
         run.fin,
         run.fout,
         run.corr,
-        FunctionReport(run.fr.name),
+        Tally(run.tally.name),
         run.options,
         run.budget,
         run.timings,
@@ -295,15 +293,14 @@ def _prove_run(
         proved=run.proved,
     )
     decided = prove_one_path(sub, graphs) if graphs.one_path else check_all_paths(sub, graphs)
-    fr = sub.fr
+    fr = sub.tally
     if fr.violations:
         comp.refuted = True
         entry = way_in() if decided else None
         if entry is not None:
-            for v in fr.violations:
-                v.path[:0] = entry
+            fr.violations[:] = [replace(v, path=(*entry, *v.path)) for v in fr.violations]
             comp.refutation = fr
-    if not decided or fr.violations or sub.undecided or fr.verdict != Status.VERIFIED:
+    if not decided or fr.violations or sub.undecided or fr.stopped is not None:
         return None
     # After the proof: a run that loses an ordering inside is refuted above,
     # even where its rewrite also leaves work pending.
@@ -460,10 +457,10 @@ def _trusted_way(op: Operation, region: Region) -> list[str] | None:
     return way.path
 
 
-def _report_refutation(run: FunctionRun, fr: FunctionReport) -> None:
+def _report_refutation(run: FunctionRun, fr: Tally) -> None:
     """A refuted run's violations as the function's (`pipeline.conclude`
     makes the verdict)."""
-    out = run.fr
+    out = run.tally
     out.violations.extend(fr.violations)
     out.obligations += fr.obligations
     out.proved += fr.proved
@@ -523,16 +520,14 @@ def _prove_function(run: FunctionRun, comp: Composition, back: dict[Operation, O
     graphs = _graphs(rin, rout, sym, run)
     if isinstance(graphs, Undecided):
         return False
-    fr = FunctionReport(run.fr.name, unroll=run.fr.unroll)
-    fr.paths = gin.path_count
-    fr.bounded = gin.bounded
+    fr = Tally(run.tally.name, unroll=run.tally.unroll, paths=gin.path_count, bounded=gin.bounded)
     sub = FunctionRun(
         fin, fout, run.corr, fr, run.options, run.budget, run.timings, LoopLemma(unroll), proved=run.proved
     )
     decided = prove_one_path(sub, graphs) if graphs.one_path else check_all_paths(sub, graphs)
-    if not decided or fr.violations or sub.undecided or fr.verdict != Status.VERIFIED:
+    if not decided or fr.violations or sub.undecided or fr.stopped is not None:
         return False
-    out = run.fr
+    out = run.tally
     out.obligations, out.proved, out.agreements = (
         fr.obligations + comp.obligations,
         fr.proved + comp.proved,
@@ -591,7 +586,7 @@ def _prove_blocks(run: FunctionRun, comp: Composition, back: dict[Operation, Ope
             comp.proofs[key] = proof
         comp.add(proof)
     run.time("compose", time.perf_counter() - t0)
-    out = run.fr
+    out = run.tally
     out.obligations, out.proved, out.agreements = comp.obligations, comp.proved, comp.agreements
     out.z3_checks += comp.z3_checks
     out.regions = comp.runs

@@ -102,7 +102,7 @@ def follows_input(gin: GuardedGraph, gout: GuardedGraph) -> bool:
 def build_graphs(run: FunctionRun) -> AllPaths | Undecided:
     """The guarded graph of each side, the output's decisions mapped onto
     the input's by the correspondence."""
-    fin, fout, fr, unroll = run.fin, run.fout, run.fr, run.options.unroll
+    fin, fout, tally, unroll = run.fin, run.fout, run.tally, run.options.unroll
     run.budget.at(phase="events")
     t0 = time.perf_counter()
     sym = Symbols()
@@ -110,8 +110,8 @@ def build_graphs(run: FunctionRun) -> AllPaths | Undecided:
     back = {o: i for i, o in run.corr.to_output.items()}
     gout = build_guarded(fout, sym, back.get, unroll)
     run.time("events", time.perf_counter() - t0)
-    fr.paths = gin.path_count
-    fr.bounded = gin.bounded
+    tally.paths = gin.path_count
+    tally.bounded = gin.bounded
     max_paths = run.options.max_paths
     if gin.unsupported or gout.unsupported:
         return Undecided(unsupported_reason(gin.unsupported or gout.unsupported))
@@ -135,7 +135,7 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     """Prove every obligation over all paths, then cross-check the answers
     by reachability on concrete paths. False if the verdict is already set
     (inconsistent)."""
-    fr = run.fr
+    tally = run.tally
     prover = GuardedProver(graphs.sym, graphs.gin, graphs.gout, run.options.unroll, run.options.solver, run.budget)
     run.budget.at(phase="z3")
     t1 = time.perf_counter()
@@ -145,7 +145,7 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     done = proofs is not None and all(cross_check_refuted(run, graphs, r) for r in proofs.refuted)
     run.time("z3", time.perf_counter() - t1)
     run.time("z3_cpu", time.process_time() - c1)
-    fr.z3_checks += prover.checks
+    tally.z3_checks += prover.checks
     if not done or proofs is None:
         return False
     run.budget.at(phase="reach")
@@ -155,7 +155,7 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     if done:
         # Every decided obligation passed the cross-check (its own path if
         # refuted, the sampled paths if proved).
-        fr.agreements += fr.obligations - len(run.undecided)
+        tally.agreements += tally.obligations - len(run.undecided)
     return done
 
 
@@ -181,11 +181,11 @@ def ordered_on_every_path(prover: GuardedProver, g: GuardedGraph, src: int, dst:
 def prove_obligations(run: FunctionRun, graphs: AllPaths, prover: GuardedProver) -> Proofs | None:
     """One guarded query per obligation of the input's graph. None if the
     verdict is set (inconsistent)."""
-    fr, gin = run.fr, graphs.gin
+    tally, gin = run.tally, graphs.gin
     index = {id(ev): i for i, ev in enumerate(gin.events)}
     out_by_key = dict(zip(graphs.gout.keys, graphs.gout.events))
     obls = obligations(gin)
-    fr.obligations += len(obls)
+    tally.obligations += len(obls)
     refuted: list[Refuted] = []
     not_proved: set[tuple[int, int]] = set()
     best: dict[tuple[int, int], int] = {}
@@ -213,7 +213,7 @@ def prove_obligations(run: FunctionRun, graphs: AllPaths, prover: GuardedProver)
             not_proved.add((id(ob.first), id(ob.second)))
             continue
         if outcome.status == Status.VERIFIED:
-            fr.proved += 1
+            tally.proved += 1
             continue
         refuted.append(Refuted(k, ob, ea, outcome))
         pair = (id(ob.first), id(ob.second))
@@ -230,7 +230,7 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
     """A refuted obligation on its concrete path: cross-checked by
     reachability, then reported with the schedule of that path's graph.
     False if the verdict is set (inconsistent)."""
-    corr, fr = run.corr, run.fr
+    corr, tally = run.corr, run.tally
     gin, ob, ea, outcome = graphs.gin, refuted.ob, refuted.first, refuted.outcome
     cin = on_path(gin, graphs.sym, outcome.choices)
     cout = on_path(graphs.gout, graphs.sym, outcome.choices, outcome.free)
@@ -260,22 +260,24 @@ def cross_check_refuted(run: FunctionRun, graphs: AllPaths, refuted: Refuted) ->
         )
         return False
     sched = Prover(cout, run.options.solver).counterexample(xa.end, xb.start, 0)
-    if fr.graph is None or not fr.missing:
-        fr.graph, fr.missing = cout, []
-    if fr.graph is cout:
-        fr.missing.append((xa.end, xb.start))
+    if tally.graph is None or not tally.missing:
+        tally.graph, tally.missing = cout, []
+    if tally.graph is cout:
+        tally.missing.append((xa.end, xb.start))
     own = [step for step in cout.path if step.endswith(FREE_STEP)]
-    v = violation_of(ob, a_out, b_out, ea.kind == "gpu", cin.path + own, sched.schedule)
-    if not fr.violations:
-        v.replay = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
-    fr.violations.append(v)
+    shown = (
+        None
+        if tally.violations
+        else Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
+    )
+    tally.violations.append(violation_of(ob, a_out, b_out, ea.kind == "gpu", cin.path + own, sched.schedule, shown))
     return True
 
 
 def cross_check_samples(run: FunctionRun, graphs: AllPaths, not_proved: set[tuple[int, int]]) -> bool:
     """Reachability on sampled concrete paths against the guarded answers.
     False if the verdict is set (inconsistent)."""
-    corr, fr, unroll = run.corr, run.fr, run.options.unroll
+    corr, tally, unroll = run.corr, run.tally, run.options.unroll
     decisions = len(graphs.gin.met)
     rng = random.Random(run.options.seed)
     n = max(decisions, 1)
@@ -288,10 +290,10 @@ def cross_check_samples(run: FunctionRun, graphs: AllPaths, not_proved: set[tupl
         if tuple(cin.choices) in seen or cin.truncated or cin.unsupported:
             continue
         seen.add(tuple(cin.choices))
-        fr.sampled_paths += 1
+        tally.sampled_paths += 1
         cout = on_path(graphs.gout, graphs.sym, cin.choices)
-        if fr.graph is None:
-            fr.graph = cout
+        if tally.graph is None:
+            tally.graph = cout
         for ob in obligations(cin):
             a_out, b_out = corr.to_output.get(ob.first), corr.to_output.get(ob.second)
             xa = cout.event(a_out, ob.first_occurrence, ob.first_role) if a_out is not None else None

@@ -32,13 +32,13 @@ from verifier.smt.solver import Status
 def prove_one_path(run: FunctionRun, graphs: AllPaths) -> bool:
     """The function's one path (`graphs.one_path`). False if the verdict is
     already set (inconsistent)."""
-    gin, gout, fr = graphs.gin, graphs.gout, run.fr
+    gin, gout, tally = graphs.gin, graphs.gout, run.tally
     if gin.excluded:
         # The one path enters a block more often than the bound allows
         # (a `cf.br` cycle): nothing is checked on it.
         return True
     run.lemma.path(gin, gout)
-    fr.graph = gout
+    tally.graph = gout
     return check_path(run, gin, gout, set())
 
 
@@ -46,9 +46,9 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
     """Prove the obligations of one path, by Z3 and by reachability; False
     if the function is done (inconsistent). `reported`: the pairs of ops
     already reported refuted (on an earlier path)."""
-    corr, fr = run.corr, run.fr
+    corr, tally = run.corr, run.tally
     obls = obligations(gin)
-    fr.obligations += len(obls)
+    tally.obligations += len(obls)
     prover = Prover(gout, run.options.solver, run.proved)
     ends: list[tuple[Event, Event, Operation, Operation]] = []
     for ob in obls:
@@ -74,7 +74,7 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
     # CPU time too (a forked child's included): on a loaded machine it is
     # the steadier figure.
     run.time("z3_cpu", time.process_time() - c1 + prover.forked_cpu)
-    fr.z3_checks += prover.checks
+    tally.z3_checks += prover.checks
     for ob, (ea, eb, a_out, b_out), holds, outcome in zip(obls, ends, reach, outcomes):
         if outcome.status == Status.UNKNOWN:
             run.undecided.append(outcome.reason)
@@ -86,27 +86,25 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
                 f"for '{ob.first.name}' ({ob.first.loc}) before '{ob.second.name}' ({ob.second.loc})",
             )
             return False
-        fr.agreements += 1
+        tally.agreements += 1
         if outcome.status == Status.VERIFIED:
-            fr.proved += 1
+            tally.proved += 1
             continue
         key = (id(ob.first), id(ob.second))
         if key in reported:
             continue
         reported.add(key)
-        if fr.graph is not gout:
-            fr.graph, fr.missing = gout, []
-        fr.missing.append((ea.end, eb.start))
-        v = violation_of(ob, a_out, b_out, ea.kind == "gpu", gin.path, outcome.schedule)
-        if not fr.violations:
+        if tally.graph is not gout:
+            tally.graph, tally.missing = gout, []
+        tally.missing.append((ea.end, eb.start))
+        shown: Replay | None = None
+        if not tally.violations:
             # One replay per function, the first counterexample. The
             # interpreter picks branches and trip counts from concrete
             # arguments, so only a path without decisions is replayed.
             if gin.choices:
-                v.replay = Replay(
-                    False, reason="the path has branch or loop decisions the interpreter would not follow"
-                )
+                shown = Replay(False, reason="the path has branch or loop decisions the interpreter would not follow")
             else:
-                v.replay = replay(gin.func, gout.func, gout, outcome.times, corr.to_output)
-        fr.violations.append(v)
+                shown = replay(gin.func, gout.func, gout, outcome.times, corr.to_output)
+        tally.violations.append(violation_of(ob, a_out, b_out, ea.kind == "gpu", gin.path, outcome.schedule, shown))
     return True

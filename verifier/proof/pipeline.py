@@ -52,7 +52,7 @@ from verifier.proof.compose import prove_composed
 from verifier.proof.every_path import Undecided, build_graphs, check_all_paths
 from verifier.proof.lemma import LoopLemma
 from verifier.proof.one_path import prove_one_path
-from verifier.proof.run import CheckOptions, FunctionRun
+from verifier.proof.run import CheckOptions, FunctionRun, Tally
 from verifier.smt.solver import Status
 
 __all__ = ["CheckOptions", "FunctionPair", "check", "check_function", "correspond", "functions_of", "pair_functions"]
@@ -120,19 +120,23 @@ def check(
             report = _check_modules(input_module, output_module, opts, budget, prove_step or prove)
         finally:
             budget.close()
-        budget.mark(report.functions)
-        report.accept_bounded = opts.accept_bounded
+        functions = budget.mark(report.functions)
         if opts.require_unbounded:
-            for fr in report.functions:
-                if fr.verdict == Status.BOUNDED:
-                    fr.verdict = Status.UNKNOWN
-                    fr.reason = f"proved only up to {fr.unroll} loop iterations and --require-unbounded was given" + (
-                        f" ({fr.lemma})" if fr.lemma else ""
-                    )
-        return report
+            functions = tuple(map(_unbounded_required, functions))
+        return replace(report, functions=functions, accept_bounded=opts.accept_bounded)
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _unbounded_required(fr: FunctionReport) -> FunctionReport:
+    """`--require-unbounded`: a `bounded` function is `unknown`."""
+    if fr.verdict != Status.BOUNDED:
+        return fr
+    why = f"proved only up to {fr.unroll} loop iterations and --require-unbounded was given" + (
+        f" ({fr.lemma})" if fr.lemma else ""
+    )
+    return replace(fr, verdict=Status.UNKNOWN, reason=why)
 
 
 @dataclass
@@ -169,44 +173,35 @@ def pair_functions(input_module: Operation, output_module: Operation, only: str 
 def _check_modules(
     input_module: Operation, output_module: Operation, opts: CheckOptions, budget: Budget, step: ProveStep
 ) -> Report:
-    report = Report()
+    functions: list[FunctionReport] = []
     timings = {"match": 0.0, "events": 0.0, "reach": 0.0, "z3": 0.0}
     pairs = pair_functions(input_module, output_module, opts.func)
-    budget.track(report.functions, [p.name for p in pairs])
+    budget.track(functions, [p.name for p in pairs])
     for pair in pairs:
         budget.at(pair.name, "match")
         if pair.fin is None:
-            fr = FunctionReport(pair.name, Status.REFUTED)
-            fr.violations.append(
-                mismatch_violation(
-                    Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)
-                )
-            )
+            added = Mismatch("mismatch", f"function @{pair.name} has no counterpart in the input", pair.fout, None)
+            fr = FunctionReport(pair.name, Status.REFUTED, violations=(mismatch_violation(added),))
         elif budget.spent():
             fr = FunctionReport(pair.name, Status.UNKNOWN, reason=budget.reason)
         elif pair.fout is None:
-            fr = FunctionReport(pair.name, Status.REFUTED)
             leaf = pair.name.rsplit("::@", 1)[-1]
             moved = [p.name for p in pairs if p.fin is None and p.name.rsplit("::@", 1)[-1] == leaf]
             where = (
                 f" (a function of its name is at @{moved[0]}: functions may not move between modules)" if moved else ""
             )
-            fr.violations.append(
-                mismatch_violation(
-                    Mismatch("mismatch", f"function @{pair.name} is missing from the output{where}", None, pair.fin)
-                )
-            )
+            gone = Mismatch("mismatch", f"function @{pair.name} is missing from the output{where}", None, pair.fin)
+            fr = FunctionReport(pair.name, Status.REFUTED, violations=(mismatch_violation(gone),))
         else:
             fr = check_function(pair.fin, pair.fout, opts, budget, timings, step)
-        report.functions.append(fr)
+        functions.append(fr)
     # Outside function bodies nothing may change (kernels, module attributes, declarations).
     outside = match_module(input_module, output_module)
     if outside:
-        report.functions.append(
-            FunctionReport("(module)", Status.REFUTED, violations=[mismatch_violation(m) for m in outside])
+        functions.append(
+            FunctionReport("(module)", Status.REFUTED, violations=tuple(mismatch_violation(m) for m in outside))
         )
-    report.timings = timings
-    return report
+    return Report(tuple(functions), timings=timings)
 
 
 MIN_FORKED_WELL_FORMED_OPS = 100_000
@@ -267,18 +262,15 @@ def check_function(
     step: ProveStep | None = None,
 ) -> FunctionReport:
     """The pipeline for one pair of functions."""
-    fr = FunctionReport(function_name(fin))
+    name = function_name(fin)
     t0 = time.perf_counter()
     corr, problems = correspond(fin, fout)
     timings["match"] = timings.get("match", 0.0) + time.perf_counter() - t0
     blocking = added_waits(fin, fout, corr)
     problems = problems + blocking.refuted
     if problems:
-        fr.verdict = Status.REFUTED
-        fr.violations.extend(mismatch_violation(m) for m in problems)
-        return fr
-    fr.unroll = opts.unroll
-    run = FunctionRun(fin, fout, corr, fr, opts, budget, timings, LoopLemma(opts.unroll))
+        return FunctionReport(name, Status.REFUTED, violations=tuple(mismatch_violation(m) for m in problems))
+    run = FunctionRun(fin, fout, corr, Tally(name, unroll=opts.unroll), opts, budget, timings, LoopLemma(opts.unroll))
     try:
         proved = (step or prove)(run)
     except z3.Z3Exception:
@@ -287,24 +279,24 @@ def check_function(
         if budget.expired_at is None:
             raise
         run.stop(Status.UNKNOWN, budget.expired_reason)
-        return fr
+        proved = False
     if proved:
         run.undecided.extend(blocking.undecided)
-        conclude(run)
-        if fr.verdict == Status.BOUNDED and opts.induction:
-            _prove_by_induction(run, step)
+    fr = conclude(run)
+    if proved and fr.verdict == Status.BOUNDED and opts.induction:
+        return _prove_by_induction(run, fr, step)
     return fr
 
 
-def _prove_by_induction(run: FunctionRun, step: ProveStep | None) -> None:
+def _prove_by_induction(run: FunctionRun, fr: FunctionReport, step: ProveStep | None) -> FunctionReport:
     """A `bounded` function whose loops carry tokens: proved for every trip
     count if each loop's step and its context are (`induction.py`)."""
-    fr = run.fr
     lemma = induction.prove(
         run.fin, run.fout, run.corr, lambda a, b: check_function(a, b, run.options, run.budget, run.timings, step)
     )
     if lemma is not None and not run.budget.spent():
-        fr.verdict, fr.bounded, fr.lemma = Status.VERIFIED, False, lemma
+        return replace(fr, verdict=Status.VERIFIED, bounded=False, lemma=lemma)
+    return fr
 
 
 def prove(run: FunctionRun) -> bool:
@@ -321,33 +313,56 @@ def prove(run: FunctionRun) -> bool:
     return check_all_paths(run, graphs)
 
 
-def conclude(run: FunctionRun) -> None:
-    """The function's verdict from what the proof left in its report."""
-    fr, corr = run.fr, run.corr
+def conclude(run: FunctionRun) -> FunctionReport:
+    """The function's verdict and report, made once from what the proof
+    counted (its `Tally`): stopped early, refuted, unknown, bounded or
+    verified, in that order of precedence."""
+    tally, corr = run.tally, run.corr
+    if tally.stopped is not None:
+        return _report(tally, *tally.stopped, lemma="")
     # An input op the rewrite may remove (a `gpu.wait`: phase 2 moves waits
     # out of `async.execute` bodies): what it ordered is the proof's
     # business. Any other dropped op is a mismatch even when the orderings
     # survive.
     dropped = [op for op in corr.dropped if not registry.is_gpu_wait(op.name)]
-    if not fr.violations and not run.undecided and dropped:
-        fr.violations.extend(
+    if not tally.violations and not run.undecided and dropped:
+        tally.violations.extend(
             mismatch_violation(
                 Mismatch("mismatch", f"'{op.name}' op of the input is missing from the output", run.fout, op)
             )
             for op in dropped
         )
-    if fr.bounded:
+    bounded, lemma = tally.bounded, ""
+    if bounded:
         if run.lemma.holds:
-            fr.bounded = False
-            fr.lemma = "loop iterations are independent: the bound covers every trip count"
+            bounded, lemma = False, "loop iterations are independent: the bound covers every trip count"
         else:
-            fr.lemma = run.lemma.why
-    if fr.violations:
-        fr.verdict = Status.REFUTED
-    elif run.undecided:
-        fr.verdict = Status.UNKNOWN
-        fr.reason = f"{len(run.undecided)} obligation(s) not decided: {run.undecided[0]}"
-    elif fr.bounded:
-        fr.verdict = Status.BOUNDED
-    else:
-        fr.verdict = Status.VERIFIED
+            lemma = run.lemma.why
+    if tally.violations:
+        return _report(tally, Status.REFUTED, "", lemma, bounded)
+    if run.undecided:
+        why = f"{len(run.undecided)} obligation(s) not decided: {run.undecided[0]}"
+        return _report(tally, Status.UNKNOWN, why, lemma, bounded)
+    return _report(tally, Status.BOUNDED if bounded else Status.VERIFIED, "", lemma, bounded)
+
+
+def _report(tally: Tally, verdict: Status, reason: str, lemma: str, bounded: bool | None = None) -> FunctionReport:
+    """The frozen record of a function's check."""
+    return FunctionReport(
+        tally.name,
+        verdict,
+        obligations=tally.obligations,
+        proved=tally.proved,
+        agreements=tally.agreements,
+        violations=tuple(tally.violations),
+        reason=reason,
+        bounded=tally.bounded if bounded is None else bounded,
+        unroll=tally.unroll,
+        z3_checks=tally.z3_checks,
+        paths=tally.paths,
+        sampled_paths=tally.sampled_paths,
+        lemma=lemma,
+        graph=tally.graph,
+        missing=tuple(tally.missing),
+        regions=tally.regions,
+    )

@@ -4,8 +4,11 @@ the report being filled in.
 `CheckOptions` is everything a caller may choose (`verifier.check`'s
 keyword arguments, the CLI's flags); `FunctionRun` is one function going
 down the pipeline of `pipeline.py`: the pair of functions, their
-correspondence, the report the steps fill in, the reasons of undecided
-obligations, the loop lemma's evidence, the run's budget and its timings.
+correspondence, the `Tally` the proof steps count into, the reasons of
+undecided obligations, the loop lemma's evidence, the run's budget and its
+timings. The tally is the only mutable part: the function's verdict and
+its frozen `FunctionReport` are made from it once, at the end
+(`pipeline.conclude`).
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spec.ir import Operation
-from spec.semantics.events import DEFAULT_UNROLL
+from spec.semantics.events import DEFAULT_UNROLL, EventGraph
 from verifier.match.correspondence import Correspondence
-from verifier.output.report import FunctionReport
+from verifier.output.report import Violation
 from verifier.proof.budget import Budget
 from verifier.proof.lemma import LoopLemma
 from verifier.smt.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, ProvedQueries, SolverSettings, Status
@@ -67,13 +70,40 @@ class CheckOptions:
 
 
 @dataclass
+class Tally:
+    """What the proof steps of one function (or one region run) count as
+    they go: obligations asked and proved, the oracles' agreements, the
+    violations found with their picture, the paths, and whether the run
+    was stopped early with a verdict of its own."""
+
+    name: str
+    unroll: int = 0
+    obligations: int = 0
+    proved: int = 0
+    agreements: int = 0
+    violations: list[Violation] = field(default_factory=list)
+    bounded: bool = False
+    z3_checks: int = 0
+    paths: int = 0
+    sampled_paths: int = 0
+    graph: EventGraph | None = None
+    """The output graph the first violation is drawn on (else the first one built)."""
+    missing: list[tuple[int, int]] = field(default_factory=list)
+    """The orderings `graph` lacks: (end of first, start of second) nodes."""
+    regions: int = 0
+    stopped: tuple[Status, str] | None = None
+    """Set by `FunctionRun.stop`: the verdict (unknown, inconsistent) and
+    why, decided before the proof's end."""
+
+
+@dataclass
 class FunctionRun:
     """One function of the input and its counterpart, being checked."""
 
     fin: Operation
     fout: Operation
     corr: Correspondence
-    fr: FunctionReport
+    tally: Tally
     options: CheckOptions
     budget: Budget
     timings: dict[str, float]
@@ -89,7 +119,7 @@ class FunctionRun:
 
     def stop(self, verdict: Status, reason: str) -> None:
         """The function's verdict is decided early (unknown, inconsistent)."""
-        self.fr.verdict, self.fr.reason = verdict, reason
+        self.tally.stopped = (verdict, reason)
 
 
 def unsupported_reason(unsupported: list[tuple[Operation, str]]) -> str:
