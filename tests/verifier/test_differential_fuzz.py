@@ -1,4 +1,4 @@
-"""Differential fuzzing against mlir-opt-19 (issue 19), a short run in the
+"""Differential fuzzing against mlir-opt-19, a short run in the
 suite: 300 mutants (seed 19, `verifier/harness/fuzz_syntax.py`) through `spec
 print` vs `mlir-opt-19 --allow-unregistered-dialect`, and through `refimpl
 --mode mlir19` vs `mlir-opt-19 -gpu-async-region`, in two mlir-opt
@@ -73,3 +73,18 @@ def test_mutants_are_replayable() -> None:
     seeds = fz.load_seeds()
     assert fz.mutant(seeds, SEED, 7) == fz.mutant(seeds, SEED, 7)
     assert fz.mutant(seeds, SEED, 7) != fz.mutant(seeds, SEED, 8)
+
+
+def test_seeds_come_from_the_checkout() -> None:
+    """From a checkout the seeds are the verifier's corpus, the test corpus,
+    the examples and three generated programs, each split into chunks."""
+    root = fz.REPO
+    files = [
+        *fz.PACKAGE_CORPUS.glob("*.mlir"),
+        *(root / "tests" / "corpus").glob("*.mlir"),
+        *(root / "examples").glob("*.mlir"),
+    ]
+    chunks = sum(len([c for c in p.read_text().split("// -----") if c.strip()]) for p in files)
+    seeds = fz.load_seeds()
+    assert (root / "tests" / "corpus").is_dir() and chunks > 50
+    assert len(seeds) == chunks + 3

@@ -57,7 +57,9 @@ from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 from verifier.harness import reference_impl
 
-REPO = Path(__file__).resolve().parent.parent
+PACKAGE_CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+REPO = Path(__file__).resolve().parents[2]
+"""The repository (its `tests/corpus`, `examples` and `bench`), when run from a checkout."""
 MARKER = "// fuzz-split-9d2c"
 """Input separator for mlir-opt's `--split-input-file`; never produced by a mutation."""
 OUT_MARKER = "// fuzz-out-9d2c"
@@ -175,10 +177,12 @@ JUNK = [
 
 
 def load_seeds(repo: Path = REPO) -> list[str]:
-    """Every seed program, in a fixed order (valid MLIR without `MARKER`)."""
+    """Every seed program, in a fixed order (valid MLIR without `MARKER`):
+    the verifier's own corpus (installed with it), and from a checkout the
+    test corpus, the examples and three generated programs."""
     import sys
 
-    texts: list[str] = []
+    texts = [p.read_text() for p in sorted(PACKAGE_CORPUS.glob("*.mlir"))]
     for pattern in ("tests/corpus/*.mlir", "examples/*.mlir"):
         texts += [p.read_text() for p in sorted(repo.glob(pattern))]
     sys.path.insert(0, str(repo / "bench"))
