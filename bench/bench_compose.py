@@ -75,10 +75,14 @@ print(json.dumps({"cpu": statistics.median(cpu), "verdict": str(r.verdict), "ops
 CF_EVERY = 10
 """`mixed`: one top-level piece in this many is a `cf` loop."""
 
+EXECUTE_DEPTH = 2
+"""`mixed`: at most this many `async.execute` bodies nested, so that
+`mlir-opt-19` rewrites the program instead of crashing on it."""
+
 
 def program(family: str, n: int) -> str:
     if family == "mixed":
-        return mixed(n, cf_every=CF_EVERY)
+        return mixed(n, cf_every=CF_EVERY, execute_depth=EXECUTE_DEPTH)
     return {"sequence": sequence, "nested": nested}[family](n)
 
 

@@ -2,14 +2,18 @@
 
     python bench/gen_control.py sequence N > file.mlir     # N scf.for in sequence
     python bench/gen_control.py nested D > file.mlir       # D scf.for nested
-    python bench/gen_control.py mixed N [--seed S] [--depth 6] > file.mlir
+    python bench/gen_control.py mixed N [--seed S] [--depth 6] [--execute-depth K] > file.mlir
 
 Every loop body of `sequence` and `nested` holds a `gpu.memset` and a
 `func.call` (a host effect the memset must stay ordered with). `mixed`
 writes a function with about N GPU ops (`gpu.launch_func`, `gpu.memcpy`,
 `gpu.memset`) spread over `scf.for`, `scf.if`, `scf.while`,
 `async.execute` bodies and `cf` loops, nested up to `--depth`, with host
-loads, stores and calls between them. Same arguments, same text;
+loads, stores and calls between them. `--execute-depth K` nests at most K
+`async.execute` bodies inside each other (the other region ops take the
+place of a deeper one): `mlir-opt-19` and `-22` crash on three nested
+bodies of some shapes (`docs/upstream-bugs/crashes/01-nested-execute-double-free.md`),
+and 2 keeps the program one they rewrite. Same arguments, same text;
 `mlir-opt-19` accepts every one.
 """
 
@@ -69,10 +73,13 @@ class _Mixed:
     """The state of one `mixed` program: the random source, the GPU ops
     still to write, fresh names."""
 
-    def __init__(self, n: int, seed: int, depth: int) -> None:
+    def __init__(self, n: int, seed: int, depth: int, execute_depth: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.left = n
         self.depth = depth
+        self.execute_depth = execute_depth
+        self.executes = 0
+        """`async.execute` bodies around the op being written."""
         self.counter = 0
 
     def fresh(self, stem: str) -> str:
@@ -115,6 +122,8 @@ class _Mixed:
 
     def region(self, ind: str, level: int, size: int) -> list[str]:
         kind = self.rng.choice(("for", "for", "if", "while", "execute"))
+        if kind == "execute" and self.execute_depth is not None and self.executes >= self.execute_depth:
+            kind = "for"
         deeper = ind + "  "
         if kind == "for":
             i = self.fresh("i")
@@ -137,19 +146,23 @@ class _Mixed:
                 f"{ind}}}",
             ]
         t = self.fresh("t")
+        self.executes += 1
+        body = self.block(deeper, level + 1, size)
+        self.executes -= 1
         return [
             f"{ind}{t} = async.execute {{",
-            *self.block(deeper, level + 1, size),
+            *body,
             f"{deeper}async.yield",
             f"{ind}}}",
             f"{ind}async.await {t} : !async.token",
         ]
 
 
-def mixed(n: int, seed: int = 0, depth: int = 6, cf_every: int = 0) -> str:
+def mixed(n: int, seed: int = 0, depth: int = 6, cf_every: int = 0, execute_depth: int | None = None) -> str:
     """About `n` GPU ops in `scf` regions, `async.execute` bodies and, one in
-    every `cf_every` top-level pieces (0: none), a `cf` loop."""
-    g = _Mixed(n, seed, depth)
+    every `cf_every` top-level pieces (0: none), a `cf` loop; at most
+    `execute_depth` bodies nested (None: up to `depth`)."""
+    g = _Mixed(n, seed, depth, execute_depth)
     body: list[str] = []
     blocks = 0
     while g.left > 0:
@@ -180,13 +193,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--depth", type=int, default=6, help="mixed: deepest nesting")
     p.add_argument("--cf-every", type=int, default=0, help="mixed: one top-level piece in this many is a cf loop")
+    p.add_argument("--execute-depth", type=int, default=None, help="mixed: async.execute bodies nested at most")
     a = p.parse_args(argv)
     if a.family == "sequence":
         sys.stdout.write(sequence(a.n))
     elif a.family == "nested":
         sys.stdout.write(nested(a.n))
     else:
-        sys.stdout.write(mixed(a.n, a.seed, a.depth, a.cf_every))
+        sys.stdout.write(mixed(a.n, a.seed, a.depth, a.cf_every, a.execute_depth))
     return 0
 
 

@@ -198,7 +198,7 @@ def test_a_token_carried_by_the_loop_is_not_composed_but_proved_by_induction() -
 
 def _refutation(r) -> list[str]:  # type: ignore[no-untyped-def]
     (v,) = [v for f in r.functions for v in f.violations]
-    return v.path
+    return list(v.path)
 
 
 def test_a_race_under_an_outside_condition_is_refuted_from_the_run_with_its_path() -> None:

@@ -43,7 +43,7 @@ def path_of(r) -> list[str]:  # type: ignore[no-untyped-def]
     vs = [v for f in r.functions for v in f.violations]
     (v,) = [v for v in vs if v.kind != "before-end"]
     assert all(e.path == v.path for e in vs), vs
-    return v.path
+    return list(v.path)
 
 
 def test_branch_synchronized_inside() -> None:
@@ -134,7 +134,7 @@ def test_iterations_not_chained() -> None:
     assert r.verdict == REFUTED
     v = r.functions[0].violations[0]
     assert (v.kind, v.first.op, v.second.op) == ("gpu-before-gpu", "gpu.launch_func", "gpu.launch_func")
-    assert v.path == ["scf.for at in.mlir:12:5 runs 2 times"]
+    assert list(v.path) == ["scf.for at in.mlir:12:5 runs 2 times"]
 
 
 def test_cf_diamond_token_as_block_argument() -> None:
@@ -200,7 +200,7 @@ def test_nested_three_deep() -> None:
     bad = good.replace("          gpu.wait [%1]\n", "")
     r = run(inp, bad)
     assert r.verdict == REFUTED
-    assert r.functions[0].violations[0].path == [
+    assert list(r.functions[0].violations[0].path) == [
         "scf.if at in.mlir:12:5 takes the then branch",
         "scf.for at in.mlir:13:7 runs 1 time",
         "scf.if at in.mlir:14:9 takes the then branch",

@@ -71,7 +71,7 @@ def test_missing_wait_in_the_body_is_refuted_with_the_iterations() -> None:
     assert summary(g) == summary(p)
     (v,) = g.functions[0].violations
     assert (v.first.op, v.second.op) == ("gpu.launch_func", "memref.store")
-    assert v.path == ["scf.parallel at in.mlir:13:5 runs 1 iteration"]
+    assert list(v.path) == ["scf.parallel at in.mlir:13:5 runs 1 iteration"]
 
 
 @pytest.mark.parametrize("unroll", [0, 1, 3])
@@ -83,7 +83,7 @@ def test_other_bounds_agree(unroll: int) -> None:
     # so the race is found at any bound; path by path, a bound of 0 sees no
     # iteration and finds nothing.
     assert g.verdict == REFUTED
-    assert g.functions[0].violations[0].path == ["scf.parallel at in.mlir:13:5 runs 1 iteration"]
+    assert list(g.functions[0].violations[0].path) == ["scf.parallel at in.mlir:13:5 runs 1 iteration"]
     if unroll:
         assert summary(g) == summary(p)
     else:
