@@ -539,7 +539,10 @@ def test_two_ifs_on_one_condition_take_the_same_branch() -> None:
     r = run(SAME_IN, swapped)
     assert r.verdict == REFUTED
     (v,) = [v for f in r.functions for v in f.violations if v.kind != "before-end"]
-    assert list(v.path) == ["scf.if at in.mlir:13:5 takes the then branch", "scf.if at in.mlir:17:5 takes the then branch"]
+    assert list(v.path) == [
+        "scf.if at in.mlir:13:5 takes the then branch",
+        "scf.if at in.mlir:17:5 takes the then branch",
+    ]
 
 
 # --- the cases are IR mlir-opt-19 accepts ---------------------------------------
