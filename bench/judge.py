@@ -17,6 +17,7 @@ and the first violation's kind.
 from __future__ import annotations
 
 import argparse
+import re
 import signal
 import sys
 import time
@@ -136,16 +137,18 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|" + "---|" * len(judgements))
     for v in verdicts:
         print(f"| {v} | " + " | ".join(str(table.get((v, j), 0)) for j in judgements) + " |")
-    import re
-
     def reason(r: Row) -> str:
-        return re.sub(r"\(.*|\d+", "", r.semantic.reason if r.semantic else "").strip()
+        return re.sub(r"\(.*", "", re.sub(r"\d+", "N", r.semantic.reason if r.semantic else "")).strip()
 
     undecided = [r for r in rows if r.semantic and r.judgement == "undecided"]
     why = Counter(reason(r) for r in undecided)
     if why:
         print("\nundecided, by reason: " + "; ".join(f"{n} {k}" for k, n in why.most_common()))
-    unknown = Counter(re.sub(r"\(.*|\d+", "N", r.why)[:120] for r in rows if r.verdict not in ("verified", "refuted"))
+    unknown = Counter(
+        f"{r.verdict}: " + (re.sub(r"\(.*|\d+", "N", r.why)[:120] or "no reason given")
+        for r in rows
+        if r.verdict not in ("verified", "refuted")
+    )
     if unknown:
         print(
             "\nverifier not verified/refuted, by reason: " + "; ".join(f"{n} x {k}" for k, n in unknown.most_common())
