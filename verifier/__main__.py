@@ -28,8 +28,8 @@ from dataclasses import replace
 from spec import fork_child
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
+from spec.syntax.options import ParseOptions
 from spec.syntax.parse_in_child import Parsed, parse_modules
-from spec.syntax.parser import allow_unregistered_dialects
 from spec.syntax.string_literals import BYTES
 from spec.tool import (
     Source,
@@ -129,7 +129,7 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         # The output's dominance is the verifier's to judge (`wellformed`: a
         # use its definition does not dominate refutes the rewrite).
         parsed_in, parsed_out = parse_modules(
-            [(src_in.text, src_in.name), (src_out.text, src_out.name)], dominance=[True, False]
+            [(src_in.text, src_in.name), (src_out.text, src_out.name)], dominance=[True, False], options=_parsing(args)
         )
         return src_in, _parsed(src_in, parsed_in, "input"), src_out, _parsed(src_out, parsed_out, "output")
     # The implementation gets INPUT read from stdin (or from a pipe or a
@@ -138,7 +138,7 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
     # change the user's file. The refimpl never does.
     impl = _start_impl(args, src_in, cmd, label)
     try:
-        (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
+        (parsed_in,) = parse_modules([(src_in.text, src_in.name)], options=_parsing(args))
         module_in = _parsed(src_in, parsed_in, "input")
         src_out = impl.output()
     finally:
@@ -151,8 +151,13 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         write_file(args.save_output, src_out.text)
         src_out = Source(args.save_output, src_out.text)
     sources.setdefault(src_out.name, src_out.text)
-    (parsed_out,) = parse_modules([(src_out.text, src_out.name)], dominance=[False])
+    (parsed_out,) = parse_modules([(src_out.text, src_out.name)], dominance=[False], options=_parsing(args))
     return src_in, module_in, src_out, _parsed(src_out, parsed_out, "output")
+
+
+def _parsing(args: argparse.Namespace) -> ParseOptions:
+    """How INPUT and the rewrite are parsed: `--allow-unregistered-dialect`."""
+    return ParseOptions(allow_unregistered=args.allow_unregistered_dialect)
 
 
 def _impl_command(args: argparse.Namespace) -> tuple[list[str], str]:
@@ -211,7 +216,6 @@ def _split_sources(args: argparse.Namespace, sources: dict[str, str]) -> tuple[S
 def main(argv: list[str] | None = None, prog: str = "python -m verifier") -> int:
     words = sys.argv[1:] if argv is None else argv
     args = command_line.parser(prog, exhaustive_args=not words or words[0] not in ("check",)).parse_args(argv)
-    allow_unregistered_dialects(getattr(args, "allow_unregistered_dialect", False))
     if args.command == "exhaustive":
         from verifier.harness import exhaustive
 
@@ -314,7 +318,9 @@ def _check_chunks(args: argparse.Namespace, prog: progress.Progress, sources: di
         src_in, src_out = _split_sources(args, sources)
         if _bad_numbers(args, sources):
             return EXIT_BAD_INPUT
-        reports = split_check.chunk_reports(src_in, src_out, lambda module: _options(args, module, src_in, src_out))
+        reports = split_check.chunk_reports(
+            src_in, src_out, lambda module: _options(args, module, src_in, src_out), _parsing(args)
+        )
     except DiagnosticError as exc:
         _print_diags(exc.diagnostics, sources)
         return EXIT_BAD_INPUT

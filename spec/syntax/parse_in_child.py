@@ -25,6 +25,7 @@ from spec import fork_child
 from spec.diagnostics import DiagnosticError
 from spec.fork_child import Forked, can_fork
 from spec.ir import Operation
+from spec.syntax.options import ParseOptions
 from spec.syntax.parser import load_parser, parse_module
 
 MIN_FORKED_BYTES = 4_000_000
@@ -41,10 +42,14 @@ Parsed = Operation | DiagnosticError
 
 
 def parse_modules(
-    sources: Sequence[tuple[str, str]], fork: bool | None = None, dominance: Sequence[bool] | None = None
+    sources: Sequence[tuple[str, str]],
+    fork: bool | None = None,
+    dominance: Sequence[bool] | None = None,
+    *,
+    options: ParseOptions | None = None,
 ) -> list[Parsed]:
-    """Parse each `(text, file)` as `parse_module(text, file, dominance=d)`
-    would, `d` from `dominance` (default: checked for all): a list of modules
+    """Parse each `(text, file)` as `parse_module(text, file, dominance=d,
+    options=options)` would, `d` from `dominance` (default: checked for all): a list of modules
     or `DiagnosticError`s, in the order given. `fork=None` forks
     when it pays off (see the module doc); `False` never forks; `True` forks
     wherever `os.fork` exists, whatever the size (the tests use it)."""
@@ -62,29 +67,29 @@ def parse_modules(
     if use_fork:
         load_parser()  # once, before the fork, so the children inherit it
     workers = [
-        _start(text, file, d) if use_fork and w else None
+        _start(text, file, d, options) if use_fork and w else None
         for (text, file), w, d in zip(others, wanted, other_checks, strict=True)
     ]
     try:
-        parsed_last = _parse(*last, last_check)
+        parsed_last = _parse(*last, last_check, options)
     finally:
         received = [w.result() if w is not None else None for w in workers]
     # A child sends only a module it built: anything else (nothing, a parse
     # that failed) is parsed here, so diagnostics are the caller's own.
     out: list[Parsed] = [
-        module if isinstance(module, Operation) else _parse(text, file, d)
+        module if isinstance(module, Operation) else _parse(text, file, d, options)
         for module, (text, file), d in zip(received, others, other_checks, strict=True)
     ]
     out.append(parsed_last)
     return out
 
 
-def _start(text: str, file: str, dominance: bool) -> Forked | None:
-    return Forked.start(lambda: parse_module(text, file, dominance=dominance))
+def _start(text: str, file: str, dominance: bool, options: ParseOptions | None) -> Forked | None:
+    return Forked.start(lambda: parse_module(text, file, dominance=dominance, options=options))
 
 
-def _parse(text: str, file: str, dominance: bool = True) -> Parsed:
+def _parse(text: str, file: str, dominance: bool = True, options: ParseOptions | None = None) -> Parsed:
     try:
-        return parse_module(text, file, dominance=dominance)
+        return parse_module(text, file, dominance=dominance, options=options)
     except DiagnosticError as exc:
         return exc

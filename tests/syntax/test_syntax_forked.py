@@ -64,9 +64,9 @@ def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPa
     parsed_again: list[str] = []
     real = forked._parse
 
-    def counting(text: str, file: str, dominance: bool = True) -> object:
+    def counting(text: str, file: str, dominance: bool = True, options: object = None) -> object:
         parsed_again.append(file)
-        return real(text, file, dominance)
+        return real(text, file, dominance, options)
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("no pickling")
@@ -145,7 +145,7 @@ def test_jobs_1_forbids_forking_on_an_idle_machine(monkeypatch: pytest.MonkeyPat
 
 def test_jobs_2_forks_small_texts_too(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[str] = []
-    monkeypatch.setattr(forked, "_start", lambda text, file, d: started.append(file))
+    monkeypatch.setattr(forked, "_start", lambda text, file, d, o: started.append(file))
     monkeypatch.setattr(forked, "can_fork", lambda: True)
     monkeypatch.setattr(fork, "JOBS", None)
     parse_modules(_sources("module {\n}\n", "module {\n}\n"))
