@@ -264,7 +264,7 @@ def _end_children_and_temporaries() -> None:
     verifier's implementation, forked helpers) and half-written outputs."""
     if os.getpid() != _OWNER:
         return
-    from spec.fork_child import live_children
+    from parallel import live_children
 
     for pgid in list(_CHILD_GROUPS):
         try:
@@ -426,9 +426,9 @@ def run_tool(main: Callable[[], int], io_failure: int = 1) -> NoReturn:
             pass
         result.append(code)
 
-    from spec import fork_child as fork
+    from parallel import jobs
 
-    fork.WAITING_THREADS = 1  # this thread only waits: forking beside it is safe
+    jobs.WAITING_THREADS = 1  # this thread only waits: forking beside it is safe
     try:
         worker = _start_worker(work)
         # Joined in short waits, not one: the kernel may deliver SIGINT to the

@@ -150,7 +150,7 @@ class RefimplRunner:
 
     Each program is parsed once; the refimpl rewrites a copy made by
     pickling the parsed module (a third of a parse's cost, and the same IR:
-    `spec.syntax.parse_in_child` hands IR over the same way). `plain` parses
+    `spec.syntax.parse_many` hands IR over the same way). `plain` parses
     twice instead, and (`set_plain`) Z3 answers are not shared across
     programs: the path the shortcuts are checked against."""
 

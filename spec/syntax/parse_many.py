@@ -1,36 +1,37 @@
-"""Parsing several modules at once, one per core.
+"""Parsing several modules at once, one per core: the parse entry point
+of a tool that reads more than one file.
 
 A tool that reads two large files (the verifier reads a program and its
 rewrite) spends most of its time parsing them, one after the other, in one
-Python process. Here each module but the last is parsed by a forked child
-(`spec.fork_child`), which hands the built IR back pickled, while the caller
-parses the last. On the project's quiet 2-core machine the verifier's 10k
-benchmark pair takes 0.96-1.01 s this way against 1.33-1.36 s in turn: the
-two processes slow each other by about a third, and the pickling is extra.
+Python process. Here each module but the last may be parsed by a forked
+child (`parallel.Forked`), which hands the built IR back pickled, while the
+caller parses the last. On the project's quiet 2-core machine the
+verifier's 10k benchmark pair takes 0.96-1.01 s this way against
+1.33-1.36 s in turn: the two processes slow each other by about a third,
+and the pickling is extra.
 
 The results are exactly those of `parse_module` called in order: a child
 only ever sends a module it built. If its parse fails (or the child dies, or
 its pickle does not load) the caller parses that text itself, so every
 diagnostic comes from the caller's own parse, the same one a sequential run
-gives. Forking is skipped where `spec.fork_child.can_fork` says it cannot pay off
-or is not safe, and for texts smaller than `MIN_FORKED_BYTES`.
+gives. Whether to fork is the caller's `Jobs` (`parallel.jobs`): by default
+only for texts of `MIN_FORKED_BYTES` or more, and only when a core is idle.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
+from dataclasses import replace
 
-from spec import fork_child
+from parallel import DEFAULT_JOBS, Forked, Jobs
 from spec.diagnostics import DiagnosticError
-from spec.fork_child import Forked, can_fork
 from spec.ir import Operation
 from spec.syntax.options import ParseOptions
 from spec.syntax.parser import load_parser, parse_module
 
 MIN_FORKED_BYTES = 4_000_000
 """Below this a text is parsed in the caller unless `--jobs 2` asks
-otherwise (`spec.fork_child.JOBS`). The fork saves wall time at a CPU
+otherwise (`parallel.Jobs.n`). The fork saves wall time at a CPU
 price: on the project's 2-core machine, the verifier's 10k-GPU-op pair
 (INPUT 1.6 MB) took 1.8-2.1 s wall and 2.4-2.9 s CPU forked, against
 2.1-2.4 s of both in one process. Above about 4 MB (some 25,000 GPU ops
@@ -47,23 +48,23 @@ def parse_modules(
     dominance: Sequence[bool] | None = None,
     *,
     options: ParseOptions | None = None,
+    jobs: Jobs = DEFAULT_JOBS,
 ) -> list[Parsed]:
     """Parse each `(text, file)` as `parse_module(text, file, dominance=d,
-    options=options)` would, `d` from `dominance` (default: checked for all): a list of modules
-    or `DiagnosticError`s, in the order given. `fork=None` forks
-    when it pays off (see the module doc); `False` never forks; `True` forks
-    wherever `os.fork` exists, whatever the size (the tests use it)."""
+    options=options)` would, `d` from `dominance` (default: checked for all):
+    a list of modules or `DiagnosticError`s, in the order given. Each but
+    the last is parsed in a forked child where `jobs` says it pays (see the
+    module doc); `fork`, if given, overrides that (`Jobs.force`: True forks
+    wherever `os.fork` exists, whatever the size; False never forks)."""
     if not sources:
         return []
+    if fork is not None:
+        jobs = replace(jobs, force=fork)
     checks = list(dominance) if dominance is not None else [True] * len(sources)
     *others, last = sources
     *other_checks, last_check = checks
-    if fork is None:
-        wanted = [fork_child.large_enough(len(text), MIN_FORKED_BYTES) for text, _ in others]
-        use_fork = any(wanted) and can_fork()  # asked only where it matters: it takes 5 ms
-    else:
-        wanted = [True] * len(others)
-        use_fork = fork and hasattr(os, "fork")
+    wanted = [jobs.worth(len(text), MIN_FORKED_BYTES) for text, _ in others]
+    use_fork = any(wanted) and jobs.may_fork()  # asked only where it matters: it takes 5 ms
     if use_fork:
         load_parser()  # once, before the fork, so the children inherit it
     workers = [
