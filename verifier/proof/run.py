@@ -73,6 +73,11 @@ class CheckOptions:
     progress: Progress | None = field(default=None, compare=False)
     """Where the run's phases and counts are shown (the command line's
     status line on a terminal); None: nowhere."""
+    proofs: ProvedQueries | None = field(default=None, compare=False)
+    """Guarded queries proved by earlier checks, which this check may take
+    as proved and adds its own to (an exhaustive run shares one table across
+    its programs); None: every guarded query asked afresh, so the verdict
+    never depends on what was checked before."""
 
     @property
     def solver(self) -> SolverSettings:
