@@ -296,6 +296,8 @@ def select(
 
 
 _WORKER_RUNNER: Runner | None = None
+"""In a worker process of `--jobs`: the run's runner, set once by the pool's
+initializer (`_worker_init`), so that each batch sends only its programs."""
 
 
 def _worker_init(runner: Runner) -> None:

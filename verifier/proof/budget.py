@@ -127,7 +127,9 @@ class Watchdog:
 
 
 WATCHDOG = Watchdog()
-"""The process's watchdog (`Budget.watch`)."""
+"""The process's watchdog (`Budget.watch`): one thread, whose timers each
+`Budget` sets and cancels for itself, so nothing of one run reaches
+another."""
 
 
 def _new_watchdog_in_child() -> None:
