@@ -25,7 +25,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# mypy over spec, refimpl and verifier; the settings are pyproject.toml's [tool.mypy].
+# mypy over spec, refimpl, verifier and parallel; the settings are pyproject.toml's [tool.mypy].
 typecheck: $(STAMP)
 	$(PY) -m mypy
 

@@ -76,15 +76,3 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.register_profile(name, profile_settings(name))
     if config.getoption("--hypothesis-profile", None) is None:
         settings.load_profile(select_profile(None))
-
-
-@pytest.fixture
-def unregistered_allowed() -> object:
-    """`-allow-unregistered-dialect` for the in-process parses of one test:
-    for suites whose inputs use ops of unregistered dialects (`"foo.bar"`)
-    and that compare with `mlir-opt-19 --allow-unregistered-dialect`."""
-    from spec.syntax.parser import allow_unregistered_dialects
-
-    allow_unregistered_dialects(True)
-    yield None
-    allow_unregistered_dialects(False)

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_programs import generate
 
-from spec.syntax import fast_path
+from spec.syntax.options import ParseOptions
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 
@@ -96,8 +96,7 @@ def _parse_times(text: str, name: str, runs: int) -> tuple[float, float, float]:
         w, c = _median_time(lambda: parse_module(text, name), 1)
         walls.append(w)
         cpus.append(c)
-        with fast_path.enabled(False):
-            lalr.append(_median_time(lambda: parse_module(text, name), 1)[1])
+        lalr.append(_median_time(lambda: parse_module(text, name, options=ParseOptions(fast_path=False)), 1)[1])
     return statistics.median(walls), statistics.median(cpus), statistics.median(lalr)
 
 

@@ -123,7 +123,7 @@ import gc, json, resource, sys, time
 sys.setrecursionlimit(10000)
 gc.disable()  # as `spec.tool.run_tool` runs the CLI
 t0 = time.perf_counter()
-from spec.syntax.parse_in_child import parse_modules
+from spec.syntax.parse_many import parse_modules
 from spec.syntax.parser import load_parser
 import verifier
 t_import = time.perf_counter() - t0

@@ -88,7 +88,9 @@ def prepared() -> bool:
     if shutil.which(MLIR_OPT) is None:
         print(f"{MLIR_OPT} not found (apt-get install mlir-19-tools)", file=sys.stderr)
         return False
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "spec", "refimpl", "verifier"], cwd=ROOT, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "spec", "refimpl", "verifier", "parallel"], cwd=ROOT, check=True
+    )
     return True
 
 

@@ -96,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     # package's: with PYTHONDONTWRITEBYTECODE set (as on the project's
     # machine) an editable checkout would compile its 60-odd changed modules
     # from source on every start (about 0.14 s of each process).
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "spec", "refimpl", "verifier"], cwd=ROOT, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "spec", "refimpl", "verifier", "parallel"], cwd=ROOT, check=True
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
             a, b = f"{tmp}/in{n}.mlir", f"{tmp}/out{n}.mlir"

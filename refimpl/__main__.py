@@ -36,7 +36,7 @@ from refimpl.modes import NAMES, Mode, mode_named
 from refimpl.verify_diagnostics import parse_expectations, verify
 from spec.diagnostics import Diagnostic, DiagnosticError, Split, render
 from spec.ir import Location
-from spec.syntax.parser import allow_unregistered_dialects, parse_module, split_input
+from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import join_outputs, print_op
 from spec.tool import Source, chunk_split, cli_parser, read_source, run_tool, write_output
 
@@ -137,7 +137,6 @@ def parse_options(argv: list[str] | None, prog: str = "python -m refimpl") -> Op
 
 def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
     args = parse_options(argv, prog)
-    allow_unregistered_dialects(args.allow_unregistered_dialect)
     try:
         src: Source = read_source(args.file)
     except DiagnosticError as exc:
@@ -152,7 +151,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m refimpl") -> int:
         where = chunk_split(src, args.split_input_file, offset)
         diags: list[Diagnostic] = []
         try:
-            module = parse_module(chunk, src.name, offset)
+            module = parse_module(chunk, src.name, offset, allow_unregistered=args.allow_unregistered_dialect)
         except DiagnosticError as exc:
             diags = exc.diagnostics
         else:

@@ -18,7 +18,7 @@ import argparse
 import sys
 
 from spec.diagnostics import DiagnosticError
-from spec.syntax.parser import allow_unregistered_dialects
+from spec.syntax.options import ParseOptions
 from spec.tool import add_subcommand, cli_parser, read_source, report, run_per_module, run_tool, write_output
 
 
@@ -28,7 +28,8 @@ def _print_cmd(args: argparse.Namespace) -> int:
     except DiagnosticError as exc:
         report(exc.diagnostics, None)
         return 1
-    text, errors = run_per_module(src, args.split_input_file, lambda m: m, args.mlir_print_op_generic)
+    options = ParseOptions(allow_unregistered=args.allow_unregistered_dialect)
+    text, errors = run_per_module(src, args.split_input_file, lambda m: m, args.mlir_print_op_generic, options)
     if errors:
         # As mlir-opt-19: the diagnostics, then on stdout every chunk that
         # parsed; an `-o` file is written only on success (19 removes it).
@@ -71,7 +72,6 @@ def main(argv: list[str] | None = None) -> int:
     if semantics_cli is not None:
         semantics_cli.add_commands(sub)
     args = parser.parse_args(argv)
-    allow_unregistered_dialects(args.allow_unregistered_dialect)
     # An unexpected exception is `run_tool`'s: `error: internal error: ...`, exit 2.
     return args.func(args)
 

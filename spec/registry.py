@@ -243,6 +243,7 @@ _FUNCTION_ATTRS = {
 _GPU_DIM_ATTRS = {"dimension": _req("gpu_dim"), "upper_bound": _opt("index")}
 _NONTEMPORAL = {"nontemporal": _opt("bool")}
 _REGISTRY: dict[str, OpInfo] = {}
+"""Op name -> its entry, filled as this module is imported and fixed after."""
 
 
 _SEGMENTS_ATTR = _opt("segments")
@@ -1180,6 +1181,8 @@ def lookup(name: str) -> OpInfo:
 
 
 _REGISTRY_UNKNOWN: dict[str, OpInfo] = {}
+"""The entries `lookup` made for ops the registry does not list. A cache:
+such an entry depends on the name alone."""
 
 
 def without_defaults(name: str, props: dict[str, Attr]) -> dict[str, Attr]:

@@ -31,6 +31,7 @@ from typing import NoReturn
 from spec.diagnostics import Diagnostic, DiagnosticError, Split, error, render
 from spec.invariant import InternalError
 from spec.ir import Location, Operation
+from spec.syntax.options import ParseOptions
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import join_outputs, print_op
 from spec.syntax.string_literals import BYTES
@@ -206,17 +207,19 @@ def run_per_module(
     split: bool,
     transform: Callable[[Operation], Operation],
     generic: bool,
+    options: ParseOptions | None = None,
 ) -> tuple[str, str]:
-    """Parse each chunk, transform it, print it, as mlir-opt-19 does: the
-    output of every chunk (a failed one prints nothing), joined by `// -----`
-    lines, and the rendered diagnostics, chunk by chunk (empty: no chunk
-    failed). Diagnostics of a split run are `within split at ...`."""
+    """Parse each chunk (with `options`), transform it, print it, as
+    mlir-opt-19 does: the output of every chunk (a failed one prints
+    nothing), joined by `// -----` lines, and the rendered diagnostics,
+    chunk by chunk (empty: no chunk failed). Diagnostics of a split run are
+    `within split at ...`."""
     texts: list[str] = []
     errors: list[str] = []
     sources = {src.name: src.text}
     for chunk, offset in parse_chunks(src, split):
         try:
-            module = parse_module(chunk, src.name, offset)
+            module = parse_module(chunk, src.name, offset, options=options)
             texts.append(print_op(transform(module), generic))
         except DiagnosticError as exc:
             texts.append("")
@@ -261,7 +264,7 @@ def _end_children_and_temporaries() -> None:
     verifier's implementation, forked helpers) and half-written outputs."""
     if os.getpid() != _OWNER:
         return
-    from spec.fork_child import live_children
+    from parallel import live_children
 
     for pgid in list(_CHILD_GROUPS):
         try:
@@ -423,9 +426,9 @@ def run_tool(main: Callable[[], int], io_failure: int = 1) -> NoReturn:
             pass
         result.append(code)
 
-    from spec import fork_child as fork
+    from parallel import jobs
 
-    fork.WAITING_THREADS = 1  # this thread only waits: forking beside it is safe
+    jobs.WAITING_THREADS = 1  # this thread only waits: forking beside it is safe
     try:
         worker = _start_worker(work)
         # Joined in short waits, not one: the kernel may deliver SIGINT to the

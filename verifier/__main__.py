@@ -25,11 +25,11 @@ import sys
 import threading
 from dataclasses import replace
 
-from spec import fork_child
+from parallel import Jobs
 from spec.diagnostics import Diagnostic, DiagnosticError, error, note, render
 from spec.ir import Location, Operation
-from spec.syntax.parse_in_child import Parsed, parse_modules
-from spec.syntax.parser import allow_unregistered_dialects
+from spec.syntax.options import ParseOptions
+from spec.syntax.parse_many import Parsed, parse_modules
 from spec.syntax.string_literals import BYTES
 from spec.tool import (
     Source,
@@ -42,7 +42,7 @@ from spec.tool import (
 from verifier import CheckOptions, check, command_line
 from verifier.harness import split_check
 from verifier.harness.external import ImplProcess
-from verifier.output import progress
+from verifier.output.progress import Progress
 from verifier.output.report import FunctionReport, Report
 from verifier.proof import budget
 from verifier.smt.solver import Status
@@ -129,7 +129,10 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         # The output's dominance is the verifier's to judge (`wellformed`: a
         # use its definition does not dominate refutes the rewrite).
         parsed_in, parsed_out = parse_modules(
-            [(src_in.text, src_in.name), (src_out.text, src_out.name)], dominance=[True, False]
+            [(src_in.text, src_in.name), (src_out.text, src_out.name)],
+            dominance=[True, False],
+            options=_parsing(args),
+            jobs=_jobs(args),
         )
         return src_in, _parsed(src_in, parsed_in, "input"), src_out, _parsed(src_out, parsed_out, "output")
     # The implementation gets INPUT read from stdin (or from a pipe or a
@@ -138,7 +141,7 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
     # change the user's file. The refimpl never does.
     impl = _start_impl(args, src_in, cmd, label)
     try:
-        (parsed_in,) = parse_modules([(src_in.text, src_in.name)])
+        (parsed_in,) = parse_modules([(src_in.text, src_in.name)], options=_parsing(args), jobs=_jobs(args))
         module_in = _parsed(src_in, parsed_in, "input")
         src_out = impl.output()
     finally:
@@ -151,8 +154,20 @@ def _read_and_parse(args: argparse.Namespace, sources: dict[str, str]) -> tuple[
         write_file(args.save_output, src_out.text)
         src_out = Source(args.save_output, src_out.text)
     sources.setdefault(src_out.name, src_out.text)
-    (parsed_out,) = parse_modules([(src_out.text, src_out.name)], dominance=[False])
+    (parsed_out,) = parse_modules(
+        [(src_out.text, src_out.name)], dominance=[False], options=_parsing(args), jobs=_jobs(args)
+    )
     return src_in, module_in, src_out, _parsed(src_out, parsed_out, "output")
+
+
+def _parsing(args: argparse.Namespace) -> ParseOptions:
+    """How INPUT and the rewrite are parsed: `--allow-unregistered-dialect`."""
+    return ParseOptions(allow_unregistered=args.allow_unregistered_dialect)
+
+
+def _jobs(args: argparse.Namespace) -> Jobs:
+    """`--jobs`: how far a second process may share the parse and the check."""
+    return Jobs(args.jobs)
 
 
 def _impl_command(args: argparse.Namespace) -> tuple[list[str], str]:
@@ -211,45 +226,42 @@ def _split_sources(args: argparse.Namespace, sources: dict[str, str]) -> tuple[S
 def main(argv: list[str] | None = None, prog: str = "python -m verifier") -> int:
     words = sys.argv[1:] if argv is None else argv
     args = command_line.parser(prog, exhaustive_args=not words or words[0] not in ("check",)).parse_args(argv)
-    allow_unregistered_dialects(getattr(args, "allow_unregistered_dialect", False))
     if args.command == "exhaustive":
         from verifier.harness import exhaustive
 
         return exhaustive.main(args)
-    bar = progress.install(progress.Progress().start())
+    bar = Progress().start()
     try:
         return _check_command(args, bar)
     finally:
         bar.finish()
-        progress.install(None)
 
 
-def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
+def _check_command(args: argparse.Namespace, prog: Progress) -> int:
     sources: dict[str, str] = {}
     if args.jobs is not None and args.jobs < 1:
-        _print_diags([_usage("--jobs must be >= 1").diagnostics[0]], sources)
+        _print_diags([_usage("--jobs must be >= 1").diagnostics[0]], sources, prog)
         return EXIT_BAD_INPUT
-    fork_child.set_jobs(args.jobs)
     if args.split_input_file:
         return _check_chunks(args, prog, sources)
     prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, module_in, src_out, module_out = _read_and_parse(args, sources)
     except DiagnosticError as exc:
-        _print_diags(exc.diagnostics, sources)
+        _print_diags(exc.diagnostics, sources, prog)
         return EXIT_BAD_INPUT
-    if _bad_numbers(args, sources):
+    if _bad_numbers(args, sources, prog):
         return EXIT_BAD_INPUT
     prog.phase("check")
     report = replace(
-        check(module_in, module_out, _options(args, module_in, src_in, src_out)),
+        check(module_in, module_out, _options(args, module_in, src_in, src_out, prog)),
         input_file=src_in.name,
         output_file=src_out.name,
     )
     prog.phase("report")
     if args.func is not None and not report.functions:
         _print_diags(
-            [error(Location(src_in.name, 0, 0), f"no function @{args.func} with a body in the input")], sources
+            [error(Location(src_in.name, 0, 0), f"no function @{args.func} with a body in the input")], sources, prog
         )
         return EXIT_BAD_INPUT
     if args.dot:
@@ -269,7 +281,7 @@ def _check_command(args: argparse.Namespace, prog: progress.Progress) -> int:
     return report.exit_code
 
 
-def _bad_numbers(args: argparse.Namespace, sources: dict[str, str]) -> bool:
+def _bad_numbers(args: argparse.Namespace, sources: dict[str, str], prog: Progress) -> bool:
     if (
         args.unroll < 1
         or args.timeout_ms <= 0
@@ -285,12 +297,15 @@ def _bad_numbers(args: argparse.Namespace, sources: dict[str, str]) -> bool:
                 )
             ],
             sources,
+            prog,
         )
         return True
     return False
 
 
-def _options(args: argparse.Namespace, module_in: Operation, src_in: Source, src_out: Source) -> CheckOptions:
+def _options(
+    args: argparse.Namespace, module_in: Operation, src_in: Source, src_out: Source, prog: Progress
+) -> CheckOptions:
     return CheckOptions(
         func=args.func,
         timeout_ms=args.timeout_ms,
@@ -299,24 +314,28 @@ def _options(args: argparse.Namespace, module_in: Operation, src_in: Source, src
         unroll=args.unroll,
         max_paths=args.max_paths,
         budget_s=_budget_seconds(args.budget_s, module_in),
-        on_overrun=lambda b: _overrun(b, args, src_in.name, src_out.name),
+        on_overrun=lambda b: _overrun(b, args, src_in.name, src_out.name, prog),
         require_unbounded=args.require_unbounded,
         accept_bounded=args.accept_bounded,
         compose=not args.no_compose,
         induction=not args.no_induction,
+        jobs=_jobs(args),
+        progress=prog,
     )
 
 
-def _check_chunks(args: argparse.Namespace, prog: progress.Progress, sources: dict[str, str]) -> int:
+def _check_chunks(args: argparse.Namespace, prog: Progress, sources: dict[str, str]) -> int:
     """`--split-input-file` (`verifier/harness/split_check.py`)."""
     prog.phase("parse" if args.after is not None else "run the implementation, parse")
     try:
         src_in, src_out = _split_sources(args, sources)
-        if _bad_numbers(args, sources):
+        if _bad_numbers(args, sources, prog):
             return EXIT_BAD_INPUT
-        reports = split_check.chunk_reports(src_in, src_out, lambda module: _options(args, module, src_in, src_out))
+        reports = split_check.chunk_reports(
+            src_in, src_out, lambda module: _options(args, module, src_in, src_out, prog), _parsing(args)
+        )
     except DiagnosticError as exc:
-        _print_diags(exc.diagnostics, sources)
+        _print_diags(exc.diagnostics, sources, prog)
         return EXIT_BAD_INPUT
     text = split_check.joined_text(reports, sources, args.format == "json")
     with _OUTPUT:
@@ -336,7 +355,7 @@ def _budget_seconds(given: float | None, module_in: Operation) -> float | None:
     return given or None
 
 
-def _overrun(b: budget.Budget, args: argparse.Namespace, input_name: str, output_name: str) -> None:
+def _overrun(b: budget.Budget, args: argparse.Namespace, input_name: str, output_name: str, prog: Progress) -> None:
     """The budget was spent and the run did not return within the grace
     (a long step the watchdog cannot interrupt): the verdict is `unknown`,
     every function not finished with the budget's reason, and the process
@@ -351,7 +370,7 @@ def _overrun(b: budget.Budget, args: argparse.Namespace, input_name: str, output
     report = Report(tuple(functions), input_file=input_name, output_file=output_name)
     text = report.json_text() if args.format == "json" else report.text()
     try:
-        progress.current().finish()
+        prog.finish()
         sys.stdout.write(text)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -359,8 +378,8 @@ def _overrun(b: budget.Budget, args: argparse.Namespace, input_name: str, output
         exit_now(report.exit_code)
 
 
-def _print_diags(diags: list[Diagnostic], sources: dict[str, str]) -> None:
-    progress.current().finish()  # the status line cleared before any diagnostic
+def _print_diags(diags: list[Diagnostic], sources: dict[str, str], prog: Progress) -> None:
+    prog.finish()  # the status line cleared before any diagnostic
     for d in diags:
         sys.stderr.write(render(d, sources))
 

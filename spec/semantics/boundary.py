@@ -94,6 +94,10 @@ def _stand_in(name: str, loc: Location) -> Operation:
 
 
 _KERNEL_DIGESTS: dict[int, tuple[Operation, int]] = {}
+"""Module object (by `id`, the module kept so that its id is not reused)
+-> `kernel_digest`. A cache: no tool edits a `gpu.module` once it is
+parsed (the pass and the verifier leave kernels as they are), so a
+module's digest never changes."""
 
 
 def kernel_digest(func: Operation) -> int:

@@ -194,7 +194,8 @@ def _takes_token(op: Operation) -> bool:
 
 
 _NOT_TOKEN_TEXTS: set[str] = set()
-"""Type texts `is_token_type` said no to (a program has few distinct types)."""
+"""Type texts `is_token_type` said no to (a program has few distinct types).
+A cache: the answer depends on the text alone."""
 
 
 _GPU = "gpu"
@@ -207,7 +208,8 @@ _DISPATCH: dict[str, str] = {}
 `_UNMODELLED`, `_HOST` (an op without regions is a `host_op` with no
 token use), `_QUIET` (the same, and not effectful by its name), else
 `_OTHER` (by its name and regions, the general chain).
-From the registry once per name instead of once per op."""
+From the registry once per name instead of once per op (a cache: the
+registry is fixed once it is imported)."""
 
 _THREAD_OPS = frozenset({"async.execute", "async.await", "async.yield"})
 """The ops `EventBuilder.thread` models by name."""

@@ -10,8 +10,8 @@
 - A map or set is kept as its canonical text (`affine_map<(d0) -> (d0 * 4)>`),
   an `OpaqueAttr`, also inside memref types; an identity layout is dropped
   from a memref type, as MLIR does.
-- Aliases: a top-level `#map = affine_map<...>` is recorded for the parse
-  (`ALIASES`), its uses replaced by the value. On printing, every map and
+- Aliases: a top-level `#map = affine_map<...>` is recorded in the parse's
+  `AliasTable` (the builder's `aliases`), its uses replaced by the value. On printing, every map and
   set printed as an attribute gets an alias as mlir-opt-19 gives them:
   `#map`, `#map1`, ... and `#set`, ... numbered in the order the alias
   walk meets them (the custom form: textual order; the generic form: an op's
@@ -449,30 +449,26 @@ def _drop_identity_layout(t: str) -> str:
 
 
 class AliasTable:
-    """The `#name = value` definitions of the parse under way."""
+    """The `#name = value` definitions of one parse (each parse has its own:
+    `BuilderBase.start_parse`)."""
 
     def __init__(self) -> None:
         self.attrs: dict[str, str] = {}
         self.where: dict[str, int] = {}
         """Where each was defined (offset in the text)."""
 
-    def clear(self) -> None:
-        self.attrs.clear()
-        self.where.clear()
 
-
-ALIASES = AliasTable()
 _ALIAS_USE = re.compile(r"#([A-Za-z_][\w$]*)(?![\w$.<])")
 
 
-def substitute(text: str) -> str:
-    """`text` with every dotless `#name` replaced by its definition; an
-    undefined one raises `AffineError` at its offset."""
+def substitute(text: str, aliases: AliasTable) -> str:
+    """`text` with every dotless `#name` replaced by its definition in
+    `aliases`; an undefined one raises `AffineError` at its offset."""
     if "#" not in text:
         return text
 
     def repl(m: re.Match[str]) -> str:
-        value = ALIASES.attrs.get(m.group(1))
+        value = aliases.attrs.get(m.group(1))
         if value is None:
             raise AffineError(m.end(), f"undefined symbol alias id '{m.group(1)}'")
         return value

@@ -38,6 +38,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import EMPTY_DICT, EMPTY_LIST, Block, Location, Operation, Region, Value
 from spec.syntax import affine
+from spec.syntax.options import DEFAULT_OPTIONS, ParseOptions
 from spec.syntax.string_literals import unescape
 
 if TYPE_CHECKING:
@@ -107,16 +108,6 @@ it): any other `!gpu.x` or `!async.x` is an error there, not an opaque type."""
 _DIALECT_TYPE = re.compile(r"!(gpu|async)\.([A-Za-z_][\w$.]*)")
 
 
-class DialectPolicy:
-    """MLIRContext's `allowUnregisteredDialects`, for the whole process: the
-    CLIs set it from `-allow-unregistered-dialect` before they parse (forked
-    parsers inherit it); `parse_ops` can override it for one parse."""
-
-    allow_unregistered: bool = False
-
-
-POLICY = DialectPolicy()
-
 _UNREGISTERED_HINT = (
     "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() "
     "on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"
@@ -170,10 +161,10 @@ def unregistered_dialect_use(text: str) -> tuple[int, str] | None:
     return None
 
 
-def check_dialects(tok: Any) -> None:
+def check_dialects(tok: Any, allow_unregistered: bool) -> None:
     """Reject a type or attribute token of an unregistered dialect, unless
-    the policy allows them (as mlir-opt-19 does while parsing)."""
-    if POLICY.allow_unregistered:
+    the parse allows them (as mlir-opt-19 does while parsing)."""
+    if allow_unregistered:
         return
     text = str(tok)
     if "!" in text or "#" in text:
@@ -182,12 +173,13 @@ def check_dialects(tok: Any) -> None:
             raise TokenError(tok, *found)
 
 
-def type_with_affine(tok: Any, text: str, of_text: Any) -> Type | FunctionType:
+def type_with_affine(tok: Any, text: str, of_text: Any, aliases: affine.AliasTable) -> Type | FunctionType:
     """A type token whose text has alias uses or affine maps (a memref
-    layout): aliases resolved, maps canonical, an identity layout dropped;
-    the rest canonicalised by `of_text` (`build_base._type_of_text`)."""
+    layout): aliases resolved (from the parse's `aliases`), maps canonical,
+    an identity layout dropped; the rest canonicalised by `of_text`
+    (`build_base._type_of_text`)."""
     try:
-        text = affine.substitute(text)
+        text = affine.substitute(text, aliases)
     except affine.AffineError as exc:
         raise TokenError(tok, exc.offset, exc.message) from None
     maps: list[str] = []
@@ -231,7 +223,10 @@ def without_comments(tok: Any) -> Any:
     return Token.new_borrow_pos(tok.type, blanked, tok) if isinstance(tok, Token) else blanked
 
 
-def read_type(tok: Any) -> Type | FunctionType:
+def read_type(tok: Any, allow_unregistered: bool, aliases: affine.AliasTable) -> Type | FunctionType:
+    """The type token `tok` spells, in a parse that allows unregistered
+    dialects or not and has defined `aliases` (`BuilderBase.read_type`
+    passes its parse's)."""
     if isinstance(tok, (Type, FunctionType)):
         return tok
     tok = without_comments(tok)
@@ -239,22 +234,12 @@ def read_type(tok: Any) -> Type | FunctionType:
     if "#" in text or "affine_" in text:
         # Alias uses and affine map layouts (`spec.syntax.affine`).
         if "affine_" in text or re.search(r"#[A-Za-z_][\w$]*(?![\w$.<])", text):
-            check_dialects(tok)
-            return type_with_affine(tok, text, _type_of_text)
+            check_dialects(tok, allow_unregistered)
+            return type_with_affine(tok, text, _type_of_text, aliases)
     t = _type_of_text(text)
     if isinstance(t, tuple):
         raise TokenError(tok, *t)
-    check_dialects(tok)
-    return t
-
-
-def read_value_type(tok: Any) -> Type:
-    """`read_type` where the grammar's place holds the type of a value: a
-    function type written there is an error at the token, not a value of
-    the wrong kind for the builder."""
-    t = read_type(tok)
-    if isinstance(t, FunctionType):
-        raise TokenError(tok, 0, "invalid kind of type specified")
+    check_dialects(tok, allow_unregistered)
     return t
 
 
@@ -468,13 +453,15 @@ class BuilderBase(Transformer):
         super().__init__(visit_tokens=False)
         self.file = "<stdin>"
         self.line_offset = 0
+        self.options: ParseOptions = DEFAULT_OPTIONS
+        """The settings of the parse under way (`parser.parse_ops` sets them
+        with the file, before `start_parse`)."""
         self.start_parse()
 
     def start_parse(self) -> None:
         """Forget what the previous parse recorded for the checks after it."""
-        from spec.syntax.affine import ALIASES
-
-        ALIASES.clear()
+        self.aliases = affine.AliasTable()
+        """The `#name = value` aliases this parse has defined so far."""
         self.bare_names: list[tuple[Operation, Location, str]] = []
         """Ops written with a name without a dialect (`call`, `return`,
         `module`): the op, where its name is, the name as written. Which
@@ -494,6 +481,32 @@ class BuilderBase(Transformer):
         """The ops `verify_later` names, kept alive: an op the builder drops
         again (a generic `gpu.module_end`) must not lend its `id` to a later
         op."""
+
+    def read_type(self, tok: Any) -> Type | FunctionType:
+        """The type token `tok` spells, as this parse reads it (its
+        unregistered-dialect setting, its aliases)."""
+        return read_type(tok, self.options.allow_unregistered, self.aliases)
+
+    def read_value_type(self, tok: Any) -> Type:
+        """`read_type` where the grammar's place holds the type of a value: a
+        function type written there is an error at the token, not a value of
+        the wrong kind for the builder."""
+        t = self.read_type(tok)
+        if isinstance(t, FunctionType):
+            raise TokenError(tok, 0, "invalid kind of type specified")
+        return t
+
+    def value_type(self, tok: Any) -> Type:
+        """The type of a value written `tok`: a function type that types a
+        value (a block argument, `func.constant`'s result, `func.call_indirect`'s
+        callee) is kept as a type of its text, so that every use and definition
+        of the value compare equal and every tool reads it as a type."""
+        t = tok if isinstance(tok, FunctionType) else self.read_type(tok)
+        return Type(str(t)) if isinstance(t, FunctionType) else t
+
+    def check_dialects(self, tok: Any) -> None:
+        """`check_dialects` with this parse's unregistered-dialect setting."""
+        check_dialects(tok, self.options.allow_unregistered)
 
     def bare_name(self, partial: PartialOp, kw: Token) -> PartialOp:
         """Record `partial`'s op if its keyword `kw` has no dialect prefix."""

@@ -20,6 +20,8 @@ from spec.syntax.build_base import K_DYNAMIC
 from spec.syntax.printer import Printer
 
 CUSTOM_PRINTERS: dict[str, Callable[[Printer, Operation], str]] = {}
+"""Op name -> its custom printer, filled by `custom_printer` as the dialect
+modules are imported and fixed after that."""
 
 
 def custom_printer(*names: str) -> Callable:

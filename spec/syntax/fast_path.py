@@ -41,8 +41,10 @@ Where it runs, and why the parse stays lark's (`FastPath.op`):
   on the builder before the op is complete (only a dialect-less `call`
   goes on `bare_names`, once it is).
 
-`tests/syntax/test_syntax_fast_path.py` checks the two paths (this one off with
-`enabled(False)`) give the same printed IR, generic and custom, and the
+A parse takes this path unless its options say not to
+(`spec.syntax.options.ParseOptions.fast_path`, which the fused loop reads
+from the builder). `tests/syntax/test_syntax_fast_path.py` checks the two
+paths give the same printed IR, generic and custom, and the
 same locations of every op and value, the same properties and attributes
 (in order, by value and class) and the same `bare_names`, on every `.mlir` file of the
 repository and on generated programs, and the same diagnostic on broken
@@ -53,8 +55,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from lark import Token
@@ -67,28 +68,10 @@ from spec.syntax.build_base import (
     CMPI_PREDICATES,
     UseRef,
     memref_element,
-    read_type,
     segment_sizes,
     symbol_ref_attr,
 )
 from spec.syntax.fast_shapes import ARITH_BINARY
-
-ENABLED = True
-"""Whether parses take the fast path (`enabled(False)` turns it off, for the
-tests' reference and for benchmarks of the LALR loop alone)."""
-
-
-@contextmanager
-def enabled(on: bool) -> Iterator[None]:
-    """Turn the fast path on or off for the parses inside the block."""
-    global ENABLED
-    saved = ENABLED
-    ENABLED = on
-    try:
-        yield
-    finally:
-        ENABLED = saved
-
 
 _new_str = str.__new__
 _new_location = tuple.__new__
@@ -181,7 +164,7 @@ class FastPath:
         self.types: dict[str, Type] = {}
         """Type text -> the type `read_type` gives for it (the same shared
         object). The shapes' types have no alias, layout or dialect type, so
-        what a text reads as never depends on the parse or the policy."""
+        what a text reads as never depends on the parse or its options."""
         self.elements: dict[str, Type] = {}
         """memref type text -> its element type (`memref.load`'s result)."""
         self.constants: dict[tuple[str, str], Attr] = {}
@@ -366,7 +349,7 @@ class FastPath:
     def _type(self, text: str) -> Type:
         t = self.types.get(text)
         if t is None:
-            t = read_type(text)  # type: ignore[assignment]  # raises on a type the full parser refuses; a FunctionType just below
+            t = self.builder.read_type(text)  # raises on a type the full parser refuses; a FunctionType just below
             if not isinstance(t, Type):
                 raise TypeError(text)
             self.types[text] = t

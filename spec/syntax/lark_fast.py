@@ -460,7 +460,7 @@ class FusedLALRParser(LALR_Parser):
 
     def _fused(self, lexer: FastContextualLexer, lexer_state: LexerState, start: str) -> Any:  # noqa: C901 - one case per fused grammar shape
         actions, state, end_state, dropped = self._fused_tables(start)
-        fast_op = self.fast_path.op if self.fast_path is not None and fast_path.ENABLED else None
+        fast_op = self.fast_path.op if self.fast_path is not None and self.fast_path.builder.options.fast_path else None
         dropped = dropped - lexer.root_lexer.newline_types  # type: ignore[attr-defined]  # lark types root_lexer abstractly; it is a BasicLexer
         patterns = lexer.patterns
         text, end = lexer_state.text.text, lexer_state.text.end

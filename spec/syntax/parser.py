@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import gc
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,11 @@ from lark.exceptions import UnexpectedInput
 from spec.attributes import Attr
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation, new_module
+from spec.syntax.affine import AliasTable
 from spec.syntax.build_base import (  # noqa: F401
     CMPF_PREDICATES,
     CMPI_PREDICATES,
     K_DYNAMIC,
-    POLICY,
     SPLIT_MARKER,
     BuilderBase,
     TokenError,
@@ -57,6 +58,7 @@ from spec.syntax.dialects.scf import ScfRules
 from spec.syntax.dialects.vector import VectorRules
 from spec.syntax.fast_path import FastPath
 from spec.syntax.lark_fast import COMPACT, FastContextualLexer, FusedLALRParser
+from spec.syntax.options import DEFAULT_OPTIONS, ParseOptions
 from spec.syntax.resolve import MAX_NESTING, check_default_dialects, resolve_ops, verify  # noqa: F401
 from spec.syntax.rules_core import CoreRules
 from spec.syntax.string_literals import first_bad_literal, line_col
@@ -204,22 +206,30 @@ _VALUE_HEAD = '"builtin.v"() {v = '
 
 
 @functools.lru_cache(maxsize=1)
-def _value_parser() -> Lark:
+def _value_parser() -> tuple[Lark, _Builder]:
     """A parser of its own (the main one may be mid-parse when this runs),
     made on first use: only a target with `flags` or `link`, or a handler
-    naming a target, needs it."""
-    return _make_lark(fast=True)[0]
+    naming a target, needs it. Made once per process (the tables cost
+    seconds); the settings and aliases of each use are given to its
+    builder by `parse_attr_value`, so the cache never changes a result."""
+    return _make_lark(fast=True)
 
 
-def parse_attr_value(value: str, offset: int) -> Attr:
+def parse_attr_value(
+    value: str, offset: int, options: ParseOptions = DEFAULT_OPTIONS, aliases: AliasTable | None = None
+) -> Attr:
     """`value`, the text of one attribute inside a bigger one (a dialect
-    attribute's token), as the attribute grammar reads it; an error is an
-    `AttrTextError` `offset` characters further into the enclosing token.
-    The `ValueParser` the builder hands to `spec.syntax.dialect_attrs`."""
+    attribute's token), as the attribute grammar reads it with `options`
+    and the `#name` aliases defined so far (`aliases`; None: none); an
+    error is an `AttrTextError` `offset` characters further into the
+    enclosing token. Each builder hands it to `spec.syntax.dialect_attrs`
+    as its `ValueParser`, with its own parse's settings and aliases."""
     # A newline is a blank here as anywhere: read as one, so that offsets
     # into the one-line wrapper stay offsets into the value.
     value = value.replace("\n", " ").replace("\r", " ")
-    parser = _value_parser()
+    parser, builder = _value_parser()
+    builder.options = options
+    builder.aliases = aliases if aliases is not None else AliasTable()
     source = f"{_VALUE_HEAD}{value}}} : () -> ()"
     try:
         ops: list[Operation] = parser.parse(source)  # type: ignore[assignment]  # as in parse_module: the op list
@@ -235,12 +245,11 @@ def parse_attr_value(value: str, offset: int) -> Attr:
     return ops[0].attributes["v"]
 
 
-# Set after the rule wrappers: it is no rule callback.
-_Builder.attr_value_parser = staticmethod(parse_attr_value)
-
-
 @functools.lru_cache(maxsize=1)
 def _lark() -> tuple[Lark, _Builder]:
+    """The parser and its builder, made once per process (from lark's cache
+    of its tables). Each parse sets the builder's file, options and state
+    first (`parse_ops`): the cache never changes a result."""
     return _make_lark(fast=True)
 
 
@@ -248,6 +257,9 @@ def _make_lark(fast: bool) -> tuple[Lark, _Builder]:
     """The parser and its builder; `fast=False` gives lark's own lexer and
     LALR driver (the tests check the fast ones against it)."""
     builder = _Builder()
+    # Nested attribute values are read with the settings and aliases of the
+    # parse under way in this builder, whatever they are when it happens.
+    builder.attr_value_parser = lambda value, offset: parse_attr_value(value, offset, builder.options, builder.aliases)
     plugins = {"ContextualLexer": FastContextualLexer, "LALR_Parser": FusedLALRParser} if fast else {}
     grammar = _GRAMMAR.read_text()
     if fast:
@@ -295,11 +307,13 @@ def load_parser() -> None:
     _lark()
 
 
-def allow_unregistered_dialects(allow: bool = True) -> None:
-    """`-allow-unregistered-dialect` for every later parse in this process
-    (and in the children it forks): ops, types and attributes of dialects
-    mlir-opt-19 does not register are then opaque, not errors."""
-    POLICY.allow_unregistered = allow
+def _options(options: ParseOptions | None, allow_unregistered: bool | None) -> ParseOptions:
+    """`options` (default: `DEFAULT_OPTIONS`) with `allow_unregistered`
+    instead of its own where that is given."""
+    opts = options if options is not None else DEFAULT_OPTIONS
+    if allow_unregistered is not None and allow_unregistered != opts.allow_unregistered:
+        opts = replace(opts, allow_unregistered=allow_unregistered)
+    return opts
 
 
 def parse_ops(
@@ -308,20 +322,18 @@ def parse_ops(
     line_offset: int = 0,
     allow_unregistered: bool | None = None,
     dominance: bool = True,
+    *,
+    options: ParseOptions | None = None,
 ) -> list[Operation]:
     """Parse top-level ops, resolving names; raises `DiagnosticError`.
-    `allow_unregistered` overrides the process's policy for this parse;
-    `dominance=False` leaves SSA dominance unchecked (`resolve.verify`)."""
-    if allow_unregistered is not None and allow_unregistered != POLICY.allow_unregistered:
-        saved = POLICY.allow_unregistered
-        POLICY.allow_unregistered = allow_unregistered
-        try:
-            return parse_ops(text, file, line_offset, dominance=dominance)
-        finally:
-            POLICY.allow_unregistered = saved
+    `options`: the parse's settings (`ParseOptions`; default: none of them
+    on but the fast path); `allow_unregistered`, if given, overrides its
+    `allow_unregistered`; `dominance=False` leaves SSA dominance unchecked
+    (`resolve.verify`)."""
     parser, builder = _lark()
     builder.file = file
     builder.line_offset = line_offset
+    builder.options = _options(options, allow_unregistered)
     builder.start_parse()
     # lark's own parser (the tests' reference) has no fast path.
     fast = getattr(parser.parser.parser, "fast_path", None)
@@ -398,10 +410,13 @@ def parse_module(
     line_offset: int = 0,
     allow_unregistered: bool | None = None,
     dominance: bool = True,
+    *,
+    options: ParseOptions | None = None,
 ) -> Operation:
     """Parse one module: a lone top-level `module` is the module itself;
-    anything else is wrapped in an implicit `module { ... }`, as mlir-opt does."""
-    ops = parse_ops(text, file, line_offset, allow_unregistered, dominance)
+    anything else is wrapped in an implicit `module { ... }`, as mlir-opt does.
+    The arguments are `parse_ops`'s."""
+    ops = parse_ops(text, file, line_offset, allow_unregistered, dominance, options=options)
     if len(ops) == 1 and ops[0].name == "builtin.module" and not ops[0].results:
         ops[0].parent = None
         return ops[0]

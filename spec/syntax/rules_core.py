@@ -36,13 +36,10 @@ from spec.diagnostics import DiagnosticError, error
 from spec.invariant import InternalError
 from spec.ir import Block, Location, Operation, Region
 from spec.syntax.build_base import (
-    POLICY,
     BuilderBase,
     PartialOp,
     UseRef,
-    check_dialects,
     raw_rule,
-    read_type,
     symbol_name,
     symbol_ref_attr,
     without_comments,
@@ -57,15 +54,6 @@ from spec.syntax.op_checks import (
 from spec.syntax.resolve import NOTHING_LATER
 from spec.syntax.string_literals import unescape
 from spec.syntax.syntax_errors import unknown_op_message
-
-
-def value_type(tok: Any) -> Type:
-    """The type of a value written `tok`: a function type that types a
-    value (a block argument, `func.constant`'s result, `func.call_indirect`'s
-    callee) is kept as a type of its text, so that every use and definition
-    of the value compare equal and every tool reads it as a type."""
-    t = tok if isinstance(tok, FunctionType) else read_type(tok)
-    return Type(str(t)) if isinstance(t, FunctionType) else t
 
 
 class CoreRules(BuilderBase):
@@ -220,7 +208,7 @@ class CoreRules(BuilderBase):
         return [i for i in items if i is not None]
 
     def block_arg(self, meta: Any, items: list) -> tuple:
-        return (items[0], value_type(items[1]), self.tok_loc(items[0]))
+        return (items[0], self.value_type(items[1]), self.tok_loc(items[0]))
 
     # -- values, types, attributes ----------------------------------------------
     @raw_rule
@@ -234,15 +222,15 @@ class CoreRules(BuilderBase):
         return items
 
     def type_list(self, meta: Any, items: list) -> list[Type]:
-        return [value_type(t) for t in items]
+        return [self.value_type(t) for t in items]
 
     def function_type(self, meta: Any, items: list) -> FunctionType:
         ins = items[0] or []
-        return FunctionType(tuple(read_type(t) for t in ins), tuple(items[1]))  # type: ignore[misc]  # read_type of a value type: no function type
+        return FunctionType(tuple(self.read_type(t) for t in ins), tuple(items[1]))  # type: ignore[misc]  # read_type of a value type: no function type
 
     def fn_result(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
-            return [read_type(items[0])]  # type: ignore[list-item]  # read_type of a value type: no function type
+            return [self.read_type(items[0])]  # type: ignore[list-item]  # read_type of a value type: no function type
         return items[0] or []
 
     def symbol_ref(self, meta: Any, items: list) -> SymbolRefAttr:
@@ -265,7 +253,7 @@ class CoreRules(BuilderBase):
     def int_attr(self, meta: Any, items: list) -> Attr:
         text = str(items[0])
         value = int(text, 16) if "0x" in text else int(text)
-        t = read_type(items[1]) if len(items) > 1 else I64
+        t = self.read_type(items[1]) if len(items) > 1 else I64
         if not isinstance(t, Type) or not (t.is_float or t == INDEX or t.int_width is not None):
             # mlir-opt-19 takes an integer literal only for an integer,
             # index or (hexadecimal) float type.
@@ -316,7 +304,7 @@ class CoreRules(BuilderBase):
         return IntegerAttr(value, t)
 
     def float_attr(self, meta: Any, items: list) -> FloatAttr:
-        t = read_type(items[1]) if len(items) > 1 else Type("f64")
+        t = self.read_type(items[1]) if len(items) > 1 else Type("f64")
         value = float(str(items[0]))
         if not isinstance(t, Type) or not t.is_float:
             # mlir-opt-19 says this at the token after the type; here it is
@@ -338,7 +326,7 @@ class CoreRules(BuilderBase):
         return items[0]
 
     def type_attr(self, meta: Any, items: list) -> TypeAttr:
-        return TypeAttr(read_type(items[0]))
+        return TypeAttr(self.read_type(items[0]))
 
     def array_attr(self, meta: Any, items: list) -> ArrayAttr:
         return ArrayAttr(tuple(i for i in items if i is not None))
@@ -365,13 +353,13 @@ class CoreRules(BuilderBase):
 
     def opaque_attr(self, meta: Any, items: list) -> OpaqueAttr:
         items[0] = without_comments(items[0])
-        check_dialects(items[0])
+        self.check_dialects(items[0])
         raw = str(items[0])
         if raw.startswith("affine_") or (raw.startswith("#") and "." not in raw and "<" not in raw):
             # An affine map or set, or an alias use (`spec.syntax.affine`).
             from spec.syntax.dialects.affine import attr_text
 
-            text = attr_text(items[0])
+            text = attr_text(items[0], self.aliases)
             if text is not None:
                 return OpaqueAttr(text)
         text = gpu_attr_token_text(items[0], self.attr_value_parser) or canonical_type_text(raw)
@@ -379,7 +367,7 @@ class CoreRules(BuilderBase):
         if flags:
             text = arith_flags_text(flags.group(1), [f.strip() for f in flags.group(2).split(",") if f.strip()]) or text
         if len(items) > 1:
-            type_text = str(read_type(items[1]))
+            type_text = str(self.read_type(items[1]))
             if raw.startswith("dense<"):
                 text = canonical_dense(raw[len("dense<") : -1], type_text) or text
             text += f" : {type_text}"
@@ -397,7 +385,7 @@ class CoreRules(BuilderBase):
         is read (mlir-opt-19 points there)."""
         tok: Token = items[0]
         name = unescape(str(tok))
-        if not POLICY.allow_unregistered and not registry.registered_dialect(name):
+        if not self.options.allow_unregistered and not registry.registered_dialect(name):
             loc = Location(self.file, tok.line + self.line_offset, tok.column + len(str(tok)))  # type: ignore[operator]  # lark types line/column Optional; a lexed token has them
             raise DiagnosticError(
                 error(

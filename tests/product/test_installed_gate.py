@@ -126,7 +126,7 @@ def _build(root: Path) -> Installed:
     src.mkdir()
     shutil.copy2(REPO / "pyproject.toml", src)
     shutil.copy2(REPO / "README.md", src)  # the wheel's long description (`readme`)
-    for package in ("spec", "refimpl", "verifier"):
+    for package in ("spec", "refimpl", "verifier", "parallel"):
         shutil.copytree(REPO / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     subprocess.run(
@@ -204,7 +204,9 @@ def test_wheel_holds_the_gate(installed: Installed) -> None:
     (dist_info,) = installed.site_packages.glob("gpu_async_region_reference-*.dist-info")
     assert "verifier.pytest_plugin = verifier.pytest_plugin" in (dist_info / "entry_points.txt").read_text()
     proc = installed.run(
-        "-c", "import spec, refimpl, verifier.pytest_plugin as p; print(spec.__file__, refimpl.__file__, p.__file__)"
+        "-c",
+        "import spec, refimpl, parallel, verifier.pytest_plugin as p;"
+        " print(spec.__file__, refimpl.__file__, parallel.__file__, p.__file__)",
     )
     assert proc.returncode == 0, _outcome(proc)
     for path in proc.stdout.split():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.reliability.common import ROOT, SMALL, env
 
-PRODUCT = ("spec", "refimpl", "verifier")
+PRODUCT = ("spec", "refimpl", "verifier", "parallel")
 
 VERDICTS = textwrap.dedent(
     """

@@ -16,15 +16,14 @@ from spec.semantics.schedule import explore, run
 from spec.syntax.parser import parse_module
 
 # The inputs use ops of unregistered dialects; mlir-opt-19 reads them with
-# --allow-unregistered-dialect, and so do we.
-pytestmark = pytest.mark.usefixtures("unregistered_allowed")
+# --allow-unregistered-dialect, and so does every parse here (`allow_unregistered=True`).
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus"
 
 
 def func(text: str, name: str | None = None):
-    module = parse_module(text, "t.mlir")
+    module = parse_module(text, "t.mlir", allow_unregistered=True)
     funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
     if name is None:
         return funcs[0]
@@ -199,7 +198,7 @@ def test_unsupported_op_is_a_diagnostic():
 
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.mlir")), ids=lambda p: p.name)
 def test_synchronous_corpus_programs_are_deterministic(path):
-    module = parse_module(path.read_text(), str(path))
+    module = parse_module(path.read_text(), str(path), allow_unregistered=True)
     for f in [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]:
         if any(op.name.startswith("async.") or (op.results and op.results[-1].type.is_gpu_token) for op in f.walk()):
             continue

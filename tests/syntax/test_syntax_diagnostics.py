@@ -24,8 +24,7 @@ from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 # Some inputs use ops of unregistered dialects; mlir-opt-19 reads them with
-# --allow-unregistered-dialect, and so do we.
-pytestmark = pytest.mark.usefixtures("unregistered_allowed")
+# --allow-unregistered-dialect, and so does every parse here (`allow_unregistered=True`).
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -240,7 +239,7 @@ CASES = [
 def _diagnose(text: str, file: str = "in.mlir") -> DiagnosticError:
     with pytest.raises(DiagnosticError) as info:
         for chunk, offset in split_input(text):
-            parse_module(chunk, file, offset)
+            parse_module(chunk, file, offset, allow_unregistered=True)
     return info.value
 
 
@@ -290,11 +289,11 @@ def test_split_marker_mid_line_keeps_columns() -> None:
 
 @pytest.mark.parametrize("text", ["", "\n\n", "// only a comment\n", "  // two\n// comments\n"])
 def test_empty_input_is_an_empty_module(text: str) -> None:
-    module = parse_module(text)
+    module = parse_module(text, allow_unregistered=True)
     assert module.name == "builtin.module"
     assert [op.name for op in module.regions[0].blocks[0].ops] == []
     assert print_op(module) == "module {\n}\n"
-    assert structurally_equal(module, parse_module(print_op(module, generic=True)))
+    assert structurally_equal(module, parse_module(print_op(module, generic=True), allow_unregistered=True))
 
 
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

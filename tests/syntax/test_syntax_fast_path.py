@@ -2,7 +2,7 @@
 full parser.
 
 Whatever the text, parsing it with the fast path and without it (the LALR
-loop reading every token, `fast_path.enabled(False)`) must end the same
+loop reading every token, `ParseOptions(fast_path=False)`) must end the same
 way: the same IR, printed in the custom and in the generic form, with the
 same location and name of every op, result, block and block argument;
 or the same diagnostic, rendered. The texts: every `.mlir` file of the
@@ -34,7 +34,7 @@ from lark.parsers.lalr_parser import LALR_Parser
 import spec.syntax.parser as parser_module
 from spec.diagnostics import DiagnosticError
 from spec.ir import Operation
-from spec.syntax import fast_path
+from spec.syntax.options import ParseOptions
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.printing import print_op
 from tests.mlir_tools import MLIR_OPT_19
@@ -130,9 +130,10 @@ def outcome(
     with every use walked for dominance): the module printed both ways with
     its `_shape`, or the rendered diagnostics. A text that parses must
     parse in one pass."""
-    with fast_path.enabled(fast), _dominance_always_walked(not fast), _counting_reparses() as reparses:
+    options = ParseOptions(allow_unregistered=allow_unregistered, fast_path=fast)
+    with _dominance_always_walked(not fast), _counting_reparses() as reparses:
         try:
-            module = parse_module(text, file, line_offset, allow_unregistered=allow_unregistered)
+            module = parse_module(text, file, line_offset, options=options)
         except DiagnosticError as exc:
             return ("error", [d.render({file: text}) for d in exc.diagnostics])
     assert reparses[0] == 0, "a text that parses was parsed twice"
@@ -185,8 +186,7 @@ def test_the_fast_path_is_installed_and_switchable(monkeypatch: pytest.MonkeyPat
     parse_module(text)
     assert taken.count > 40
     before = taken.count
-    with fast_path.enabled(False):
-        parse_module(text)
+    parse_module(text, options=ParseOptions(fast_path=False))
     assert taken.count == before
 
 

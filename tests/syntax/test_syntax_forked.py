@@ -1,5 +1,7 @@
 """`parse_modules`: modules parsed in forked children end as a sequential
-parse ends, whatever happens in the child."""
+parse ends, whatever happens in the child; and the machinery under it
+(`parallel`): when to fork (`Jobs`, `can_fork`) and how a child's result
+comes back (`Forked`, its pipe)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-import spec.fork_child as fork
-import spec.syntax.parse_in_child as forked
+import parallel.fork as fork
+import parallel.jobs as jobs
+import spec.syntax.parse_many as forked
+from parallel import Jobs
 from spec.diagnostics import DiagnosticError
 from spec.ir import Operation, structurally_equal
-from spec.syntax.parse_in_child import parse_modules
+from spec.syntax.parse_many import parse_modules
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import print_op
 
@@ -64,9 +68,9 @@ def test_a_child_that_sends_nothing_is_parsed_again(monkeypatch: pytest.MonkeyPa
     parsed_again: list[str] = []
     real = forked._parse
 
-    def counting(text: str, file: str, dominance: bool = True) -> object:
+    def counting(text: str, file: str, dominance: bool = True, options: object = None) -> object:
         parsed_again.append(file)
-        return real(text, file, dominance)
+        return real(text, file, dominance, options)
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("no pickling")
@@ -107,50 +111,55 @@ def test_a_pickling_that_fails_halfway_is_parsed_again(monkeypatch: pytest.Monke
 
 def test_small_texts_are_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[str] = []
-    monkeypatch.setattr(forked, "_start", lambda text, file: started.append(file))
+    monkeypatch.setattr(forked, "_start", lambda text, file, d, o: started.append(file))
+    monkeypatch.setattr(jobs, "can_fork", lambda: True)
     parse_modules(_sources("module {\n}\n", "module {\n}\n"))
     assert started == []
 
 
 def test_busy_or_single_core_machines_parse_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fork.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(jobs.threading, "active_count", lambda: 1)
     if hasattr(os, "sched_getaffinity"):
-        monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr(fork, "_busy", lambda: 1.0)
-    assert fork.can_fork()
-    monkeypatch.setattr(fork, "_busy", lambda: 2.0)
-    assert not fork.can_fork()
-    monkeypatch.setattr(fork.threading, "active_count", lambda: 2)
-    monkeypatch.setattr(fork, "_busy", lambda: 0.0)
-    assert not fork.can_fork()
-    monkeypatch.setattr(fork.threading, "active_count", lambda: 1)
+        monkeypatch.setattr(jobs.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(jobs, "_busy", lambda: 1.0)
+    assert jobs.can_fork()
+    monkeypatch.setattr(jobs, "_busy", lambda: 2.0)
+    assert not jobs.can_fork()
+    monkeypatch.setattr(jobs.threading, "active_count", lambda: 2)
+    monkeypatch.setattr(jobs, "_busy", lambda: 0.0)
+    assert not jobs.can_fork()
+    monkeypatch.setattr(jobs.threading, "active_count", lambda: 1)
     if hasattr(os, "sched_getaffinity"):
-        monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0})
-        assert not fork.can_fork()
+        monkeypatch.setattr(jobs.os, "sched_getaffinity", lambda pid: {0})
+        assert not jobs.can_fork()
 
 
 def test_jobs_1_forbids_forking_on_an_idle_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     # `--jobs 1`: an idle 2-core machine that would fork does not.
-    monkeypatch.setattr(fork.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(jobs.threading, "active_count", lambda: 1)
     if hasattr(os, "sched_getaffinity"):
-        monkeypatch.setattr(fork.os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr(fork, "_busy", lambda: 1.0)
-    monkeypatch.setattr(fork, "JOBS", None)
-    assert fork.can_fork() and not fork.large_enough(10, 11) and fork.large_enough(11, 11)
-    fork.set_jobs(1)
-    assert not fork.can_fork() and not fork.large_enough(10, 11)
-    fork.set_jobs(2)
-    assert fork.can_fork() and fork.large_enough(1, 11) and not fork.large_enough(0, 11)
+        monkeypatch.setattr(jobs.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(jobs, "_busy", lambda: 1.0)
+    default = Jobs()
+    assert default.may_fork() and not default.splits(10, 11) and default.splits(11, 11)
+    one = Jobs(1)
+    assert not one.may_fork() and not one.splits(10, 11) and not one.splits(11, 11)
+    two = Jobs(2)
+    assert two.may_fork() and two.splits(1, 11) and not two.splits(0, 11)
+    # Forced either way, whatever the size and the load.
+    monkeypatch.setattr(jobs, "_busy", lambda: 2.0)
+    assert Jobs(1, force=True).splits(0, 11) and not Jobs(2, force=False).splits(11, 11)
 
 
 def test_jobs_2_forks_small_texts_too(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[str] = []
-    monkeypatch.setattr(forked, "_start", lambda text, file, d: started.append(file))
-    monkeypatch.setattr(forked, "can_fork", lambda: True)
-    monkeypatch.setattr(fork, "JOBS", None)
+    monkeypatch.setattr(forked, "_start", lambda text, file, d, o: started.append(file))
+    monkeypatch.setattr(jobs, "can_fork", lambda: True)
     parse_modules(_sources("module {\n}\n", "module {\n}\n"))
     assert started == []
-    fork.set_jobs(2)
+    parse_modules(_sources("module {\n}\n", "module {\n}\n"), jobs=Jobs(2))
+    assert started == ["f0.mlir"]
+    # The same call again with the default: no setting of the process stayed behind.
     parse_modules(_sources("module {\n}\n", "module {\n}\n"))
     assert started == ["f0.mlir"]
 
@@ -159,16 +168,16 @@ def test_busy_is_the_least_of_its_snapshots(monkeypatch: pytest.MonkeyPatch) -> 
     # A task that woke for a moment is in one snapshot; a busy one in all.
     for seen, busy in (([2.0, 1.0, 2.0], 1.0), ([2.0, 2.0, 2.0], 2.0), ([3.0, 2.0, 2.0], 2.0)):
         snapshots = iter(seen)
-        monkeypatch.setattr(fork, "_runnable", lambda: next(snapshots))
-        assert fork._busy() == busy
-    monkeypatch.setattr(fork, "_runnable", lambda: None)
-    monkeypatch.setattr(fork.os, "getloadavg", lambda: (0.5, 0.0, 0.0))
-    assert fork._busy() == 0.5
+        monkeypatch.setattr(jobs, "_runnable", lambda: next(snapshots))
+        assert jobs._busy() == busy
+    monkeypatch.setattr(jobs, "_runnable", lambda: None)
+    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    assert jobs._busy() == 0.5
 
 
 def test_busy_counts_this_process() -> None:
     # Whatever else runs, this test's own process is runnable while it asks.
-    assert fork._busy() >= 1 or not Path("/proc/loadavg").exists()
+    assert jobs._busy() >= 1 or not Path("/proc/loadavg").exists()
 
 
 def test_a_child_done_before_its_caller_sends_everything(monkeypatch: pytest.MonkeyPatch) -> None:

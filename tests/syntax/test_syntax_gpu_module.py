@@ -35,8 +35,7 @@ from spec.syntax.printing import join_outputs, print_op
 from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 
 # The inputs use ops of unregistered dialects; mlir-opt-19 reads them with
-# --allow-unregistered-dialect, and so do we.
-pytestmark = pytest.mark.usefixtures("unregistered_allowed")
+# --allow-unregistered-dialect, and so does every parse here (`allow_unregistered=True`).
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -206,7 +205,7 @@ PRINTED = {
 
 
 def _print(text: str, generic: bool = False) -> str:
-    return print_op(parse_module(text), generic)
+    return print_op(parse_module(text, allow_unregistered=True), generic)
 
 
 def _mlir_opt_19(text: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -238,7 +237,8 @@ def test_both_forms_byte_identical_to_mlir_opt_19(case: str, generic: bool, tmp_
 
 def test_handler_and_targets_are_properties() -> None:
     module = parse_module(
-        'gpu.module @k <#gpu.select_object<1>> [#nvvm.target, #rocdl.target<chip = "gfx90a">] attributes {x}' + _BODY
+        'gpu.module @k <#gpu.select_object<1>> [#nvvm.target, #rocdl.target<chip = "gfx90a">] attributes {x}' + _BODY,
+        allow_unregistered=True,
     )
     op = module.regions[0].blocks[0].ops[0]
     assert set(op.properties) == {"sym_name", "offloadingHandler", "targets"}
@@ -704,7 +704,7 @@ def test_syntax_errors_located_like_mlir_opt_19(case: str, tmp_path: Path) -> No
     assert first.startswith(f"{where}: error: ")
     del message  # mlir-opt-19's wording, pinned by the test below
     with pytest.raises(DiagnosticError):
-        parse_module(text)
+        parse_module(text, allow_unregistered=True)
 
 
 @needs_mlir19
@@ -760,5 +760,5 @@ def test_hash_attr_terminal_is_linear_on_100kb_lines(case: str) -> None:
     text = '"t.op"() {a = ' + _PATHOLOGICAL[case] + "} : () -> ()\n"
     start = time.perf_counter()
     with pytest.raises(DiagnosticError):
-        parse_module(text)
+        parse_module(text, allow_unregistered=True)
     assert time.perf_counter() - start < 10

@@ -2,7 +2,7 @@
 
 For the reference and the seed (which has bugs): a program parsed once and copied by pickling for the refimpl, and Z3
 answers of guarded queries shared across programs
-(`encode_guarded.PROVED_GUARDED`), against the plain path (`--plain`:
+(`exhaustive.SHARED_PROOFS`, given to each check as `CheckOptions.proofs`), against the plain path (`--plain`:
 parsed twice, every query asked afresh): the same verdict, signature,
 message and text for every program of `whole` up to size 2.
 """
@@ -13,18 +13,22 @@ from collections.abc import Iterator
 
 import pytest
 
-from verifier.harness.exhaustive import RefimplRunner, Result, set_plain
+import verifier
+from spec.syntax.parser import parse_module
+from verifier.harness import exhaustive
+from verifier.harness.exhaustive import RefimplRunner, Result
 from verifier.programs.enumeration import WHOLE, batched, programs_up_to
-from verifier.smt import encode_guarded
 from verifier.smt.solver import ProvedQueries
+
+SHARED = exhaustive.SHARED_PROOFS
 
 
 @pytest.fixture
 def fresh_caches() -> Iterator[None]:
-    encode_guarded.PROVED_GUARDED.clear()
-    encode_guarded.PROVED_GUARDED.hits = 0
+    SHARED.clear()
+    SHARED.hits = 0
     yield
-    encode_guarded.PROVED_GUARDED.enabled = False
+    SHARED.clear()
 
 
 def _run(mode: str, plain: bool) -> dict[str, tuple[str, str, str, str]]:
@@ -40,11 +44,11 @@ def _run(mode: str, plain: bool) -> dict[str, tuple[str, str, str, str]]:
 @pytest.mark.parametrize("mode", ["reference", "seed"])
 def test_shortcuts_agree_with_the_plain_path(fresh_caches: None, mode: str) -> None:
     plain = _run(mode, True)
-    assert encode_guarded.PROVED_GUARDED.hits == 0 and len(encode_guarded.PROVED_GUARDED) == 0
-    hits = encode_guarded.PROVED_GUARDED.hits
+    assert SHARED.hits == 0 and len(SHARED) == 0
+    hits = SHARED.hits
     fast = _run(mode, False)
     # The shortcut is taken, not just allowed.
-    assert encode_guarded.PROVED_GUARDED.hits > hits
+    assert SHARED.hits > hits
     assert len(plain) == 411
     assert fast == plain
     # The seed's bugs: the comparison covers refuted programs and their messages too.
@@ -52,15 +56,20 @@ def test_shortcuts_agree_with_the_plain_path(fresh_caches: None, mode: str) -> N
     assert verdicts >= ({"verified", "bounded", "refuted"} if mode == "seed" else {"verified", "bounded"})
 
 
-def test_sharing_is_on_only_while_a_run_checks_its_programs(fresh_caches: None) -> None:
-    assert not encode_guarded.PROVED_GUARDED.enabled
-    set_plain(False)
-    assert encode_guarded.PROVED_GUARDED.enabled
-    set_plain(True)
-    assert not encode_guarded.PROVED_GUARDED.enabled
+def test_only_the_runs_checks_share_proofs(fresh_caches: None) -> None:
     for batch in batched(programs_up_to(WHOLE, 2), 500):
         RefimplRunner("reference", 10_000).run(batch)
-    assert not encode_guarded.PROVED_GUARDED.enabled and len(encode_guarded.PROVED_GUARDED) > 0
+    assert len(SHARED) > 0
+    # A check given no table (every check but an exhaustive run's) asks Z3
+    # afresh: the run's proofs do not reach it.
+    kept, hits = len(SHARED), SHARED.hits
+    mine = ProvedQueries(1000)
+    for p in programs_up_to(WHOLE, 2):
+        before, after = parse_module(p.text, "in.mlir"), parse_module(p.text, "out.mlir")
+        verifier.check(before, after)
+        verifier.check(before, after, proofs=mine)
+    # The table a check is given is the one it uses.
+    assert (len(SHARED), SHARED.hits) == (kept, hits) and len(mine) > 0
 
 
 def test_path_choices_is_on_path_choices() -> None:
@@ -98,8 +107,3 @@ def test_proved_guarded_is_bounded_and_most_recent_first() -> None:
     assert ("q", 2) in cache  # a hit makes it the most recent
     cache.add([("q", 5)])
     assert ("q", 2) in cache and ("q", 3) not in cache
-    cache.enabled = False
-    assert ("q", 2) not in cache
-    cache.add([("q", 6)])
-    cache.enabled = True
-    assert ("q", 6) not in cache

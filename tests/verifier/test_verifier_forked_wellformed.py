@@ -1,4 +1,5 @@
-"""Well-formedness checked in a forked child (`pipeline.correspond`).
+"""Well-formedness checked in a forked child (`pipeline.correspond`, through
+`second_process.well_formed_while`).
 
 On a large output the verifier checks well-formedness in a forked child
 while it matches the output's ops to the input's. The child sends back
@@ -15,7 +16,9 @@ import os
 
 import pytest
 
-import spec.fork_child as fork
+import parallel.fork as fork
+import parallel.jobs as jobs
+from parallel import Jobs
 from spec.syntax.parser import parse_module
 from verifier.match.wellformed import well_formed
 from verifier.proof import pipeline
@@ -49,9 +52,12 @@ def _func(text: str):  # type: ignore[no-untyped-def]
     return next(op for op in module.walk() if op.name == "func.func")
 
 
+ANY_SIZE = Jobs(2)
+"""`--jobs 2`: any size is worth a fork (with `can_fork` patched to say yes)."""
+
+
 def _forced(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fork, "JOBS", 2)  # any size
-    monkeypatch.setattr(fork, "can_fork", lambda: True)
+    monkeypatch.setattr(jobs, "can_fork", lambda: True)
 
 
 @pytest.mark.parametrize("text", [ILL_FORMED, INPUT], ids=["ill-formed", "well-formed"])
@@ -59,10 +65,10 @@ def test_the_child_finds_what_the_caller_would(monkeypatch: pytest.MonkeyPatch, 
     fin, fout = _func(INPUT), _func(text)
     expected = [(m.kind, m.message, m.out_op, m.in_op) for m in well_formed(fout)]
     started: list[object] = []
-    real_start = pipeline.Forked.start
-    monkeypatch.setattr(pipeline.Forked, "start", classmethod(lambda cls, fn: started.append(fn) or real_start(fn)))
+    real_start = fork.Forked.start
+    monkeypatch.setattr(fork.Forked, "start", classmethod(lambda cls, fn: started.append(fn) or real_start(fn)))
     _forced(monkeypatch)
-    corr, problems = pipeline.correspond(fin, fout)
+    corr, problems = pipeline.correspond(fin, fout, ANY_SIZE)
     assert started, "well-formedness was not forked"
     got = [(m.kind, m.message, m.out_op, m.in_op) for m in problems if m.kind == "ill-formed"]
     assert got == expected
@@ -78,14 +84,13 @@ def test_a_child_that_sends_nothing_leaves_the_check_here(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(fork.pickle, "dump", broken)
     _forced(monkeypatch)
-    _, problems = pipeline.correspond(fin, fout)
+    _, problems = pipeline.correspond(fin, fout, ANY_SIZE)
     assert [(m.message, m.out_op) for m in problems if m.kind == "ill-formed"] == expected and expected
 
 
 def test_small_outputs_are_checked_here(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[object] = []
-    monkeypatch.setattr(pipeline.Forked, "start", classmethod(lambda cls, fn: started.append(fn)))
-    monkeypatch.setattr(fork, "can_fork", lambda: True)
-    monkeypatch.setattr(fork, "JOBS", None)
+    monkeypatch.setattr(fork.Forked, "start", classmethod(lambda cls, fn: started.append(fn)))
+    _forced(monkeypatch)
     pipeline.correspond(_func(INPUT), _func(ILL_FORMED))
     assert started == []

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import verifier
+from spec.syntax.parser import parse_module
 from verifier.output import progress
 from verifier.output.progress import Progress
 
@@ -89,15 +91,16 @@ def test_thread_redraws_and_stops() -> None:
     assert p._thread is None
 
 
-def test_default_hook_is_disabled() -> None:
-    assert not progress.current().enabled
-    progress.current().count(1, 2, "x")  # a no-op
-    mine = progress.install(Progress(FakeTty()))
-    try:
-        assert progress.current() is mine
-    finally:
-        progress.install(None)
-    assert not progress.current().enabled
+def test_a_check_reports_to_the_progress_it_is_given() -> None:
+    text = (ROOT / "examples" / "demo.mlir").read_text()
+    before, after = parse_module(text, "in.mlir"), parse_module(text, "out.mlir")
+    mine = Progress(FakeTty(), delay=0.0)
+    verifier.check(before, after, progress=mine)
+    assert mine.phase_name == "check" and "@demo" in mine.line()
+    # Without one, a check reports to `DISABLED`, which takes nothing in.
+    verifier.check(before, after)
+    progress.DISABLED.count(1, 2, "x")
+    assert not progress.DISABLED.enabled and progress.DISABLED.phase_name == "" and progress.DISABLED.phases == []
 
 
 def test_cli_into_a_pipe_draws_nothing() -> None:
@@ -110,20 +113,19 @@ def test_cli_into_a_pipe_draws_nothing() -> None:
 def test_a_progress_line_leaves_forking_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     # On a terminal the redrawing thread runs for the whole check: it must
     # not make `can_fork` refuse (the check would run in one process).
-    from spec import fork_child
+    from parallel import jobs
 
-    monkeypatch.setattr(fork_child, "_busy", lambda: 0.0)
-    if hasattr(fork_child.os, "sched_getaffinity"):
-        monkeypatch.setattr(fork_child.os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr(fork_child, "JOBS", None)
+    monkeypatch.setattr(jobs, "_busy", lambda: 0.0)
+    if hasattr(jobs.os, "sched_getaffinity"):
+        monkeypatch.setattr(jobs.os, "sched_getaffinity", lambda pid: {0, 1})
     # Threads already running here (a test runner's) count as harmless.
-    monkeypatch.setattr(fork_child, "WAITING_THREADS", threading.active_count() - 1)
-    assert fork_child.can_fork()
+    monkeypatch.setattr(jobs, "WAITING_THREADS", threading.active_count() - 1)
+    assert jobs.can_fork()
     p = Progress(FakeTty(), delay=0.0, interval=0.01).start()
     try:
         assert p._thread is not None and p._thread.is_alive()
-        assert fork_child.can_fork()
+        assert jobs.can_fork()
     finally:
         p.finish()
-    assert fork_child.can_fork()
-    assert fork_child.WAITING_THREADS == threading.active_count() - 1
+    assert jobs.can_fork()
+    assert jobs.WAITING_THREADS == threading.active_count() - 1

@@ -1,6 +1,6 @@
-"""`Prover.prove_all` with half of its groups asked by a forked child gives
-the outcomes it gives alone: the same verdicts, violations, counterexample
-schedules and query counts."""
+"""`Prover.prove_all` with half of its groups asked by a forked child
+(`verifier.proof.second_process.Sharing`) gives the outcomes it gives alone:
+the same verdicts, violations, counterexample schedules and query counts."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-import spec.fork_child
+import parallel.fork as fork
 import verifier
+import verifier.proof.second_process as second
 import verifier.smt.encode as encode
 from bench.bench_verify import generate
 from spec.syntax.parser import parse_module
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @functools.lru_cache(maxsize=1)
 def _texts() -> tuple[str, str]:
-    """A straight-line function of 1,500 GPU ops (well over the 16 groups of
+    """A straight-line function of 1,500 GPU ops (well over the 2 groups of
     obligations `_report` sets as `MIN_FORKED_GROUPS`) and its rewrite by the refimpl
     with every fifth blocking wait dropped: proved groups and refuted ones."""
     text = generate(1500, seed=5)
@@ -41,12 +42,12 @@ def _texts() -> tuple[str, str]:
 
 
 def _report(monkeypatch: pytest.MonkeyPatch, forking: bool) -> dict:
-    monkeypatch.setattr(encode, "can_fork", lambda: forking)
+    monkeypatch.setattr("parallel.jobs.can_fork", lambda: forking)
     # Equal queries are asked once (`Prover.query`): this function has only
     # a few distinct ones, so one query per group and a low threshold make
     # several groups, every other one handed to the child.
     monkeypatch.setattr(encode, "DEFAULT_BATCH", 1)
-    monkeypatch.setattr(encode, "MIN_FORKED_GROUPS", 2)
+    monkeypatch.setattr(second, "MIN_FORKED_GROUPS", 2)
     text, out = _texts()
     r = verifier.check(parse_module(text, "in.mlir"), parse_module(out, "out.mlir"))
     data = json.loads(r.json_text())
@@ -56,14 +57,14 @@ def _report(monkeypatch: pytest.MonkeyPatch, forking: bool) -> dict:
 
 def test_forked_groups_give_the_same_report(monkeypatch: pytest.MonkeyPatch) -> None:
     alone = _report(monkeypatch, False)
-    real_start = encode.Forked.start.__func__
+    real_start = fork.Forked.start.__func__
     children: list[object] = []
 
     def counted(cls: type, fn: object) -> object:
         children.append(fn)
         return real_start(cls, fn)
 
-    monkeypatch.setattr(encode.Forked, "start", classmethod(counted))
+    monkeypatch.setattr(fork.Forked, "start", classmethod(counted))
     forked = _report(monkeypatch, True)
     assert children  # the comparison is not vacuous: groups went to a child
     assert alone["data"]["verdict"] == "refuted"
@@ -82,20 +83,20 @@ def test_a_child_that_sends_nothing_leaves_the_work_to_the_parent(monkeypatch: p
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("no pickling")
 
-    monkeypatch.setattr(spec.fork_child.pickle, "dump", broken)
+    monkeypatch.setattr(fork.pickle, "dump", broken)
     assert _report(monkeypatch, True) == alone
 
 
 def test_small_problems_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[object] = []
-    monkeypatch.setattr(encode.Forked, "start", classmethod(lambda cls, fn: started.append(fn)))
+    monkeypatch.setattr(fork.Forked, "start", classmethod(lambda cls, fn: started.append(fn)))
     text, out = _texts()
     ma, mb = parse_module(text, "in.mlir"), parse_module(out, "out.mlir")
-    monkeypatch.setattr(encode, "can_fork", lambda: True)
-    monkeypatch.setattr(encode, "MIN_FORKED_GROUPS", 10**6)
+    monkeypatch.setattr("parallel.jobs.can_fork", lambda: True)
+    monkeypatch.setattr(second, "MIN_FORKED_GROUPS", 10**6)
     verifier.check(ma, mb)
     assert started == []
-    monkeypatch.setattr(encode, "MIN_FORKED_GROUPS", 2)
+    monkeypatch.setattr(second, "MIN_FORKED_GROUPS", 2)
     monkeypatch.setattr(encode, "DEFAULT_BATCH", 1)
     verifier.check(ma, mb)
     assert started

@@ -24,12 +24,14 @@ import random
 import pytest
 import z3
 
-from spec import fork_child
+import parallel.fork as fork
+from parallel import Jobs
 from spec.ir import Operation
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
 from spec.semantics.union_graph import ALWAYS, GuardedGraph
 from verifier.proof.reach import reachable
+from verifier.proof.second_process import Sharing
 from verifier.smt import encode
 from verifier.smt.encode import Prover
 from verifier.smt.solver import Status
@@ -83,7 +85,7 @@ def test_groups_answer_as_single_queries_and_as_reachability(seed: int) -> None:
     pairs = [(rng.randrange(100), rng.randrange(200, 300)) for _ in range(40)]
     pairs += [(a, a + rng.randrange(1, 5)) for a in rng.sample(range(290), 30)]
     prover = Prover(g)
-    grouped = prover.prove_all(pairs, batch=40, fork=False)
+    grouped = prover.prove_all(pairs, batch=40)
     need = max(prover.query(*p).nodes for p in pairs)
     assert prover.constants is not None and len(prover.constants.names) >= need
     alone = Prover(g)
@@ -147,7 +149,7 @@ def test_equal_queries_are_the_same_formula_renamed(seed: int) -> None:
     pairs = [(a, b) for a, b in ((rng.randrange(50), rng.randrange(50)) for _ in range(120)) if a != b]
     pg, ph = Prover(g), Prover(h)
     assert [pg.query(a, b) for a, b in pairs] == [ph.query(a + shift, b + shift) for a, b in pairs]
-    outcomes = pg.prove_all(pairs, batch=16, fork=False)
+    outcomes = pg.prove_all(pairs, batch=16)
     assert pg.checks < len(pairs)  # the distinct queries only (and the refuted ones again)
     for (a, b), o in zip(pairs, outcomes, strict=True):
         assert o.status == Prover(g).prove(a, b).status
@@ -176,7 +178,8 @@ def test_queries_made_half_in_a_child_are_the_same(monkeypatch: pytest.MonkeyPat
     g = _graph(60, 110, 3, True)
     rng = random.Random(3)
     pairs = [(a, b) for a, b in ((rng.randrange(60), rng.randrange(60)) for _ in range(200)) if a != b]
-    alone = Prover(g).queries(pairs, fork=False)
+    alone = Prover(g).queries(pairs)
+    halved = Sharing(Jobs(force=True))
     made_here: list[tuple[int, int]] = []
     real = Prover.query
 
@@ -185,14 +188,14 @@ def test_queries_made_half_in_a_child_are_the_same(monkeypatch: pytest.MonkeyPat
         return real(self, src, dst)
 
     monkeypatch.setattr(Prover, "query", counted)
-    forked = Prover(g).queries(pairs, fork=True)
+    forked = Prover(g, share=halved).queries(pairs)
     assert forked == alone
     assert made_here == pairs[: len(pairs) // 2]  # the child made the second half
     assert len(set(map(id, forked[0]))) == len(forked[1])  # equal queries are one object
     # A child that sends nothing: this process makes its half too.
-    monkeypatch.setattr(fork_child.pickle, "dump", lambda *a, **k: None)
+    monkeypatch.setattr(fork.pickle, "dump", lambda *a, **k: None)
     made_here.clear()
-    assert Prover(g).queries(pairs, fork=True) == alone
+    assert Prover(g, share=halved).queries(pairs) == alone
     assert made_here == pairs
 
 

@@ -78,8 +78,7 @@ from verifier.harness.gate import Failure
 from verifier.output.progress import Progress
 from verifier.programs.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
 from verifier.proof.budget import default_seconds
-from verifier.smt import encode_guarded
-from verifier.smt.solver import Status
+from verifier.smt.solver import ProvedQueries, Status
 
 if TYPE_CHECKING:
     from spec.ir import Operation
@@ -122,14 +121,21 @@ def signature(report: Report) -> tuple[str, str]:
 
 
 def _judge(
-    pid: str, size: int, text: str, module_in: Operation, module_out: Operation, t0: float, timeout_ms: int
+    pid: str,
+    size: int,
+    text: str,
+    module_in: Operation,
+    module_out: Operation,
+    t0: float,
+    timeout_ms: int,
+    proofs: ProvedQueries | None = None,
 ) -> Result:
     import verifier
 
     # Each program within `python -m verifier check`'s default budget: one
     # that would hold the run for long is `unknown`, not a hang.
     budget_s = default_seconds(module_in)
-    report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s)
+    report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s, proofs=proofs)
     verdict = report.verdict
     sig, msg = signature(report) if verdict == "refuted" else ("", "")
     if verdict in ("unknown", "inconsistent"):
@@ -150,61 +156,54 @@ class RefimplRunner:
 
     Each program is parsed once; the refimpl rewrites a copy made by
     pickling the parsed module (a third of a parse's cost, and the same IR:
-    `spec.syntax.parse_in_child` hands IR over the same way). `plain` parses
-    twice instead, and (`set_plain`) Z3 answers are not shared across
-    programs: the path the shortcuts are checked against."""
+    `spec.syntax.parse_many` hands IR over the same way), and every check
+    takes the guarded queries proved before in this process as proved
+    (`SHARED_PROOFS`). `plain` parses twice instead and shares no Z3 answer
+    across programs: the path the shortcuts are checked against."""
 
     mode: str
     timeout_ms: int
     plain: bool = False
 
     def run(self, batch: list[Program]) -> list[Result]:
-        set_plain(self.plain)
+        proofs = None if self.plain else SHARED_PROOFS
         out = []
-        try:
-            for p in batch:
-                t0 = time.perf_counter()
-                module_in = parse_module(p.text, "<input>")
-                if self.plain:
-                    copy = parse_module(p.text, "<input>")
-                else:
-                    copy = pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
-                result = reference_impl.rewrite(copy, self.mode)
-                if not result.ok:
-                    out.append(
-                        _failed(
-                            p,
-                            Failure.IMPL_FAILED,
-                            "".join(render(d, {"<input>": p.text}) for d in result.diagnostics),
-                            t0,
-                        )
+        for p in batch:
+            t0 = time.perf_counter()
+            module_in = parse_module(p.text, "<input>")
+            if self.plain:
+                copy = parse_module(p.text, "<input>")
+            else:
+                copy = pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
+            result = reference_impl.rewrite(copy, self.mode)
+            if not result.ok:
+                out.append(
+                    _failed(
+                        p,
+                        Failure.IMPL_FAILED,
+                        "".join(render(d, {"<input>": p.text}) for d in result.diagnostics),
+                        t0,
                     )
-                    continue
-                out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms))
-        finally:
-            # Shared proofs are for this run's programs only (`set_plain`).
-            share_proofs(False)
+                )
+                continue
+            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs))
         return out
 
     def label(self) -> str:
         return f"refimpl --mode {self.mode} (in-process)"
 
 
-def set_plain(plain: bool) -> None:
-    """Share Z3's proofs of guarded queries across the programs of this run
-    (`verifier.smt.encode_guarded.PROVED_GUARDED`) or, `plain`, ask Z3 every
-    query afresh. Off outside exhaustive runs (`main` turns it off again at
-    the end): a check's verdict then never depends on what the process
-    checked before. Within one function's check, straight-line queries
-    are shared either way (`verifier.smt.solver.ProvedQueries`)."""
-    share_proofs(not plain)
-    if plain:
-        encode_guarded.PROVED_GUARDED.clear()
-
-
-def share_proofs(on: bool) -> None:
-    """Turn the sharing of guarded proofs across programs on or off."""
-    encode_guarded.PROVED_GUARDED.enabled = on
+SHARED_PROOFS = ProvedQueries(20_000)
+"""The guarded queries this process's exhaustive checks have proved, handed
+to every check a `RefimplRunner` runs (not `plain`) as its
+`CheckOptions.proofs`; any other check is given none, so its verdict never
+depends on what the process checked before. 2-3 KB a key over `whole` to
+size 4, so at most some 60 MB; an exhaustive run's programs come in an
+order where equal queries are near each other. A cache of Z3's `unsat`
+answers: a query found here is one Z3 proved, so an answer it gives is the
+one Z3 gives, short of a query Z3 would now give up on (its timeout, the
+run's budget), which stays proved. Within one function's check,
+straight-line queries are shared either way (`FunctionRun.proved`)."""
 
 
 @dataclass(frozen=True)
@@ -297,6 +296,8 @@ def select(
 
 
 _WORKER_RUNNER: Runner | None = None
+"""In a worker process of `--jobs`: the run's runner, set once by the pool's
+initializer (`_worker_init`), so that each batch sends only its programs."""
 
 
 def _worker_init(runner: Runner) -> None:

@@ -459,9 +459,6 @@ def run(
     on_outcome: Callable[[str, Comparison], None] | None = None,
 ) -> dict[str, Report]:
     """Run `count` inputs (indices 0..count-1 of `seed`) in each mode."""
-    from spec.syntax.parser import allow_unregistered_dialects
-
-    allow_unregistered_dialects(True)
     seeds = seeds if seeds is not None else load_seeds()
     reports = {m: Report(m) for m in modes}
     for lo in range(0, count, batch):
@@ -478,9 +475,6 @@ def run(
 
 
 def check_one(binary: str, text: str, mode: str) -> Comparison:
-    from spec.syntax.parser import allow_unregistered_dialects
-
-    allow_unregistered_dialects(True)
     return compare(0, text, ours(text, mode), theirs(binary, [text], mode)[0])
 
 

@@ -25,6 +25,7 @@ from json import dumps
 
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation
+from spec.syntax.options import ParseOptions
 from spec.syntax.parser import parse_module, split_input
 from spec.tool import Source
 from verifier import CheckOptions, check
@@ -34,9 +35,15 @@ EXIT_ORDER = (0, 4, 3, 1)
 """Exit codes from the least to the most severe verdict."""
 
 
-def chunk_reports(src_in: Source, src_out: Source, options_for: Callable[[Operation], CheckOptions]) -> list[Report]:
-    """One report per chunk pair (raises DiagnosticError on a chunk that
-    does not parse or on chunk counts that differ)."""
+def chunk_reports(
+    src_in: Source,
+    src_out: Source,
+    options_for: Callable[[Operation], CheckOptions],
+    parse_options: ParseOptions | None = None,
+) -> list[Report]:
+    """One report per chunk pair, each chunk parsed with `parse_options`
+    (raises DiagnosticError on a chunk that does not parse or on chunk
+    counts that differ)."""
     ins, outs = split_input(src_in.text), split_input(src_out.text)
     if len(ins) != len(outs):
         raise DiagnosticError(
@@ -49,8 +56,8 @@ def chunk_reports(src_in: Source, src_out: Source, options_for: Callable[[Operat
     for (text_in, line_in), (text_out, line_out) in zip(ins, outs):
         pairs.append(
             (
-                parse_module(text_in, src_in.name, line_in),
-                parse_module(text_out, src_out.name, line_out, dominance=False),
+                parse_module(text_in, src_in.name, line_in, options=parse_options),
+                parse_module(text_out, src_out.name, line_out, dominance=False, options=parse_options),
             )
         )
     reports = []

@@ -526,7 +526,8 @@ class _Matcher:
 
 
 _PURE: dict[str, bool] = {}
-"""Op name -> pure and not a terminator (asked once per op of the output)."""
+"""Op name -> pure and not a terminator (asked once per op of the output).
+A cache: the registry is fixed once it is imported."""
 
 
 def _pure_name(name: str) -> bool:
@@ -539,7 +540,8 @@ def _pure_name(name: str) -> bool:
 
 
 _PLAIN: dict[str, bool] = {}
-"""Op name -> `_plain_name` (asked once per op of the output)."""
+"""Op name -> `_plain_name` (asked once per op of the output). A cache, as
+`_PURE`."""
 
 
 def _plain_name(name: str) -> bool:

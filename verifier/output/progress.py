@@ -20,10 +20,9 @@ copies a stream lock held by the thread. `finish()` stops the thread and
 clears the line; if something was shown it leaves one line with the total
 time and the time per phase.
 
-The hook is module-level so that deep code (a prover's loop) needs no
-parameter threaded through it: `progress.current()` is a disabled
-`Progress` unless a command line installed one (`progress.install`), and
-a disabled one's methods return at once.
+A check is handed its `Progress` (`CheckOptions.progress`), which its
+budget and provers report to; without one they report to `DISABLED`, whose
+methods return at once.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from spec import fork_child
+from parallel import jobs
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -80,9 +79,9 @@ class Progress:
         thread); returns self."""
         if self.enabled and self._thread is None:
             self._thread = threading.Thread(target=self._tick, name="progress", daemon=True)
-            # Forking beside it stays allowed (`spec.fork_child.can_fork`):
+            # Forking beside it stays allowed (`parallel.jobs.can_fork`):
             # on a terminal the check would otherwise run in one process.
-            fork_child.WAITING_THREADS += 1
+            jobs.WAITING_THREADS += 1
             self._thread.start()
         return self
 
@@ -126,7 +125,7 @@ class Progress:
             self._stop.set()
             self._thread.join()
             self._thread = None
-            fork_child.WAITING_THREADS -= 1
+            jobs.WAITING_THREADS -= 1
         now = self.clock()
         self._end_phase(now)
         if not self.shown:
@@ -166,18 +165,6 @@ class Progress:
             self.enabled = False  # a terminal gone away: stop drawing, never fail the run
 
 
-_DISABLED = Progress(enabled=False)
-_current = _DISABLED
-
-
-def current() -> Progress:
-    """The run's `Progress` (a disabled one unless `install`ed)."""
-    return _current
-
-
-def install(p: Progress | None) -> Progress:
-    """Make `p` the run's `Progress` (None: none); returns it (or the
-    disabled one)."""
-    global _current
-    _current = p if p is not None else _DISABLED
-    return _current
+DISABLED = Progress(enabled=False)
+"""A `Progress` that shows nothing: every method returns at once, so it is
+never started and never changes; one for the whole process."""

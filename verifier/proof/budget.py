@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from spec.ir import Operation
+from verifier.output.progress import DISABLED, Progress
 
 if TYPE_CHECKING:
     from verifier.output.report import FunctionReport
@@ -126,7 +127,9 @@ class Watchdog:
 
 
 WATCHDOG = Watchdog()
-"""The process's watchdog (`Budget.watch`)."""
+"""The process's watchdog (`Budget.watch`): one thread, whose timers each
+`Budget` sets and cancels for itself, so nothing of one run reaches
+another."""
 
 
 def _new_watchdog_in_child() -> None:
@@ -164,6 +167,9 @@ class Budget:
     """The function running when the watchdog found the budget spent."""
     expired_reason: str = ""
     """`reason` then."""
+    progress: Progress = field(default=DISABLED, repr=False, compare=False)
+    """Where `at` and `count` show how far the run is (the check's
+    `CheckOptions.progress`; by default nowhere)."""
     _timers: list[int] = field(default_factory=list)
     """The watchdog's calls for this budget (`Watchdog.call_at` ids)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -199,24 +205,20 @@ class Budget:
 
     def at(self, function: str | None = None, phase: str = "", done: int = 0, total: int = 0) -> None:
         """The run reached `phase` of `function` (None: the same function),
-        `done` of `total` obligations decided; shown on a terminal."""
-        from verifier.output import progress
-
+        `done` of `total` obligations decided; shown on `progress`."""
         if function is not None:
             self.function = function
         self.phase, self.done, self.total = phase, done, total
         where = f"@{self.function}" + (f": {phase}" if phase else "")
-        progress.current().phase("check", where)
+        self.progress.phase("check", where)
         if total:
-            progress.current().count(done, total, "obligations")
+            self.progress.count(done, total, "obligations")
 
     def count(self, done: int, total: int) -> None:
         """`done` of the function's `total` obligations decided (cheap: called per query)."""
         self.done, self.total = done, total
         if done % 64 == 0:
-            from verifier.output import progress
-
-            progress.current().count(done, total, "obligations")
+            self.progress.count(done, total, "obligations")
 
     @property
     def reason(self) -> str:

@@ -136,7 +136,9 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     by reachability on concrete paths. False if the verdict is already set
     (inconsistent)."""
     tally = run.tally
-    prover = GuardedProver(graphs.sym, graphs.gin, graphs.gout, run.options.unroll, run.options.solver, run.budget)
+    prover = GuardedProver(
+        graphs.sym, graphs.gin, graphs.gout, run.options.unroll, run.options.solver, run.budget, run.options.proofs
+    )
     run.budget.at(phase="z3")
     t1 = time.perf_counter()
     c1 = time.process_time()

@@ -25,6 +25,7 @@ from verifier.proof.obligations import obligations
 from verifier.proof.reach import reachable
 from verifier.proof.replay import Replay, replay
 from verifier.proof.run import FunctionRun
+from verifier.proof.second_process import Sharing
 from verifier.smt.encode import Prover
 from verifier.smt.solver import Status
 
@@ -49,7 +50,7 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
     corr, tally = run.corr, run.tally
     obls = obligations(gin)
     tally.obligations += len(obls)
-    prover = Prover(gout, run.options.solver, run.proved)
+    prover = Prover(gout, run.options.solver, run.proved, share=Sharing(run.options.jobs), progress=run.budget.progress)
     ends: list[tuple[Event, Event, Operation, Operation]] = []
     for ob in obls:
         a_out = corr.to_output.get(ob.first)
@@ -71,9 +72,9 @@ def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: se
     outcomes = prover.prove_all([(ea.end, eb.start) for ea, eb, _, _ in ends])
     run.time("reach", t1 - t0)
     run.time("z3", time.perf_counter() - t1)
-    # CPU time too (a forked child's included): on a loaded machine it is
+    # CPU time too (a second process's included): on a loaded machine it is
     # the steadier figure.
-    run.time("z3_cpu", time.process_time() - c1 + prover.forked_cpu)
+    run.time("z3_cpu", time.process_time() - c1 + prover.helper_cpu)
     tally.z3_checks += prover.checks
     for ob, (ea, eb, a_out, b_out), holds, outcome in zip(obls, ends, reach, outcomes):
         if outcome.status == Status.UNKNOWN:

@@ -23,7 +23,10 @@
                        proved by induction on its iterations (`induction.py`)
     match_module       nothing changed outside the functions
 
-The result is a `report.Report`. Options travel as one `CheckOptions`.
+The result is a `report.Report`. Options travel as one `CheckOptions`, with
+the run's `Jobs` (which steps a second process may share:
+`second_process.py`) and its `Progress` (a terminal's status line), so that
+nothing of the process's state steers a check.
 `check(..., prove_step=...)` replaces the `prove` step: the tests' path-by-path
 reference (`tests/support/path_reference.py`) plugs in there.
 """
@@ -38,12 +41,12 @@ from typing import Any
 
 import z3
 
-from spec import fork_child, registry
-from spec.fork_child import Forked
+from parallel import DEFAULT_JOBS, Jobs
+from spec import registry
 from spec.ir import Operation, symbol_path
 from verifier.match.correspondence import Correspondence, Mismatch, match
 from verifier.match.module_match import match_module
-from verifier.match.wellformed import well_formed
+from verifier.output.progress import DISABLED
 from verifier.output.report import Endpoint, FunctionReport, Report, Violation
 from verifier.proof import induction
 from verifier.proof.blocking import added_waits
@@ -53,6 +56,7 @@ from verifier.proof.every_path import Undecided, build_graphs, check_all_paths
 from verifier.proof.lemma import LoopLemma
 from verifier.proof.one_path import prove_one_path
 from verifier.proof.run import CheckOptions, FunctionRun, Tally
+from verifier.proof.second_process import well_formed_while
 from verifier.smt.solver import Status
 
 __all__ = ["CheckOptions", "FunctionPair", "check", "check_function", "correspond", "functions_of", "pair_functions"]
@@ -115,7 +119,7 @@ def check(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        budget = Budget(opts.budget_s).watch(opts.on_overrun)
+        budget = Budget(opts.budget_s, progress=opts.progress or DISABLED).watch(opts.on_overrun)
         try:
             report = _check_modules(input_module, output_module, opts, budget, prove_step or prove)
         finally:
@@ -204,53 +208,13 @@ def _check_modules(
     return Report(tuple(functions), timings=timings)
 
 
-MIN_FORKED_WELL_FORMED_OPS = 100_000
-"""Ops of an output function's body from which its well-formedness is
-checked in a forked child while this process matches (`correspond`), when a
-core is idle (`spec.fork_child.can_fork`; `--jobs 2` forks any size,
-`--jobs 1` none). At 100k GPU ops (352,000 output ops) that hides about a
-second of wall time; below, a fork costs more than it saves."""
-
-
-def correspond(fin: Operation, fout: Operation) -> tuple[Correspondence, list[Mismatch]]:
+def correspond(fin: Operation, fout: Operation, jobs: Jobs = DEFAULT_JOBS) -> tuple[Correspondence, list[Mismatch]]:
     """The correspondence of the output's ops to the input's, and what makes
-    the output no rewrite of the input (mismatches, ill-formed IR)."""
-    child = _well_formed_in_child(fout)
-    corr = match(fin, fout)
-    problems = _received_problems(child, fout) if child is not None else None
-    return corr, corr.mismatches + (problems if problems is not None else well_formed(fout))
-
-
-def _well_formed_in_child(fout: Operation) -> Forked | None:
-    """`well_formed(fout)` started in a forked child, if it pays (see
-    `MIN_FORKED_WELL_FORMED_OPS`). The child sends each problem as the
-    index of its op in `fout.nested_ops()` order and its message: a
-    `Mismatch` holds the op itself, which would pickle the whole module."""
-    blocks = fout.regions[0].blocks if fout.regions else []
-    size = sum(len(b.ops) for b in blocks)
-    if not fork_child.large_enough(size, MIN_FORKED_WELL_FORMED_OPS) or not fork_child.can_fork():
-        return None
-
-    def indexed() -> list[tuple[int, str, str]]:
-        problems = well_formed(fout)
-        if not problems:
-            return []
-        index = {id(op): i for i, op in enumerate(fout.nested_ops())}
-        return [(index[id(m.out_op)], m.kind, m.message) for m in problems]
-
-    return Forked.start(indexed)
-
-
-def _received_problems(child: Forked, fout: Operation) -> list[Mismatch] | None:
-    """The child's problems as `Mismatch`es of this process's ops; None if it
-    sent nothing (the caller checks well-formedness itself)."""
-    got = child.result()
-    if not isinstance(got, list):
-        return None
-    if not got:
-        return []
-    ops = list(fout.nested_ops())
-    return [Mismatch(kind, message, ops[i], None) for i, kind, message in got]
+    the output no rewrite of the input (mismatches, ill-formed IR). On a
+    large output, and where `jobs` allow it, a second process checks
+    well-formedness while this one matches (`second_process`)."""
+    corr, problems = well_formed_while(fout, jobs, lambda: match(fin, fout))
+    return corr, corr.mismatches + problems
 
 
 def check_function(
@@ -264,7 +228,7 @@ def check_function(
     """The pipeline for one pair of functions."""
     name = function_name(fin)
     t0 = time.perf_counter()
-    corr, problems = correspond(fin, fout)
+    corr, problems = correspond(fin, fout, opts.jobs)
     timings["match"] = timings.get("match", 0.0) + time.perf_counter() - t0
     blocking = added_waits(fin, fout, corr)
     problems = problems + blocking.refuted

@@ -2,7 +2,8 @@
 the report being filled in.
 
 `CheckOptions` is everything a caller may choose (`verifier.check`'s
-keyword arguments, the CLI's flags); `FunctionRun` is one function going
+keyword arguments, the CLI's flags), down to how many processes may share
+the work and where progress is shown; `FunctionRun` is one function going
 down the pipeline of `pipeline.py`: the pair of functions, their
 correspondence, the `Tally` the proof steps count into, the reasons of
 undecided obligations, the loop lemma's evidence, the run's budget and its
@@ -16,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from parallel import DEFAULT_JOBS, Jobs
 from spec.ir import Operation
 from spec.semantics.events import DEFAULT_UNROLL, EventGraph
 from verifier.match.correspondence import Correspondence
+from verifier.output.progress import Progress
 from verifier.output.report import Violation
 from verifier.proof.budget import Budget
 from verifier.proof.lemma import LoopLemma
@@ -63,6 +66,18 @@ class CheckOptions:
     """A function `bounded` because its loops carry tokens is proved for
     every trip count by induction on their iterations where it can be
     (`induction.py`); False: it stays `bounded`."""
+    jobs: Jobs = DEFAULT_JOBS
+    """`--jobs`: whether a forked second process may share the long steps
+    of a large check (`second_process.py`); the verdict is the same either
+    way."""
+    progress: Progress | None = field(default=None, compare=False)
+    """Where the run's phases and counts are shown (the command line's
+    status line on a terminal); None: nowhere."""
+    proofs: ProvedQueries | None = field(default=None, compare=False)
+    """Guarded queries proved by earlier checks, which this check may take
+    as proved and adds its own to (an exhaustive run shares one table across
+    its programs); None: every guarded query asked afresh, so the verdict
+    never depends on what was checked before."""
 
     @property
     def solver(self) -> SolverSettings:

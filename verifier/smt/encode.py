@@ -31,18 +31,13 @@ straight-line code any model of that window extends to the whole graph
 
 from __future__ import annotations
 
-import array
-import os
-import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import z3
 
-from spec import fork_child
-from spec.fork_child import Forked, can_fork
 from spec.semantics.events import EventGraph
-from verifier.output import progress
+from verifier.output.progress import DISABLED, Progress
 from verifier.smt.solver import (
     DEFAULT_SEED,
     DEFAULT_TIMEOUT_MS,
@@ -54,22 +49,11 @@ from verifier.smt.solver import (
     new_solver,
 )
 
-__all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "ObligationResult", "Prover"]
+__all__ = ["DEFAULT_SEED", "DEFAULT_TIMEOUT_MS", "IN_TURN", "ObligationResult", "Prover", "Query", "Share"]
 DEFAULT_BATCH = 64
 """Obligations asked per Z3 query (see `Prover.prove_all`)."""
 RENEW_AFTER = 4096
 """Slice copies asked of one solver before it is replaced by a fresh one."""
-MIN_FORKED_GROUPS = 640
-"""Fewer groups than this (about 41,000 distinct queries: straight-line
-code of any length has a handful, `Prover.query`) are all asked in one
-process (`Prover.prove_all`) unless `--jobs 2` asks
-otherwise (`spec.fork_child.JOBS`): below it the wall time a second
-process saves is worth less than the CPU time it costs (see
-`spec.syntax.parse_in_child.MIN_FORKED_BYTES`)."""
-MIN_FORKED_QUERIES = 50_000
-"""Obligations from which a forked child makes half of the queries
-(`Prover.queries`) when a core is idle (about 30,000 GPU ops of
-`bench/gen_programs.py`); below, the fork costs more than it saves."""
 WINDOW_MARGIN = 4
 """Nodes taken before and after the endpoints for a counterexample schedule."""
 MAX_SCHEDULE = 40
@@ -80,28 +64,68 @@ it (equal queries are asked once, so a long function needs a few dozen:
 making 1,024 up front cost 0.03 s)."""
 
 
+class Share(Protocol):
+    """How `Prover.prove_all` shares out its two long steps: making each
+    obligation's `Query`, and asking Z3 about groups of them. `IN_TURN` does
+    both here, in order; `verifier.proof.second_process.Sharing` gives part
+    of each to a second process. Either way the answers are the same."""
+
+    def queries(self, prover: Prover, pairs: list[tuple[int, int]]) -> list[Query]:
+        """`prover.query` of each pair, in order."""
+        ...
+
+    def proved(self, prover: Prover, groups: list[list[Query]]) -> set[Query]:
+        """The queries of `groups` that Z3 proves (`Prover.proved_in_turn`)."""
+        ...
+
+
+class _InTurn:
+    """Every step in this process, in order."""
+
+    def queries(self, prover: Prover, pairs: list[tuple[int, int]]) -> list[Query]:
+        return [prover.query(src, dst) for src, dst in pairs]
+
+    def proved(self, prover: Prover, groups: list[list[Query]]) -> set[Query]:
+        return prover.proved_in_turn(groups)
+
+
+IN_TURN: Share = _InTurn()
+"""`Prover.prove_all`'s default: nothing shared out."""
+
+
 class Prover:
     """One Z3 solver for the obligations of one function."""
 
     def __init__(
-        self, g: EventGraph, settings: SolverSettings | None = None, proved: ProvedQueries | None = None
+        self,
+        g: EventGraph,
+        settings: SolverSettings | None = None,
+        proved: ProvedQueries | None = None,
+        *,
+        share: Share = IN_TURN,
+        progress: Progress = DISABLED,
     ) -> None:
         self.g = g
         self.settings = settings or SolverSettings()
         self.proved = proved
         """Queries proved before in this check (`ProvedQueries`), read and
         added to by `prove_all`; None: none shared."""
+        self.share = share
+        """How `prove_all` shares out its work (`Share`)."""
+        self.progress = progress
+        """Where the groups asked are counted (a terminal's status line)."""
         self.ctx: z3.Context | None = None
         """The Z3 context of the solvers here: None, Z3's main one, except
-        in a forked child (`_groups_proved`)."""
+        after `start_afresh`."""
         self.solver = self._new_solver()
         self.vars: dict[int, z3.ArithRef] = {}
         self._preds: list[list[int]] | None = None
         self.checks = 0
         self.copies = 0
         """Slices copied by `_group_proved` since the solver was made (`RENEW_AFTER`)."""
-        self.forked_cpu = 0.0
-        """CPU seconds a forked child spent on groups (`prove_all`)."""
+        self.helper_cpu = 0.0
+        """CPU seconds another process spent on this prover's groups
+        (added by its `Share`)."""
         self.constants: _Constants | None = None
         """The constants `_group_proved` names its slices' nodes with (in `ctx`)."""
 
@@ -262,9 +286,7 @@ class Prover:
         index = {n: i for i, n in enumerate(order)}
         return Query(len(order), index[src], index[dst], tuple(sorted((index[u], index[v]) for u, v in edges)))
 
-    def prove_all(
-        self, pairs: list[tuple[int, int]], batch: int = 0, fork: bool | None = None
-    ) -> list[ObligationResult]:
+    def prove_all(self, pairs: list[tuple[int, int]], batch: int = 0) -> list[ObligationResult]:
         """`prove` for many obligations. Each obligation becomes its `query`
         and each distinct query is asked once; the distinct ones are asked
         in groups of `batch` at once: the disjunction of their violations
@@ -280,39 +302,15 @@ class Prover:
         disjunction is slower: Z3's difference-logic solver grows with the
         variables of the query.)
 
-        With a core idle (`spec.fork_child.can_fork`; `fork=True` forces it, False
-        forbids it) and at least `MIN_FORKED_GROUPS` groups, every other
-        group is asked by a forked child with a solver of its own. It sends
-        back only which of its groups are proved; the rest (violations,
-        unknowns, a child that failed) are done here, so the outcomes are
-        the same either way. In the same way, from `MIN_FORKED_QUERIES`
-        obligations up, a forked child makes the queries of the second half
-        of them (`queries`)."""
+        The queries are made, and the groups asked, as `share` says (`Share`):
+        all here by default; whoever does part of them, the outcomes are the
+        same."""
         batch = batch or DEFAULT_BATCH
-        keys, every = self.queries(pairs, fork)
+        keys, every = self.queries(pairs)
         memo = self.proved
         known = {q for q in every if q in memo} if memo is not None else set()
         distinct = [q for q in every if q not in known]
-        groups = _groups(distinct, batch)
-        theirs = list(range(1, len(groups), 2)) if _forks(fork, len(groups), MIN_FORKED_GROUPS) else []
-        child = Forked.start(lambda: self._groups_proved([groups[i] for i in theirs])) if theirs else None
-        if child is None:
-            theirs = []
-        proved_queries: set[Query] = set()
-        try:
-            for i, group in enumerate(groups):
-                if i % 2 == 0 or not theirs:
-                    proved_queries.update(self._proved_queries(group))
-                    progress.current().count(i + 1, len(groups), "Z3 groups")
-        finally:
-            answer = child.result() if child is not None else None
-        proved: list[bool] = [False] * len(theirs)
-        if isinstance(answer, tuple) and len(answer) == 3 and len(answer[0]) == len(theirs):
-            proved, checks, cpu = answer
-            self.checks += checks
-            self.forked_cpu += cpu
-        for i, ok in zip(theirs, proved, strict=True):
-            proved_queries.update(groups[i] if ok else self._proved_queries(groups[i]))
+        proved_queries = self.share.proved(self, _groups(distinct, batch))
         if memo is not None:
             memo.add(proved_queries)
         proved_queries |= known
@@ -322,52 +320,39 @@ class Prover:
         # asked one by one, each for its own schedule.
         return [verified if q in proved_queries else self.prove(*pair) for pair, q in zip(pairs, keys, strict=True)]
 
-    def queries(self, pairs: list[tuple[int, int]], fork: bool | None = None) -> tuple[list[Query], list[Query]]:
+    def queries(self, pairs: list[tuple[int, int]]) -> tuple[list[Query], list[Query]]:
         """Each obligation's `query` (equal ones are one object: at 100k GPU
         ops 166,259 obligations hold 2 distinct queries), and the distinct
-        ones in the order they first occur.
-
-        With a core idle and at least `MIN_FORKED_QUERIES` obligations
-        (`fork` as in `prove_all`), a forked child makes the queries of the
-        second half and sends back its distinct ones and, per obligation,
-        the index of its query among them; this process makes the first
-        half meanwhile. The result is the same either way (a child that
-        sends nothing leaves its half to this process)."""
-        half = len(pairs) // 2 if len(pairs) > 1 and _forks(fork, len(pairs), MIN_FORKED_QUERIES) else len(pairs)
-        child = Forked.start(lambda: self._indexed_queries(pairs[half:])) if half < len(pairs) else None
-        if child is None:
-            half = len(pairs)
+        ones in the order they first occur; made as `share` says."""
         first: dict[Query, Query] = {}
-        keys = [first.setdefault(q, q) for q in (self.query(src, dst) for src, dst in pairs[:half])]
-        if half < len(pairs):
-            got = child.result() if child is not None else None
-            if isinstance(got, tuple) and len(got) == 2 and len(got[1]) == len(pairs) - half:
-                theirs = [first.setdefault(q, q) for q in got[0]]
-                keys.extend(theirs[i] for i in got[1])
-            else:
-                keys.extend(first.setdefault(q, q) for q in (self.query(src, dst) for src, dst in pairs[half:]))
+        keys = [first.setdefault(q, q) for q in self.share.queries(self, pairs)]
         return keys, list(first)
 
-    def _indexed_queries(self, pairs: list[tuple[int, int]]) -> tuple[list[Query], array.array]:
-        """In a forked child: the distinct queries of `pairs` in order, and
-        each pair's index among them (an array of ints: cheap to pickle)."""
-        index: dict[Query, int] = {}
-        at = array.array("l", (index.setdefault(q, len(index)) for q in (self.query(src, dst) for src, dst in pairs)))
-        return list(index), at
+    def proved_in_turn(self, groups: list[list[Query]], which: range | None = None) -> set[Query]:
+        """The queries of `groups` (those at the indices `which`; default:
+        all) that Z3 proves, asked here one group after another (each whole,
+        or its halves: `proved_queries`), counted on `progress`."""
+        out: set[Query] = set()
+        for i in which if which is not None else range(len(groups)):
+            out.update(self.proved_queries(groups[i]))
+            self.progress.count(i + 1, len(groups), "Z3 groups")
+        return out
 
-    def _groups_proved(self, groups: list[list[Query]]) -> tuple[list[bool], int, float]:
-        """In a forked child: which groups `_group_proved` proves, the Z3
-        queries asked and the CPU time taken. A fresh Z3 context and solver:
-        nothing of the parent's solver state is shared."""
-        c0 = time.process_time()
+    def start_afresh(self) -> None:
+        """A Z3 context and solver of their own from here on, and the counts
+        of queries and copies from zero: nothing of the solver state so far
+        is shared (what a second process asking part of the groups does
+        first: `verifier.proof.second_process`)."""
         self.ctx = z3.Context()
         self.solver = self._new_solver()
         self.constants = None
         self.copies = self.checks = 0
-        proved = [self._group_proved(g) for g in groups]
-        return proved, self.checks, time.process_time() - c0
 
-    def _proved_queries(self, group: list[Query]) -> list[Query]:
+    def groups_proved(self, groups: list[list[Query]]) -> list[bool]:
+        """For each group, whether Z3 proves it whole (`_group_proved`)."""
+        return [self._group_proved(g) for g in groups]
+
+    def proved_queries(self, group: list[Query]) -> list[Query]:
         """The queries of `group` that Z3 proves: the whole group at once,
         or its halves, down to single queries."""
         if self._group_proved(group):
@@ -375,7 +360,7 @@ class Prover:
         if len(group) == 1:
             return []
         half = len(group) // 2
-        return self._proved_queries(group[:half]) + self._proved_queries(group[half:])
+        return self.proved_queries(group[:half]) + self.proved_queries(group[half:])
 
     def _group_proved(self, group: list[Query]) -> bool:
         # Each query gets its own copy of its slice's variables: the
@@ -446,15 +431,6 @@ class Prover:
         )
 
 
-def _forks(fork: bool | None, size: int, minimum: int) -> bool:
-    """Whether `Prover` hands part of work of `size` to a forked child:
-    `fork=None` as `spec.fork_child` decides (at least `minimum`, and a
-    core idle); True wherever `os.fork` exists; False never."""
-    if fork is None:
-        return fork_child.large_enough(size, minimum) and can_fork()
-    return fork and hasattr(os, "fork")
-
-
 class Query(NamedTuple):
     """One obligation's Z3 query, its nodes renamed `0 .. nodes-1`
     (`Prover.query`): is `t(src) <= t(dst)` under `t(u) <= t(v)` for each
@@ -521,7 +497,8 @@ def _groups(queries: list[Query], batch: int) -> list[list[Query]]:
 _MAIN_POOL: list[_Constants] = []
 """The constants of Z3's main context, made once per process and shared by
 every `Prover` (a region proved apart is a `Prover` of its own: thousands
-in one check)."""
+in one check). A cache: which constants name a group's nodes never changes
+an answer."""
 
 
 def _pool(ctx: z3.Context | None) -> _Constants:

@@ -50,14 +50,6 @@ MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""
 
 
-PROVED_GUARDED = ProvedQueries(20_000, enabled=False)
-"""The process's proved guarded queries (`GuardedProver.prove` reads and
-adds), off but while an exhaustive run checks its programs
-(`verifier.harness.exhaustive.set_plain`): 2-3 KB a key over `whole` to size 4, so at most some 60 MB; an
-exhaustive run's programs come in an order where equal queries are near
-each other."""
-
-
 class GuardedProver:
     """One Z3 solver for the obligations of one function, all paths at once."""
 
@@ -69,9 +61,14 @@ class GuardedProver:
         unroll: int,
         settings: SolverSettings,
         budget: Budget = UNLIMITED,
+        proofs: ProvedQueries | None = None,
     ) -> None:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
         self.settings = settings
+        self.proofs = proofs
+        """Guarded queries proved by earlier checks of the same caller, read
+        and added to by `prove` (`CheckOptions.proofs`); None: every query
+        asked afresh."""
         self._solver: z3.Solver | None = None
         self.timeout_ms = int(settings.timeout_ms)
         self.budget = budget
@@ -278,7 +275,8 @@ class GuardedProver:
         nodes_in = self.ordered_slice(self.gin, a_in, b_in)
         nodes_out = self.slice_between(self.gout, a_out, b_out)
         key = self.query_key(a_in, b_in, nodes_in, a_out, b_out, nodes_out)
-        if key in PROVED_GUARDED:
+        proofs = self.proofs
+        if proofs is not None and key in proofs:
             return ObligationResult(Status.VERIFIED)
         s = self.solver
         s.push()
@@ -287,7 +285,8 @@ class GuardedProver:
             s.add(*self.unordered_constraints(self.gout, a_out, b_out, "t", nodes_out))
             r = self._check()
             if r == z3.unsat:
-                PROVED_GUARDED.add([key])
+                if proofs is not None:
+                    proofs.add([key])
                 return ObligationResult(Status.VERIFIED)
             if r == z3.unknown:
                 return ObligationResult(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")

@@ -147,26 +147,24 @@ class ProvedQueries:
     are kept; the bound keeps memory flat. One per function check for the
     straight-line encoding (`verifier.proof.run.FunctionRun.proved`: thousands of
     region runs of one function ask the same few queries), so a verdict
-    never depends on what the process checked before; the guarded one's
-    process-wide table is `enabled` only while an exhaustive run checks its
-    programs. `hits` counts the answers given from the table."""
+    never depends on what the process checked before; a table of guarded
+    queries only where a check is given one (`CheckOptions.proofs`: an
+    exhaustive run's, `verifier.harness.exhaustive.SHARED_PROOFS`). `hits`
+    counts the answers given from the table."""
 
-    def __init__(self, capacity: int = 50_000, enabled: bool = True) -> None:
+    def __init__(self, capacity: int = 50_000) -> None:
         self.capacity = capacity
-        self.enabled = enabled
         self.hits = 0
         self._seen: OrderedDict[Hashable, None] = OrderedDict()
 
     def __contains__(self, key: Hashable) -> bool:
-        if self.enabled and key in self._seen:
+        if key in self._seen:
             self._seen.move_to_end(key)
             self.hits += 1
             return True
         return False
 
     def add(self, keys: Iterable[Hashable]) -> None:
-        if not self.enabled:
-            return
         for k in keys:
             self._seen[k] = None
             self._seen.move_to_end(k)

@@ -27,7 +27,7 @@ from spec.attributes import INDEX, Attr, IntegerAttr, OpaqueAttr, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation, Region, Value
 from spec.syntax import affine
-from spec.syntax.build_base import BuilderBase, PartialOp, TokenError, UseRef, read_value_type, segment_sizes
+from spec.syntax.build_base import BuilderBase, PartialOp, TokenError, UseRef, segment_sizes
 from spec.syntax.custom_registry import custom_printer, return_like, segments
 from spec.syntax.printer import Printer
 
@@ -51,7 +51,7 @@ KEYWORDS: dict[str, str] = {
 """Keyword rules (string literals) and the token type each hands on."""
 
 
-def attr_text(tok: Token) -> str | None:
+def attr_text(tok: Token, aliases: affine.AliasTable) -> str | None:
     """The canonical text of an attribute token that is an affine map or
     set, or an alias use (`#map`) resolved; None for any other token."""
     raw = str(tok)
@@ -61,15 +61,15 @@ def attr_text(tok: Token) -> str | None:
         except affine.AffineError as exc:
             raise TokenError(tok, exc.offset + 11, exc.message) from None
     if raw.startswith("#") and "." not in raw and "<" not in raw:
-        value = affine.ALIASES.attrs.get(raw[1:])
+        value = aliases.attrs.get(raw[1:])
         if value is None:
             raise TokenError(tok, len(raw), f"undefined symbol alias id '{raw[1:]}'")
         return value
     return None
 
 
-def _map_ref(tok: Token) -> tuple[str, affine.AffineMap | affine.IntegerSet]:
-    text = attr_text(tok)
+def _map_ref(tok: Token, aliases: affine.AliasTable) -> tuple[str, affine.AffineMap | affine.IntegerSet]:
+    text = attr_text(tok, aliases)
     if text is None or not text.startswith("affine_"):
         raise TokenError(tok, 0, "expected affine map or integer set")
     body = text[11:-1]
@@ -86,15 +86,15 @@ class AffineRules(BuilderBase):
             raise TokenError(tok, 0, "expected attribute alias name")
         # A syntax error re-parses the text from the start (`lark_fast`):
         # the same definition is then met again, at the same place.
-        if affine.ALIASES.where.get(name, tok.start_pos) != tok.start_pos:
+        if self.aliases.where.get(name, tok.start_pos) != tok.start_pos:
             raise TokenError(tok, 0, f"redefinition of attribute alias id '{name}'")
-        affine.ALIASES.attrs[name] = str(items[1])
-        affine.ALIASES.where[name] = tok.start_pos  # type: ignore[assignment]  # lark types it Optional; a lexed token has one
+        self.aliases.attrs[name] = str(items[1])
+        self.aliases.where[name] = tok.start_pos  # type: ignore[assignment]  # lark types it Optional; a lexed token has one
         return None
 
     def affine_ref(self, meta: Any, items: list) -> tuple:
         tok = items[0]
-        text, obj = _map_ref(tok)
+        text, obj = _map_ref(tok, self.aliases)
         return ("ref", tok, text, obj)
 
     def dim_syms(self, meta: Any, items: list) -> tuple:
@@ -182,7 +182,7 @@ class AffineRules(BuilderBase):
         return OpaqueAttr(m.text), [*dims, *syms]
 
     def affine_load_op(self, meta: Any, items: list) -> PartialOp:
-        mt = read_value_type(items[-1])
+        mt = self.read_value_type(items[-1])
         amap, idx = items[2]
         attrs = items[3] if isinstance(items[3], dict) else None
         elem = (
@@ -194,7 +194,7 @@ class AffineRules(BuilderBase):
         )
 
     def affine_store_op(self, meta: Any, items: list) -> PartialOp:
-        mt = read_value_type(items[-1])
+        mt = self.read_value_type(items[-1])
         amap, idx = items[3]
         attrs = items[4] if isinstance(items[4], dict) else None
         elem = (

@@ -13,7 +13,7 @@ from spec import registry
 from spec.attributes import I1, I64, Attr, FloatAttr, IntegerAttr, OpaqueAttr, Type, arith_flags_text
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation
-from spec.syntax.build_base import CMPF_PREDICATES, CMPI_PREDICATES, BuilderBase, PartialOp, UseRef, read_value_type
+from spec.syntax.build_base import CMPF_PREDICATES, CMPI_PREDICATES, BuilderBase, PartialOp, UseRef
 from spec.syntax.custom_registry import custom_printer, props_left, shown_attrs
 from spec.syntax.printer import Printer
 
@@ -67,15 +67,15 @@ class ArithRules(BuilderBase):
         return self.op_with_flags(name, meta, operands, [result], rest, extra)
 
     def arith_binary_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         return self._arith(str(items[0]), meta, [self.typed(items[1], t), self.typed(items[2], t)], t, items[3:-1])
 
     def arith_unary_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         return self._arith("arith.negf", meta, [self.typed(items[0], t)], t, items[1:-1])
 
     def arith_cast_op(self, meta: Any, items: list) -> PartialOp:
-        src, dst = read_value_type(items[-2]), read_value_type(items[-1])
+        src, dst = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         return self._arith(str(items[0]), meta, [self.typed(items[1], src)], dst, items[2:-2])
 
     def arith_cmp_op(self, meta: Any, items: list) -> PartialOp:
@@ -89,12 +89,12 @@ class ArithRules(BuilderBase):
                     f"custom op '{name}' expected string or keyword containing one of the following enum values for attribute 'predicate' [{', '.join(table)}]",
                 )
             )
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         pa = {"predicate": IntegerAttr(table.index(pred), I64)}
         return self._arith(name, meta, [self.typed(items[2], t), self.typed(items[3], t)], I1, items[4:-1], pa)
 
     def arith_select_op(self, meta: Any, items: list) -> PartialOp:
-        types = [read_value_type(t) for t in items[3:] if not isinstance(t, dict) and t is not None]
+        types = [self.read_value_type(t) for t in items[3:] if not isinstance(t, dict) and t is not None]
         t = types[-1]
         cond_t = types[0] if len(types) == 2 else I1
         attrs = next((i for i in items[3:] if isinstance(i, dict)), None)
@@ -102,14 +102,14 @@ class ArithRules(BuilderBase):
         return self.op("arith.select", meta, ops, [t], attributes=attrs)
 
     def arith_addui_extended_op(self, meta: Any, items: list) -> PartialOp:
-        t, flag = read_value_type(items[-2]), read_value_type(items[-1])
+        t, flag = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         ops = [self.typed(items[1], t), self.typed(items[2], t)]
         return self.op_with_flags("arith.addui_extended", meta, ops, [t, flag], items[3:-2])
 
     def arith_mul_extended_op(self, meta: Any, items: list) -> PartialOp:
         """Two operands of the type written; the registry says how many results of it."""
         name = str(items[0])
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         n = registry.lookup(name).result_count or 1
         return self.op_with_flags(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])
 

@@ -13,7 +13,7 @@ from lark import Token
 from spec.attributes import ASYNC_GROUP, ASYNC_TOKEN, GPU_TOKEN, INDEX, Attr, FunctionType, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation, Region
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, raw_rule, read_value_type, segment_sizes
+from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, raw_rule, segment_sizes
 from spec.syntax.custom_registry import custom_printer, return_like, segments
 from spec.syntax.op_checks import check_region_blocks
 from spec.syntax.printer import Printer
@@ -46,7 +46,7 @@ class AsyncRules(BuilderBase):
         return is_async, [self.typed(d, GPU_TOKEN) for d in deps]
 
     def exec_operand(self, meta: Any, items: list) -> tuple:
-        t = read_value_type(items[2])
+        t = self.read_value_type(items[2])
         return (self.typed(items[0], t), items[1], t)
 
     def async_execute_op(self, meta: Any, items: list) -> PartialOp:
@@ -63,7 +63,7 @@ class AsyncRules(BuilderBase):
             elif isinstance(it, list) and it and isinstance(it[0], Type):
                 types = it
             elif isinstance(it, Token):
-                types = [read_value_type(it)]
+                types = [self.read_value_type(it)]
             elif isinstance(it, FunctionType):
                 types = [it]  # type: ignore[list-item]  # the grammar hands a FunctionType here, kept as the result type as before
             elif isinstance(it, dict):
@@ -96,7 +96,7 @@ class AsyncRules(BuilderBase):
         return partial
 
     def async_await_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         attrs = items[1] if len(items) > 2 else None
         result = [t.async_value_inner] if isinstance(t, Type) and t.is_async_value else []
         return self.op("async.await", meta, [self.typed(items[0], t)], result, attributes=attrs)
@@ -116,7 +116,7 @@ class AsyncRules(BuilderBase):
         return self.op("async.create_group", meta, [self.typed(items[0], INDEX)], [ASYNC_GROUP], attributes=attrs)
 
     def async_add_to_group_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         attrs = items[2] if len(items) > 3 else None
         return self.op(
             "async.add_to_group",

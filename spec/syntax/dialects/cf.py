@@ -15,7 +15,7 @@ from spec.attributes import I1, Attr, DenseArrayAttr, OpaqueAttr, StringAttr, Ty
 from spec.diagnostics import DiagnosticError, error
 from spec.invariant import InternalError
 from spec.ir import Operation, Value
-from spec.syntax.build_base import BuilderBase, PartialOp, read_value_type, segment_sizes
+from spec.syntax.build_base import BuilderBase, PartialOp, segment_sizes
 from spec.syntax.custom_registry import custom_printer, segments, shown_attrs
 from spec.syntax.printer import Printer
 from spec.syntax.string_literals import unescape
@@ -79,7 +79,7 @@ class CfRules(BuilderBase):
 
     def cf_switch_op(self, meta: Any, items: list) -> PartialOp:
         flag = items[1]
-        t = read_value_type(items[2])
+        t = self.read_value_type(items[2])
         width = t.int_width if isinstance(t, Type) else None
         if width is None:
             raise DiagnosticError(error(self.loc(meta), "'cf.switch' op flag must be an integer"))

@@ -15,10 +15,9 @@ from lark import Token
 from spec.attributes import FunctionType, StringAttr, SymbolRefAttr, quote_symbol
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation
-from spec.syntax.build_base import BuilderBase, PartialOp, read_value_type, symbol_name, symbol_ref_attr
+from spec.syntax.build_base import BuilderBase, PartialOp, symbol_name, symbol_ref_attr
 from spec.syntax.custom_registry import custom_printer, fn_signature, return_like, shown_attrs
 from spec.syntax.printer import Printer
-from spec.syntax.rules_core import value_type
 
 KEYWORD_FIRST: frozenset[str] = frozenset("func_op".split())
 """Rules whose first child is the op keyword: it locates the op and is dropped
@@ -49,12 +48,12 @@ class FuncRules(BuilderBase):
         return (
             "named",
             items[0],
-            value_type(items[1]),
+            self.value_type(items[1]),
             items[2] if len(items) > 2 and isinstance(items[2], dict) else None,
         )
 
     def type_with_attrs(self, meta: Any, items: list) -> tuple:
-        return ("type", None, value_type(items[0]), items[1] if len(items) > 1 else None)
+        return ("type", None, self.value_type(items[0]), items[1] if len(items) > 1 else None)
 
     def func_args(self, meta: Any, items: list) -> tuple:
         return ("args", items)
@@ -67,7 +66,7 @@ class FuncRules(BuilderBase):
             if isinstance(it, tuple):
                 out.append(it)
             else:
-                out.append(("type", None, read_value_type(it), None))
+                out.append(("type", None, self.read_value_type(it), None))
         return ("results", out)
 
     def func_op(self, meta: Any, items: list) -> PartialOp:
@@ -94,7 +93,7 @@ class FuncRules(BuilderBase):
 
     def func_constant_op(self, meta: Any, items: list) -> PartialOp:
         """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
-        t = value_type(items[-1])
+        t = self.value_type(items[-1])
         value = SymbolRefAttr(symbol_name(str(items[-2])))
         partial = self.op_with_flags(_with_prefix(items[0]), meta, [], [t], items[1:-2], {"value": value})
         return self.bare_name(partial, items[0])
@@ -104,7 +103,7 @@ class FuncRules(BuilderBase):
         args = items[2] or []
         if len(args) != len(fn.inputs):
             raise DiagnosticError(error(self.loc(meta), f"{len(args)} operands present, but expected {len(fn.inputs)}"))
-        ops = [self.typed(items[1], value_type(fn)), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]
+        ops = [self.typed(items[1], self.value_type(fn)), *(self.typed(u, t) for u, t in zip(args, fn.inputs))]
         partial = self.op_with_flags(_with_prefix(items[0]), meta, ops, list(fn.results), items[3:-1])
         return self.bare_name(partial, items[0])
 

@@ -46,7 +46,6 @@ from spec.syntax.build_base import (
     TokenError,
     UseRef,
     raw_rule,
-    read_value_type,
     segment_sizes,
     symbol_name,
 )
@@ -173,7 +172,7 @@ class GpuRules(BuilderBase):
         return [i for i in items if i is not None]
 
     def launch_arg(self, meta: Any, items: list) -> UseRef:
-        return self.typed(items[0], read_value_type(items[1]))
+        return self.typed(items[0], self.read_value_type(items[1]))
 
     def launch_clusters(self, meta: Any, items: list) -> tuple[str, list[UseRef]]:
         return ("clusters", items[0])
@@ -202,7 +201,7 @@ class GpuRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None:
-                size_type = read_value_type(it)
+                size_type = self.read_value_type(it)
         sizes_ops = [self.typed(u, size_type) for u in (*grid, *block, *cluster)]
         sizes = (
             len(deps),
@@ -231,7 +230,7 @@ class GpuRules(BuilderBase):
         is_async, deps = items[0]
         a, b = items[1], items[2]
         attrs = items[3] if len(items) > 5 else None
-        t1, t2 = read_value_type(items[-2]), read_value_type(items[-1])
+        t1, t2 = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         for at, t in ((-2, t1), (-1, t2)):
             refused = custom_type_refused(name, at, t)
             if refused is not None:
@@ -267,7 +266,7 @@ class GpuRules(BuilderBase):
                 lists.append(it or [])
             elif isinstance(it, dict):
                 attrs = it
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         dyn = [self.typed(u, INDEX) for u in (lists[0] if lists else [])]
         syms = [self.typed(u, INDEX) for u in (lists[1] if len(lists) > 1 else [])]
         props: dict[str, Attr] = {"operandSegmentSizes": segment_sizes(len(deps), len(dyn), len(syms))}
@@ -287,7 +286,7 @@ class GpuRules(BuilderBase):
             self.op(
                 "gpu.dealloc",
                 meta,
-                [*deps, self.typed(items[1], read_value_type(items[-1]))],
+                [*deps, self.typed(items[1], self.read_value_type(items[-1]))],
                 [GPU_TOKEN] if is_async else [],
                 attributes=attrs,
             ),
@@ -329,7 +328,7 @@ class GpuRules(BuilderBase):
             elif isinstance(it, list):
                 colon = it
             elif it is not None:
-                into = read_value_type(it)
+                into = self.read_value_type(it)
         props: dict[str, Attr] = {}
         attrs: dict[str, Attr] | None = None
         if form.lead and lead is None:
@@ -469,7 +468,7 @@ class GpuRules(BuilderBase):
     def gpu_host_register_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         attrs, (_, v, t) = self._rest(items)
-        t = read_value_type(t)
+        t = self.read_value_type(t)
         refused = custom_type_refused(name, 0, t)
         if refused is not None:
             raise TokenError(items[-1], 0, refused)

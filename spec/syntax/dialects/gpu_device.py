@@ -38,7 +38,6 @@ from spec.syntax.build_base import (
     PartialOp,
     UseRef,
     enum_error,
-    read_value_type,
 )
 from spec.syntax.custom_registry import custom_printer, return_like, shown_attrs
 from spec.syntax.op_checks import check_reduction_kind
@@ -120,7 +119,7 @@ class GpuDeviceRules(BuilderBase):
         props: dict[str, Attr] = {}
         if len(rest) == 2:
             props["upper_bound"] = IntegerAttr(int(str(rest[0])), INDEX)
-        return self._custom_op(name, meta, [], [read_value_type(rest[-1])], attrs, props)
+        return self._custom_op(name, meta, [], [self.read_value_type(rest[-1])], attrs, props)
 
     def gpu_lane_id_op(self, meta: Any, items: list) -> PartialOp:
         attrs, rest = self._rest(items[1:])
@@ -144,7 +143,7 @@ class GpuDeviceRules(BuilderBase):
                     ),
                 ]
             )
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         attrs = items[5] if isinstance(items[5], dict) else None
         i32 = Type("i32")
         ops = [self.typed(items[2], t), self.typed(items[3], i32), self.typed(items[4], i32)]
@@ -216,7 +215,7 @@ class GpuDeviceRules(BuilderBase):
 
     def gpu_dynamic_shared_memory_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[1] if isinstance(items[1], dict) else None
-        return self._custom_op("gpu.dynamic_shared_memory", meta, [], [read_value_type(items[-1])], attrs)
+        return self._custom_op("gpu.dynamic_shared_memory", meta, [], [self.read_value_type(items[-1])], attrs)
 
     def _lead(self, name: str, meta: Any, operands: list, results: list[Type], attrs: dict | None) -> PartialOp:
         partial = self._custom_op(name, meta, operands, results, attrs)
@@ -226,7 +225,7 @@ class GpuDeviceRules(BuilderBase):
     def gpu_mma_load_op(self, meta: Any, items: list) -> PartialOp:
         src, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
-        mt, rt = read_value_type(items[-2]), read_value_type(items[-1])
+        mt, rt = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         return self._lead(
             "gpu.subgroup_mma_load_matrix",
             meta,
@@ -238,7 +237,7 @@ class GpuDeviceRules(BuilderBase):
     def gpu_mma_store_op(self, meta: Any, items: list) -> PartialOp:
         val, dst, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
-        vt, mt = read_value_type(items[-2]), read_value_type(items[-1])
+        vt, mt = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         return self._lead(
             "gpu.subgroup_mma_store_matrix",
             meta,
@@ -250,14 +249,14 @@ class GpuDeviceRules(BuilderBase):
     def gpu_mma_compute_op(self, meta: Any, items: list) -> PartialOp:
         """`A, B, C : TA, TB -> TC`: C's type is the result's."""
         attrs = items[4] if isinstance(items[4], dict) else None
-        ta, tb, tc = (read_value_type(t) for t in items[-3:])
+        ta, tb, tc = (self.read_value_type(t) for t in items[-3:])
         ops = [self.typed(items[1], ta), self.typed(items[2], tb), self.typed(items[3], tc)]
         return self._custom_op("gpu.subgroup_mma_compute", meta, ops, [tc], attrs)
 
     def gpu_mma_constant_op(self, meta: Any, items: list) -> PartialOp:
         """`%v : !gpu.mma_matrix<..., E>`: the operand's type is the element."""
         attrs = items[2] if isinstance(items[2], dict) else None
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         elem = Type(t.text.rsplit("x", 1)[-1].split(",", 1)[0])
         return self._custom_op("gpu.subgroup_mma_constant_matrix", meta, [self.typed(items[1], elem)], [t], attrs)
 

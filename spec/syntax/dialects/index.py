@@ -10,7 +10,7 @@ from typing import Any
 from spec.attributes import I1, INDEX, IntegerAttr, OpaqueAttr
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation
-from spec.syntax.build_base import BuilderBase, PartialOp, read_value_type
+from spec.syntax.build_base import BuilderBase, PartialOp
 from spec.syntax.custom_registry import custom_printer, shown_attrs
 from spec.syntax.printer import Printer
 
@@ -59,8 +59,8 @@ class IndexRules(BuilderBase):
         return self.op_with_flags(
             str(items[0]),
             meta,
-            [self.typed(items[1], read_value_type(items[-2]))],
-            [read_value_type(items[-1])],
+            [self.typed(items[1], self.read_value_type(items[-2]))],
+            [self.read_value_type(items[-1])],
             items[2:-2],
         )
 

@@ -26,7 +26,7 @@ from spec.attributes import (
 from spec.diagnostics import DiagnosticError, error
 from spec.invariant import InternalError
 from spec.ir import Operation, Region
-from spec.syntax.build_base import BuilderBase, PartialOp, enum_error, read_value_type, split_top, symbol_text
+from spec.syntax.build_base import BuilderBase, PartialOp, enum_error, split_top, symbol_text
 from spec.syntax.custom_registry import custom_printer, shown_attrs
 from spec.syntax.printer import Printer
 
@@ -92,7 +92,7 @@ class LLVMRules(BuilderBase):
     def llvm_addressof_op(self, meta: Any, items: list) -> PartialOp:
         sym: SymbolRefAttr = items[1]
         return self._custom_op(
-            "llvm.mlir.addressof", meta, [], [read_value_type(items[-1])], self._attrs(items), {"global_name": sym}
+            "llvm.mlir.addressof", meta, [], [self.read_value_type(items[-1])], self._attrs(items), {"global_name": sym}
         )
 
     def llvm_call_op(self, meta: Any, items: list) -> PartialOp:
@@ -101,14 +101,14 @@ class LLVMRules(BuilderBase):
         props: dict[str, Attr] = {"callee": sym}
         for it in items[3:-1]:
             if isinstance(it, Token):
-                props["var_callee_type"] = OpaqueAttr(str(read_value_type(it)))
+                props["var_callee_type"] = OpaqueAttr(str(self.read_value_type(it)))
         args = self._typed_list(items[2], list(fn.inputs), meta)
         return self._custom_op("llvm.call", meta, args, list(fn.results), self._attrs(items[3:]), props)
 
     def llvm_params(self, meta: Any, items: list) -> tuple[list[str], bool]:
         vararg = bool(items) and isinstance(items[-1], Token) and items[-1].type == "VARARG"
         types = items[:-1] if vararg else items
-        return [str(read_value_type(t)) for t in types], vararg
+        return [str(self.read_value_type(t)) for t in types], vararg
 
     def llvm_func_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}
@@ -129,7 +129,7 @@ class LLVMRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None and seen_params:
-                result = str(read_value_type(it))
+                result = str(self.read_value_type(it))
         props["function_type"] = llvm_func_type(params[0], params[1], result)
         return self._custom_op("llvm.func", meta, [], [], attrs, props, regions=[Region()])
 
@@ -154,7 +154,7 @@ class LLVMRules(BuilderBase):
             elif isinstance(it, Attr) and after_name and value is None and t is None:
                 value = it
             elif it is not None:
-                t = read_value_type(it)
+                t = self.read_value_type(it)
         if value is not None:
             props["value"] = value
         if isinstance(value, StringAttr):

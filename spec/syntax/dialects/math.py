@@ -11,7 +11,7 @@ from spec import registry
 from spec.attributes import Attr
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation
-from spec.syntax.build_base import BuilderBase, PartialOp, read_value_type
+from spec.syntax.build_base import BuilderBase, PartialOp
 from spec.syntax.custom_registry import custom_printer, shown_attrs
 from spec.syntax.printer import Printer
 
@@ -40,7 +40,7 @@ class MathRules(BuilderBase):
 
     def _math(self, meta: Any, items: list, arity: int) -> PartialOp:
         name = str(items[0])
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         props: dict[str, Attr] = {}
         attrs = None
         for it in items[1 + arity : -1]:
@@ -61,20 +61,20 @@ class MathRules(BuilderBase):
     def math_ipowi_op(self, meta: Any, items: list) -> PartialOp:
         """Two operands of the type written; the registry says how many results of it."""
         name = str(items[0])
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         n = registry.lookup(name).result_count or 1
         return self.op_with_flags(name, meta, [self.typed(items[1], t), self.typed(items[2], t)], [t] * n, items[3:-1])
 
     def math_int_unary_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         return self.op_with_flags(str(items[0]), meta, [self.typed(items[1], t)], [t], items[2:-1])
 
     def math_fma_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         return self.op_with_flags("math.fma", meta, [self.typed(u, t) for u in items[1:4]], [t], items[4:-1])
 
     def math_fpowi_op(self, meta: Any, items: list) -> PartialOp:
-        t, p = read_value_type(items[-2]), read_value_type(items[-1])
+        t, p = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         return self.op_with_flags(
             "math.fpowi", meta, [self.typed(items[1], t), self.typed(items[2], p)], [t], items[3:-2]
         )

@@ -53,7 +53,6 @@ from spec.syntax.build_base import (
     UseRef,
     enum_error,
     memref_element,
-    read_value_type,
     segment_sizes,
     split_top,
     symbol_text,
@@ -148,18 +147,18 @@ class MemrefRules(BuilderBase):
         dyn = [self.typed(u, INDEX) for u in (lists[0] if lists else [])]
         syms = [self.typed(u, INDEX) for u in (lists[1] if len(lists) > 1 else [])]
         props, attrs = self.split_attrs(name, attrs, {"operandSegmentSizes": segment_sizes(len(dyn), len(syms))})
-        return self.op(name, meta, [*dyn, *syms], [read_value_type(items[-1])], properties=props, attributes=attrs)
+        return self.op(name, meta, [*dyn, *syms], [self.read_value_type(items[-1])], properties=props, attributes=attrs)
 
     def memref_dealloc_op(self, meta: Any, items: list) -> PartialOp:
         return self.op(
             "memref.dealloc",
             meta,
-            [self.typed(items[0], read_value_type(items[-1]))],
+            [self.typed(items[0], self.read_value_type(items[-1]))],
             attributes=items[1] if len(items) > 2 else None,
         )
 
     def memref_load_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         idx = [self.typed(u, INDEX) for u in (items[1] or [])]
         attrs = items[2] if len(items) > 3 else None
         props, attrs = self.split_attrs("memref.load", attrs, {})
@@ -167,7 +166,7 @@ class MemrefRules(BuilderBase):
         return self.op("memref.load", meta, [self.typed(items[0], t), *idx], [elem], properties=props, attributes=attrs)
 
     def memref_store_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         idx = [self.typed(u, INDEX) for u in (items[2] or [])]
         attrs = items[3] if len(items) > 4 else None
         props, attrs = self.split_attrs("memref.store", attrs, {})
@@ -182,7 +181,7 @@ class MemrefRules(BuilderBase):
         )
 
     def memref_dim_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         attrs = items[2] if len(items) > 3 else None
         return self.op(
             "memref.dim", meta, [self.typed(items[0], t), self.typed(items[1], INDEX)], [INDEX], attributes=attrs
@@ -193,8 +192,8 @@ class MemrefRules(BuilderBase):
         return self.op(
             "memref.cast",
             meta,
-            [self.typed(items[0], read_value_type(items[-2]))],
-            [read_value_type(items[-1])],
+            [self.typed(items[0], self.read_value_type(items[-2]))],
+            [self.read_value_type(items[-1])],
             attributes=attrs,
         )
 
@@ -203,7 +202,10 @@ class MemrefRules(BuilderBase):
         return self.op(
             "memref.copy",
             meta,
-            [self.typed(items[0], read_value_type(items[-2])), self.typed(items[1], read_value_type(items[-1]))],
+            [
+                self.typed(items[0], self.read_value_type(items[-2])),
+                self.typed(items[1], self.read_value_type(items[-1])),
+            ],
             attributes=attrs,
         )
 
@@ -211,7 +213,7 @@ class MemrefRules(BuilderBase):
         return [i for i in items if i is not None]
 
     def memref_subview_op(self, meta: Any, items: list) -> PartialOp:
-        src = self.typed(items[0], read_value_type(items[-2]))
+        src = self.typed(items[0], self.read_value_type(items[-2]))
         attrs = items[4] if len(items) > 6 else None
         props: dict[str, Attr] = {}
         dyn_lists: list[list[UseRef]] = []
@@ -221,7 +223,7 @@ class MemrefRules(BuilderBase):
         props, attrs = self.split_attrs("memref.subview", attrs, props)
         operands = [src, *(u for d in dyn_lists for u in d)]
         return self.op(
-            "memref.subview", meta, operands, [read_value_type(items[-1])], properties=props, attributes=attrs
+            "memref.subview", meta, operands, [self.read_value_type(items[-1])], properties=props, attributes=attrs
         )
 
     def memref_atomic_rmw_op(self, meta: Any, items: list) -> PartialOp:
@@ -252,7 +254,7 @@ class MemrefRules(BuilderBase):
     def memref_get_global_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[2] if isinstance(items[2], dict) else None
         sym: SymbolRefAttr = items[1]
-        return self._custom_op("memref.get_global", meta, [], [read_value_type(items[-1])], attrs, {"name": sym})
+        return self._custom_op("memref.get_global", meta, [], [self.read_value_type(items[-1])], attrs, {"name": sym})
 
     def global_init(self, meta: Any, items: list) -> Attr:
         it = items[0]
@@ -272,7 +274,7 @@ class MemrefRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif t is None and not isinstance(it, Attr):
-                t = read_value_type(it)
+                t = self.read_value_type(it)
                 props["type"] = TypeAttr(t)
             elif isinstance(it, Attr):
                 props["initial_value"] = self._global_value(it, t)
@@ -297,7 +299,7 @@ class MemrefRules(BuilderBase):
         name = str(items[0])
         src, reassoc = items[1], items[2]
         lists = [i for i in items[3:] if isinstance(i, list)]
-        src_t, res_t = read_value_type(items[-2]), read_value_type(items[-1])
+        src_t, res_t = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         for tok, t in ((items[-2], src_t), (items[-1], res_t)):
             if not TYPE_CONSTRAINTS["strided_memref"][0](t):
                 raise TokenError(tok, 0, f"custom op '{name}' invalid kind of type specified")
@@ -308,7 +310,7 @@ class MemrefRules(BuilderBase):
         return self._custom_op(name, meta, operands, [res_t], self._attrs(items), props)
 
     def memref_reinterpret_cast_op(self, meta: Any, items: list) -> PartialOp:
-        src = self.typed(items[1], read_value_type(items[-2]))
+        src = self.typed(items[1], self.read_value_type(items[-2]))
         props: dict[str, Attr] = {}
         dyn = [
             self.mixed_sizes(lst, key, props)
@@ -317,15 +319,15 @@ class MemrefRules(BuilderBase):
         props["operandSegmentSizes"] = segment_sizes(1, *(len(d) for d in dyn))
         operands = [src, *(u for d in dyn for u in d)]
         return self._custom_op(
-            "memref.reinterpret_cast", meta, operands, [read_value_type(items[-1])], self._attrs(items), props
+            "memref.reinterpret_cast", meta, operands, [self.read_value_type(items[-1])], self._attrs(items), props
         )
 
     def memref_view_op(self, meta: Any, items: list) -> PartialOp:
-        src = self.typed(items[1], read_value_type(items[-2]))
+        src = self.typed(items[1], self.read_value_type(items[-2]))
         shift = self.typed(items[2], INDEX)
         sizes = [self.typed(u, INDEX) for u in (items[3] or [])]
         return self._custom_op(
-            "memref.view", meta, [src, shift, *sizes], [read_value_type(items[-1])], self._attrs(items)
+            "memref.view", meta, [src, shift, *sizes], [self.read_value_type(items[-1])], self._attrs(items)
         )
 
     def memref_alloca_scope_op(self, meta: Any, items: list) -> PartialOp:
@@ -347,7 +349,7 @@ class MemrefRules(BuilderBase):
         return self._custom_op("memref.alloca_scope.return", meta, values, [], _attrs(items[1:]))
 
     def memref_assume_alignment_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         props: dict[str, Attr] = {"alignment": IntegerAttr(int(str(items[2]), 0), I32)}
         partial = self._custom_op(
             "memref.assume_alignment", meta, [self.typed(items[1], t)], [], _attrs(items[3:-1]), props
@@ -364,20 +366,24 @@ class MemrefRules(BuilderBase):
     def memref_generic_atomic_rmw_op(self, meta: Any, items: list) -> PartialOp:
         """`memref.generic_atomic_rmw %m[%i] : T {^bb0(%cur: E): ...}`: the
         result is the element."""
-        t = read_value_type(items[3])
+        t = self.read_value_type(items[3])
         elem = Type(memref_element(t.text))
         ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or [])]
         return self._custom_op("memref.generic_atomic_rmw", meta, ops, [elem], _attrs(items[5:]), regions=[items[4]])
 
     def memref_atomic_yield_op(self, meta: Any, items: list) -> PartialOp:
         return self._custom_op(
-            "memref.atomic_yield", meta, [self.typed(items[1], read_value_type(items[-1]))], [], _attrs(items[2:-1])
+            "memref.atomic_yield",
+            meta,
+            [self.typed(items[1], self.read_value_type(items[-1]))],
+            [],
+            _attrs(items[2:-1]),
         )
 
     def memref_dma_start_op(self, meta: Any, items: list) -> PartialOp:
         """`src[i...], dst[j...], n, tag[k...] [, stride, per_stride] : S, D, T`:
         operands in that order, flattened (no attr-dict: 19 reads none)."""
-        src_t, dst_t, tag_t = (read_value_type(t) for t in items[-3:])
+        src_t, dst_t, tag_t = (self.read_value_type(t) for t in items[-3:])
         src, si, dst, di, num, tag, ti, *rest = items[1:-3]
         strides = [self.typed(u, INDEX) for u in rest if u is not None]
         ops = [
@@ -390,21 +396,21 @@ class MemrefRules(BuilderBase):
         return self._custom_op("memref.dma_start", meta, ops, [], None)
 
     def memref_dma_wait_op(self, meta: Any, items: list) -> PartialOp:
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         ops = [self.typed(items[1], t), *(self.typed(i, INDEX) for i in items[2] or []), self.typed(items[3], INDEX)]
         return self._custom_op("memref.dma_wait", meta, ops, [], _attrs(items[4:-1]))
 
     def memref_extract_op(self, meta: Any, items: list) -> PartialOp:
         """`%m : T -> types [attr-dict]` (the attr-dict last, as 19 reads it)."""
-        t = read_value_type(items[2])
+        t = self.read_value_type(items[2])
         return self._custom_op(str(items[0]), meta, [self.typed(items[1], t)], list(items[3]), _attrs(items[4:]))
 
     def memref_memory_space_cast_op(self, meta: Any, items: list) -> PartialOp:
         return self._custom_op(
             str(items[0]),
             meta,
-            [self.typed(items[1], read_value_type(items[-2]))],
-            [read_value_type(items[-1])],
+            [self.typed(items[1], self.read_value_type(items[-2]))],
+            [self.read_value_type(items[-1])],
             _attrs(items[2:-2]),
         )
 
@@ -412,7 +418,7 @@ class MemrefRules(BuilderBase):
         """`%m[%i...], read|write, locality<0..3>, data|instr : T` (no
         attr-dict: 19 reads none)."""
         name = "memref.prefetch"
-        t = read_value_type(items[-1])
+        t = self.read_value_type(items[-1])
         rw, hint, cache = items[3], items[4], items[5]
         if str(rw) not in ("read", "write"):
             raise DiagnosticError(error(self.loc(meta), f"custom op '{name}' rw specifier has to be 'read' or 'write'"))
@@ -435,12 +441,12 @@ class MemrefRules(BuilderBase):
 
     def memref_rank_op(self, meta: Any, items: list) -> PartialOp:
         return self._custom_op(
-            "memref.rank", meta, [self.typed(items[1], read_value_type(items[-1]))], [INDEX], _attrs(items[2:-1])
+            "memref.rank", meta, [self.typed(items[1], self.read_value_type(items[-1]))], [INDEX], _attrs(items[2:-1])
         )
 
     def memref_realloc_op(self, meta: Any, items: list) -> PartialOp:
         """`%m [(%size)] [attr-dict] : T to R`."""
-        src_t, res_t = read_value_type(items[-2]), read_value_type(items[-1])
+        src_t, res_t = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         ops = [self.typed(items[1], src_t)]
         ops += [self.typed(u, INDEX) for u in items[2:-2] if u is not None and not isinstance(u, dict)]
         return self._custom_op("memref.realloc", meta, ops, [res_t], _attrs(items[2:-2]))
@@ -464,7 +470,7 @@ class MemrefRules(BuilderBase):
         if not is_permutation(text):
             raise DiagnosticError(error(self.loc(meta), "'memref.transpose' op expected a permutation map"))
         props: dict[str, Attr] = {"permutation": OpaqueAttr(text)}
-        src_t, res_t = read_value_type(items[-2]), read_value_type(items[-1])
+        src_t, res_t = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         return self._custom_op(
             "memref.transpose", meta, [self.typed(items[1], src_t)], [res_t], _attrs(items[3:-2]), props
         )

@@ -16,7 +16,7 @@ from lark import Token
 from spec.attributes import I1, I64, INDEX, Attr, DenseArrayAttr, FunctionType, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation, Region
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, read_value_type, segment_sizes
+from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, segment_sizes
 from spec.syntax.custom_registry import custom_printer, return_like, segments, shown_attrs
 from spec.syntax.op_checks import check_region_blocks
 from spec.syntax.printer import Printer
@@ -65,7 +65,7 @@ class ScfRules(BuilderBase):
             elif isinstance(it, dict):
                 attrs = it
             elif it is not None:
-                iv_type = read_value_type(it)
+                iv_type = self.read_value_type(it)
         bounds = [self.typed(u, iv_type) for u in items[1:4]]
         inits = [self.typed(u, t) for (_, u), t in zip(pairs, types)]
         self._entry_args(region, [(iv, iv_type), *((tok, t) for (tok, _), t in zip(pairs, types))])
@@ -166,13 +166,13 @@ class ScfRules(BuilderBase):
         return self.op(
             "scf.reduce.return",
             meta,
-            [self.typed(items[0], read_value_type(items[-1]))],
+            [self.typed(items[0], self.read_value_type(items[-1]))],
             attributes=items[1] if len(items) > 2 else None,
         )
 
     def arrow_types(self, meta: Any, items: list) -> list[Type]:
         if len(items) == 1 and isinstance(items[0], Token):
-            return [read_value_type(items[0])]
+            return [self.read_value_type(items[0])]
         return items[0] or []
 
     def scf_execute_region_op(self, meta: Any, items: list) -> PartialOp:

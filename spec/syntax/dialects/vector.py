@@ -16,7 +16,6 @@ from spec.syntax.build_base import (
     PartialOp,
     UseRef,
     memref_element,
-    read_value_type,
     segment_sizes,
     split_top,
 )
@@ -71,14 +70,14 @@ class VectorRules(BuilderBase):
     def vector_splat_op(self, meta: Any, items: list) -> PartialOp:
         name = str(items[0])
         attrs, (_, v, t) = self._rest(items)
-        t = read_value_type(t)
+        t = self.read_value_type(t)
         elem = Type(memref_element(t.text.replace("vector<", "memref<", 1)))
         return self._custom_op(name, meta, [self.typed(v, elem)], [t], attrs)
 
     def vector_load_op(self, meta: Any, items: list) -> PartialOp:
         base, idx = items[1], items[2] or []
         attrs = items[3] if isinstance(items[3], dict) else None
-        mt, vt = read_value_type(items[-2]), read_value_type(items[-1])
+        mt, vt = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         return self._custom_op(
             "vector.load", meta, [self.typed(base, mt), *(self.typed(i, INDEX) for i in idx)], [vt], attrs
         )
@@ -86,7 +85,7 @@ class VectorRules(BuilderBase):
     def vector_store_op(self, meta: Any, items: list) -> PartialOp:
         val, base, idx = items[1], items[2], items[3] or []
         attrs = items[4] if isinstance(items[4], dict) else None
-        mt, vt = read_value_type(items[-2]), read_value_type(items[-1])
+        mt, vt = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         return self._custom_op(
             "vector.store",
             meta,
@@ -106,7 +105,7 @@ class VectorRules(BuilderBase):
             elif isinstance(item, tuple) and item[0] == "str":
                 props["stringLiteral"] = StringAttr(unescape(item[1]))
         if len(rest) >= 2 and not isinstance(rest[0], tuple):
-            operands = [self.typed(rest[0], read_value_type(rest[1]))]
+            operands = [self.typed(rest[0], self.read_value_type(rest[1]))]
         return self._custom_op("vector.print", meta, operands, [], attrs, props)
 
     def vector_print_punct(self, meta: Any, items: list) -> tuple[str, str]:
@@ -120,13 +119,13 @@ class VectorRules(BuilderBase):
         return self._custom_op(
             "vector.broadcast",
             meta,
-            [self.typed(items[1], read_value_type(items[-2]))],
-            [read_value_type(items[-1])],
+            [self.typed(items[1], self.read_value_type(items[-2]))],
+            [self.read_value_type(items[-1])],
             attrs,
         )
 
     def vector_extract_op(self, meta: Any, items: list) -> PartialOp:
-        res_t, src_t = read_value_type(items[-2]), read_value_type(items[-1])
+        res_t, src_t = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self.mixed_sizes(items[2], "static_position", props)
         return self._custom_op(
@@ -134,7 +133,7 @@ class VectorRules(BuilderBase):
         )
 
     def vector_insert_op(self, meta: Any, items: list) -> PartialOp:
-        val_t, dst_t = read_value_type(items[-2]), read_value_type(items[-1])
+        val_t, dst_t = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         props: dict[str, Attr] = {}
         dyn = self.mixed_sizes(items[3], "static_position", props)
         operands = [self.typed(items[1], val_t), self.typed(items[2], dst_t), *dyn]
@@ -171,7 +170,7 @@ class VectorRules(BuilderBase):
         return self._custom_op(name, meta, operands, [vec_t] if name == "vector.transfer_read" else [], attrs, props)
 
     def vector_transfer_read_op(self, meta: Any, items: list) -> PartialOp:
-        mem_t, vec_t = read_value_type(items[-2]), read_value_type(items[-1])
+        mem_t, vec_t = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         uses = [i for i in items[3:-2] if isinstance(i, UseRef)]
         mask = uses[1] if len(uses) > 1 else None
         pad = self.typed(uses[0], Type(_element(vec_t.text)))
@@ -180,7 +179,7 @@ class VectorRules(BuilderBase):
         )
 
     def vector_transfer_write_op(self, meta: Any, items: list) -> PartialOp:
-        vec_t, mem_t = read_value_type(items[-2]), read_value_type(items[-1])
+        vec_t, mem_t = self.read_value_type(items[-2]), self.read_value_type(items[-1])
         uses = [i for i in items[4:-2] if isinstance(i, UseRef)]
         mask = uses[0] if uses else None
         val = self.typed(items[1], vec_t)

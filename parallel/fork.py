@@ -1,4 +1,4 @@
-"""Work handed to a forked child, its result sent back pickled.
+"""Work handed to a forked copy of the process, its result sent back pickled.
 
 The tools are single-threaded Python; on a machine with an idle core, a
 large job can give part of its work to a copy of itself made by `os.fork`
@@ -6,116 +6,36 @@ large job can give part of its work to a copy of itself made by `os.fork`
 rest. `Forked.start(fn)` runs `fn()` in the child; `result()` waits for it
 and gives what `fn` returned, or None if the child sent nothing (it failed,
 or what it sent does not load): the caller then does that work itself, so
-results never depend on whether a child was used.
+results never depend on whether a child was used. `beside` and `halves`
+are the two ways the callers share work out, built on it.
 
-Forking pays off only when a core is idle. Two Python processes on the
-project's 2-core machine slow each other by about a third, and a second
-process on a core that is already busy makes the whole job slower than
-doing it in turn (measured on the verifier's parse: 1.36 s at once against
-1.68 s in turn while the machine was quiet, 1.97 s against 1.63 s while
-other jobs kept a core busy). `can_fork` says whether to try.
+Whether to fork at all is `parallel.jobs`'s question (`Jobs`); this module
+only does it.
 """
 
 from __future__ import annotations
 
+import array
 import collections
 import gc
 import os
 import pickle
-import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
-WAITING_THREADS = 0
-"""Threads beside the one doing the work that hold no lock a forked copy
-could need, so forking beside them is safe: the main thread while it joins
-the worker (`spec.tool.run_tool` runs `main` in a thread of its own), and a
-progress line's redrawing thread (`verifier.output.progress`: it sleeps on an
-event of its own and writes with `os.write`; a forked copy never touches
-either)."""
-
-JOBS: int | None = None
-"""A tool's `--jobs N`. 1: never fork. 2 or more: fork whenever a core is
-idle, whatever the size of the work. None (the default): fork only work
-large enough that the wall time saved is worth the CPU time spent (the
-callers' thresholds, asked through `large_enough`:
-`spec.syntax.parse_in_child.MIN_FORKED_BYTES`,
-`verifier.smt.encode.MIN_FORKED_GROUPS`, `verifier.smt.encode.MIN_FORKED_QUERIES`,
-`verifier.proof.pipeline.MIN_FORKED_WELL_FORMED_OPS`). A fork buys wall time with CPU time:
-the second process's pickled transfer, a second Z3 context, and two
-processes on two cores slowing each other; a user on a loaded CI runner or
-on battery may want the CPU figure instead."""
-
-
-def set_jobs(n: int | None) -> None:
-    """`JOBS` for the rest of the run."""
-    global JOBS
-    JOBS = n
-
-
-def large_enough(size: int, minimum: int) -> bool:
-    """Whether work of `size` is worth a fork by `JOBS`: at least the
-    caller's `minimum` by default, any size at all with `--jobs 2` or more
-    (never with `--jobs 1`, which `can_fork` refuses)."""
-    return size >= minimum or (JOBS is not None and JOBS > 1 and size > 0)
-
+T = TypeVar("T")
+R = TypeVar("R")
+H = TypeVar("H", bound=Hashable)
 
 _LIVE: set[int] = set()
 """Children started and not yet waited for: `spec.tool` ends them when the
-tool is interrupted."""
+tool is interrupted. Bookkeeping of the process's children: it never
+changes what a call returns."""
 
 
 def live_children() -> list[int]:
+    """The children started and not yet waited for."""
     return sorted(_LIVE)
-
-
-def can_fork() -> bool:
-    """Forking is allowed (not `--jobs 1`, `JOBS`), possible, safe and
-    likely to pay: `os.fork` exists, no
-    other thread runs (a forked copy of a threaded process may deadlock;
-    `WAITING_THREADS` do not count), and at least two cores with one of them
-    idle now (`_busy`)."""
-    if JOBS == 1 or not hasattr(os, "fork") or threading.active_count() > 1 + WAITING_THREADS:
-        return False
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores >= 2 and _busy() < cores - 0.5
-
-
-SNAPSHOTS = 3
-"""Snapshots of the runnable count `_busy` takes, `SNAPSHOT_GAP_S` apart."""
-SNAPSHOT_GAP_S = 0.0025
-
-
-def _busy() -> float:
-    """How many cores are busy now, this process included: the least of a
-    few snapshots of the runnable count in `/proc/loadavg`, else the
-    one-minute load average (which lags: after a minute of this tool's own
-    work in two processes it reads about 2 on an idle machine).
-
-    One snapshot is not enough: other tasks wake for a moment many times a
-    second (on the project's quiet machine about 10 times a second, for
-    0.3 ms typically and at most 4.5 ms in 5 s of sampling), and a single
-    snapshot caught one in about one run in eight, so the tool parsed in
-    one process. A task that keeps a core busy is runnable in every
-    snapshot; a blip is in one at most. The snapshots cost 5 ms."""
-    counts: list[float] = []
-    for i in range(SNAPSHOTS):
-        if i:
-            time.sleep(SNAPSHOT_GAP_S)
-        n = _runnable()
-        if n is None:
-            return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
-        counts.append(n)
-    return min(counts)
-
-
-def _runnable() -> float | None:
-    """The runnable count of `/proc/loadavg` now, None where there is none."""
-    try:
-        with open("/proc/loadavg") as f:
-            return float(f.read().split()[3].split("/")[0])
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 class _EagerPipe:
@@ -218,7 +138,8 @@ class Forked:
         gc.disable()
         try:
             with os.fdopen(self.fd, "rb", buffering=1 << 16) as pipe:
-                return pickle.load(pipe)
+                got: object = pickle.load(pipe)
+                return got
         except Exception:
             return None
         finally:
@@ -226,3 +147,38 @@ class Forked:
                 gc.enable()
             os.waitpid(self.pid, 0)
             _LIVE.discard(self.pid)
+
+
+def beside(there: Callable[[], T], here: Callable[[], R]) -> tuple[R, object | None]:
+    """`here()` in this process while `there()` runs in a forked child:
+    what `here` returned, and what the child sent (None: nothing, or no
+    child could be started). The caller does the child's work itself when
+    it gets None, so its result is the same either way."""
+    child = Forked.start(there)
+    try:
+        mine = here()
+    finally:
+        theirs = child.result() if child is not None else None
+    return mine, theirs
+
+
+def halves(fn: Callable[[T], H], items: Sequence[T]) -> list[H]:
+    """`[fn(x) for x in items]`, the second half made by a forked child
+    while this process makes the first. The child sends each distinct
+    result once, with one index per item (an array of ints: cheap to
+    pickle), so equal results come back as one object; if it sends nothing
+    usable, this process makes the second half too."""
+    half = len(items) // 2
+    mine, got = beside(lambda: _indexed(fn, items[half:]), lambda: [fn(x) for x in items[:half]])
+    if isinstance(got, tuple) and len(got) == 2 and len(got[1]) == len(items) - half:
+        distinct, at = got
+        return mine + [distinct[i] for i in at]
+    return mine + [fn(x) for x in items[half:]]
+
+
+def _indexed(fn: Callable[[T], H], items: Sequence[T]) -> tuple[list[H], array.array[int]]:
+    """In a forked child: the distinct results of `fn` over `items` in the
+    order they first occur, and each item's index among them."""
+    index: dict[H, int] = {}
+    at = array.array("l", (index.setdefault(r, len(index)) for r in (fn(x) for x in items)))
+    return list(index), at
