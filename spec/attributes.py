@@ -11,6 +11,7 @@ otherwise (`dense<...>`, `affine_map<...>`, `#arith.fastmath<none>`).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import struct
@@ -103,6 +104,12 @@ class Type:
     def is_float(self) -> bool:
         return self.text in FLOAT_BITS
 
+    @property
+    def vector(self) -> VectorShape | None:
+        """The shape of a `vector<...>` type (`vector<[4]x8xf32>`,
+        `vector<f32>`), None for any other type."""
+        return vector_shape(self.text)
+
     def memref_shape(self) -> tuple[int | None, ...]:
         """Static shape of a ranked memref (`None` for `?`)."""
         m = re.match(r"memref<((?:(?:\d+|\?)x)*)", self.text)
@@ -140,6 +147,50 @@ def shared_type(t: Type) -> Type:
 ASYNC_TOKEN = Type("!async.token")
 ASYNC_GROUP = Type("!async.group")
 FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "f80": 80, "f128": 128}
+
+
+@dataclass(frozen=True, slots=True)
+class VectorShape:
+    """A `vector<...>` type taken apart: its dims (a scalable dim, `[4]`,
+    counts its base size and is flagged in `scalable`) and element type. A
+    0-d vector (`vector<f32>`) has no dims."""
+
+    sizes: tuple[int, ...]
+    scalable: tuple[bool, ...]
+    element: Type
+
+    @property
+    def rank(self) -> int:
+        return len(self.sizes)
+
+    def text(self, sizes: tuple[int, ...] | None = None, scalable: tuple[bool, ...] | None = None) -> str:
+        """The type's text, with other dims if given (`vector<[4]x2xf32>`)."""
+        sizes = self.sizes if sizes is None else sizes
+        flags = self.scalable if scalable is None else scalable
+        dims = "".join(f"[{n}]x" if s else f"{n}x" for n, s in zip(sizes, flags, strict=True))
+        return f"vector<{dims}{self.element}>"
+
+
+_VECTOR = re.compile(r"vector<((?:(?:\d+|\[\d+\])x)*)(.+)>")
+
+
+@functools.lru_cache(maxsize=1024)
+def vector_shape(text: str) -> VectorShape | None:
+    """`VectorShape` of the canonical type text `text`, or None if it is no vector."""
+    m = _VECTOR.fullmatch(text)
+    if m is None:
+        return None
+    dims = [d for d in m.group(1).split("x") if d]
+    sizes = tuple(int(d.strip("[]")) for d in dims)
+    return VectorShape(sizes, tuple(d.startswith("[") for d in dims), Type(m.group(2)))
+
+
+def bit_width(t: Type) -> int | None:
+    """The size in bits of a scalar type as MLIR's default data layout gives
+    it (`index` 64), None for other types."""
+    if t.is_index:
+        return 64
+    return FLOAT_BITS.get(t.text) or t.int_width
 
 
 def async_value_of(inner: Type) -> Type:

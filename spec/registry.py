@@ -265,6 +265,12 @@ def _pure(names: str, **kw: object) -> None:
         _op(n, **kw)
 
 
+def _checked(names: str, **kw: Any) -> None:
+    """Ops each verified by the rule of its own name."""
+    for n in names.split():
+        _op(n, verifier=n, **kw)
+
+
 # builtin / func
 _op(
     "builtin.module",
@@ -541,19 +547,21 @@ _op(
     operand_count=(2, None),
 )
 _op("memref.get_global", inherent={"name": _req("flat_symbol_ref")}, operand_count=(0, 0))
-_op(
+_checked(
     "vector.load",
     effects=frozenset({READ}),
     inherent=_NONTEMPORAL,
     operand_count=(1, None),
     elided_defaults={"nontemporal": "false"},
+    result_count=1,
 )
-_op(
+_checked(
     "vector.store",
     effects=frozenset({WRITE}),
     inherent=_NONTEMPORAL,
     operand_count=(2, None),
     elided_defaults={"nontemporal": "false"},
+    result_count=0,
 )
 _op(
     "vector.print",
@@ -562,7 +570,7 @@ _op(
     default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")},
     operand_count=(0, 1),
 )
-_pure("vector.splat vector.broadcast", operand_count=(1, 1))
+_checked("vector.splat vector.broadcast", operand_count=(1, 1), result_count=1)
 _MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
 for _n in _MATH1.split():
     _op(f"math.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1))
@@ -633,18 +641,34 @@ _op(
     isolated=True,
 )
 _op("gpu.yield", terminator=True)
-_pure("vector.extract", inherent={"static_position": _req("dense_i64")}, operand_count=(1, None))
-_pure("vector.insert", inherent={"static_position": _req("dense_i64")}, operand_count=(2, None))
-_op(
-    "vector.transfer_read",
-    effects=frozenset({READ}),
-    inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")},
-    segments=("source", "indices", "padding", "mask"),
+_checked(
+    "vector.extract",
+    inherent={"static_position": _req("dense_i64")},
+    operand_count=(1, None),
+    result_count=1,
 )
-_op(
+_checked(
+    "vector.insert",
+    inherent={"static_position": _req("dense_i64")},
+    operand_count=(2, None),
+    result_count=1,
+)
+# The transfers read and write memory only when their source is a memref
+# (19 declares no effect on a tensor): the subset takes memrefs only.
+_TRANSFER = {"permutation_map": _req("affine_map"), "in_bounds": _req("bool_array")}
+_checked(
+    "vector.transfer_read",
+    operand_count=(2, None),
+    effects=frozenset({READ}),
+    inherent=_TRANSFER,
+    segments=("source", "indices", "padding", "mask"),
+    result_count=1,
+)
+_checked(
     "vector.transfer_write",
+    operand_count=(2, None),
     effects=frozenset({WRITE}),
-    inherent={"permutation_map": _req("affine_map"), "in_bounds": _req("array")},
+    inherent=_TRANSFER,
     segments=("vector", "source", "indices", "mask"),
 )
 _pure("llvm.mlir.addressof", inherent={"global_name": _req("flat_symbol_ref")}, operand_count=(0, 0))
@@ -1021,6 +1045,57 @@ _pure(
     operand_count=(1, 1),
     result_count=1,
     result_names=("transpose",),
+)
+
+# vector: the ops found in host code around launches. Memory effects as
+# mlir-opt-19 declares them (its -gpu-async-region waits before the gather
+# and the compressing store, not before the others); every other one is
+# `Pure` there, so speculatable. `kind` has a default (`add`), which the
+# custom forms print all the same (`contract`; `outerproduct` with an
+# accumulator). Each op's own checks are the rule of its name in
+# `spec.syntax.vector_verifiers`.
+_KIND = {"kind": OpaqueAttr("#vector.kind<add>")}
+_checked("vector.bitcast vector.shape_cast vector.type_cast", operand_count=(1, 1), result_count=1)
+_checked("vector.gather", effects=frozenset({READ}), operand_count=(4, None), result_count=1)
+_checked("vector.compressstore", effects=frozenset({WRITE}), operand_count=(3, None), result_count=0)
+_checked(
+    "vector.constant_mask",
+    inherent={"mask_dim_sizes": _req("i64_array")},
+    operand_count=(0, 0),
+    result_count=1,
+)
+_checked("vector.create_mask", operand_count=(0, None), result_count=1)
+_checked("vector.fma", operand_count=(3, 3), result_count=1)
+_checked(
+    "vector.contract",
+    inherent={
+        "indexing_maps": _req("array"),
+        "iterator_types": _req("vector_iterator_types"),
+        "kind": _opt("vector_kind"),
+    },
+    default_properties=_KIND,
+    operand_count=(3, 3),
+    result_count=1,
+)
+_checked(
+    "vector.outerproduct",
+    inherent={"kind": _opt("vector_kind")},
+    default_properties=_KIND,
+    operand_count=(2, None),
+    result_count=1,
+)
+_checked(
+    "vector.reduction",
+    inherent={"kind": _req("vector_kind"), **_FASTMATH_ATTR},
+    default_properties=_FASTMATH,
+    operand_count=(1, None),
+    result_count=1,
+)
+_checked(
+    "vector.transpose",
+    inherent={"permutation": _req("dense_i64")},
+    operand_count=(1, 1),
+    result_count=1,
 )
 
 

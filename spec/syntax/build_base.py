@@ -90,11 +90,17 @@ class TokenError(Exception):
     wrapper turns it into a diagnostic there (the token knows its line and
     column, not its file)."""
 
-    def __init__(self, tok: Any, offset: int, message: str, *also: str) -> None:
+    def __init__(
+        self, tok: Any, offset: int, message: str, *also: str, later: tuple[tuple[int, str], ...] = ()
+    ) -> None:
         super().__init__(message)
         self.tok, self.offset, self.message = tok, offset, message
         self.also = also
         """Further errors mlir-opt-19 reports at the same place."""
+        self.later = later
+        """Further errors it reports further into the token: (offset, message)
+        each (an enum attribute's unknown case, then the failed parameter at
+        the `>` after it)."""
 
 
 DIALECT_TYPES = {

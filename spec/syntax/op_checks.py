@@ -75,6 +75,7 @@ from spec.attributes import (
 from spec.diagnostics import Diagnostic, DiagnosticError, error
 from spec.ir import Location, Region, Value
 from spec.syntax.dialect_attrs import is_gpu_target, is_offloading_handler
+from spec.syntax.dialect_attrs.vector_enums import KINDS as VECTOR_KINDS
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,34 @@ CONSTRAINTS.update(
             "32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3",
             _is(IntegerAttr),
             lambda a: a.type.text == "i32" and 0 <= a.value <= 3,
+        ),
+    }
+)
+
+# ---- Constraints of the vector ops' attributes, with mlir-opt-19's summaries.
+CONSTRAINTS.update(
+    {
+        "vector_kind": AttrKind(
+            "Kind of combining function for contractions and reductions",
+            _opaque(rf"#vector\.kind<({'|'.join(VECTOR_KINDS)})>"),
+        ),
+        "vector_iterator_types": AttrKind(
+            "Iterator type should be an enum.",
+            _is(ArrayAttr),
+            lambda a: all(
+                isinstance(e, OpaqueAttr) and re.fullmatch(r"#vector\.iterator_type<(parallel|reduction)>", e.text)
+                for e in a.elements
+            ),
+        ),
+        "bool_array": AttrKind(
+            "1-bit boolean array attribute",
+            _is(ArrayAttr),
+            lambda a: all(isinstance(e, IntegerAttr) and e.type.text == "i1" for e in a.elements),
+        ),
+        "i64_array": AttrKind(
+            "64-bit integer array attribute",
+            _is(ArrayAttr),
+            lambda a: all(isinstance(e, IntegerAttr) and e.type.text == "i64" for e in a.elements),
         ),
     }
 )

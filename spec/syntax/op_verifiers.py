@@ -115,6 +115,7 @@ from spec.syntax import memref_layouts as layouts
 from spec.syntax.build_base import K_DYNAMIC
 from spec.syntax.op_checks import check_reduction_kind
 from spec.syntax.structure import current_op_note, op_error, symbol_lookup, symbol_name_of
+from spec.syntax.vector_verifiers import RULES as VECTOR_RULES
 
 TYPE_CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
     "unranked_memref": (lambda t: t.text.startswith("memref<*"), "unranked.memref of any type values"),
@@ -736,7 +737,9 @@ RULES: dict[str, Callable[[Operation], None]] = {
     "gpu.subgroup_mma_constant_matrix": _mma_constant,
     "gpu.subgroup_mma_elementwise": _mma_elementwise,
 }
-"""Each rule the registry names (`OpInfo.verifier`, `DIALECT_ATTRIBUTE_VERIFIERS`)."""
+RULES.update(VECTOR_RULES)
+"""Each rule the registry names (`OpInfo.verifier`, `DIALECT_ATTRIBUTE_VERIFIERS`);
+the vector ops' are `spec.syntax.vector_verifiers`'."""
 
 
 def check_dialect_attributes(op: Operation) -> None:

@@ -139,14 +139,23 @@ def _wrap(fn: Any, rule: str) -> Any:
         if isinstance(exc, TokenError) and getattr(exc.tok, "line", None) is not None:
             # The token may span lines (`#spirv.target_env<` then a newline).
             text = str(exc.tok)
-            newline = text.rfind("\n", 0, exc.offset)
-            if newline < 0:
-                loc = Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + exc.offset)
-            else:
-                loc = Location(
-                    self.file, exc.tok.line + self.line_offset + text.count("\n", 0, exc.offset), exc.offset - newline
+
+            def at(offset: int) -> Location:
+                newline = text.rfind("\n", 0, offset)
+                if newline < 0:
+                    return Location(self.file, exc.tok.line + self.line_offset, exc.tok.column + offset)
+                return Location(
+                    self.file, exc.tok.line + self.line_offset + text.count("\n", 0, offset), offset - newline
                 )
-            return DiagnosticError([error(loc, exc.message), *(error(loc, m) for m in exc.also)])
+
+            loc = at(exc.offset)
+            return DiagnosticError(
+                [
+                    error(loc, exc.message),
+                    *(error(loc, m) for m in exc.also),
+                    *(error(at(offset), m) for offset, m in exc.later),
+                ]
+            )
         loc = _first_location(items, self.file, self.line_offset)
         if isinstance(exc, TokenError):
             # A token already built into a value (a function type) has no

@@ -38,13 +38,14 @@ from spec.ir import Block, Location, Operation, Region
 from spec.syntax.build_base import (
     BuilderBase,
     PartialOp,
+    TokenError,
     UseRef,
     raw_rule,
     symbol_name,
     symbol_ref_attr,
     without_comments,
 )
-from spec.syntax.dialect_attrs import ValueParser, gpu_attr_token_text
+from spec.syntax.dialect_attrs import AttrTextError, ValueParser, gpu_attr_token_text, vector_enum_text
 from spec.syntax.op_checks import (
     check_generic_properties,
     check_result_count,
@@ -362,7 +363,11 @@ class CoreRules(BuilderBase):
             text = attr_text(items[0], self.aliases)
             if text is not None:
                 return OpaqueAttr(text)
-        text = gpu_attr_token_text(items[0], self.attr_value_parser) or canonical_type_text(raw)
+        try:
+            vector_text = vector_enum_text(raw)
+        except AttrTextError as exc:
+            raise TokenError(items[0], exc.offset, exc.message, later=exc.later) from None
+        text = vector_text or gpu_attr_token_text(items[0], self.attr_value_parser) or canonical_type_text(raw)
         flags = re.fullmatch(r"#arith\.(overflow|fastmath)<([\w\s,]*)>", raw)
         if flags:
             text = arith_flags_text(flags.group(1), [f.strip() for f in flags.group(2).split(",") if f.strip()]) or text

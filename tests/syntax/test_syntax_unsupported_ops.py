@@ -19,20 +19,21 @@ from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
 ARGS = "%v: vector<4xf32>, %w: vector<2x4xf32>, %m: memref<4xf32>, %n: index, %k: vector<4xi1>, %i: vector<4xindex>, %f: f32"
 
 IN_A_FUNCTION = {
-    "vector.bitcast": "%0 = vector.bitcast %v : vector<4xf32> to vector<4xi32>",
-    "vector.fma": "%0 = vector.fma %v, %v, %v : vector<4xf32>",
-    "vector.reduction": "%0 = vector.reduction <add>, %v : vector<4xf32> into f32",
-    "vector.shape_cast": "%0 = vector.shape_cast %v : vector<4xf32> to vector<2x2xf32>",
-    "vector.constant_mask": "%0 = vector.constant_mask [2] : vector<4xi1>",
-    "vector.create_mask": "%0 = vector.create_mask %n : vector<4xi1>",
-    "vector.outerproduct": "%0 = vector.outerproduct %v, %v : vector<4xf32>, vector<4xf32>",
-    "vector.transpose": "%0 = vector.transpose %w, [1, 0] : vector<2x4xf32> to vector<4x2xf32>",
-    "vector.type_cast": "%0 = vector.type_cast %m : memref<4xf32> to memref<vector<4xf32>>",
-    "vector.compressstore": "vector.compressstore %m[%n], %k, %v : memref<4xf32>, vector<4xi1>, vector<4xf32>",
-    "vector.gather": "%0 = vector.gather %m[%n] [%i], %k, %v : memref<4xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>",
-    "vector.contract": (
-        "%0 = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], "
-        'iterator_types = ["reduction"], kind = #vector.kind<add>} %v, %v, %f : vector<4xf32>, vector<4xf32> into f32'
+    "vector.shuffle": "%0 = vector.shuffle %v, %v [0, 5] : vector<4xf32>, vector<4xf32>",
+    "vector.multi_reduction": "%0 = vector.multi_reduction <add>, %w, %v [0] : vector<2x4xf32> to vector<4xf32>",
+    "vector.maskedload": "%0 = vector.maskedload %m[%n], %k, %v : memref<4xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>",
+    "vector.maskedstore": "vector.maskedstore %m[%n], %k, %v : memref<4xf32>, vector<4xi1>, vector<4xf32>",
+    "vector.scatter": "vector.scatter %m[%n] [%i], %k, %v : memref<4xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32>",
+    "vector.expandload": "%0 = vector.expandload %m[%n], %k, %v : memref<4xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>",
+    "vector.extract_strided_slice": (
+        "%0 = vector.extract_strided_slice %v {offsets = [1], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>"
+    ),
+    "vector.from_elements": "%0 = vector.from_elements %f, %f : vector<2xf32>",
+    "vector.step": "%0 = vector.step : vector<4xindex>",
+    "vector.interleave": "%0 = vector.interleave %v, %v : vector<4xf32> -> vector<8xf32>",
+    "vector.extractelement": "%0 = vector.extractelement %v[%n : index] : vector<4xf32>",
+    "vector.scan": (
+        "%0:2 = vector.scan <add>, %w, %v {inclusive = true, reduction_dim = 0 : i64} : vector<2x4xf32>, vector<4xf32>"
     ),
     "scf.forall": "scf.forall (%j) in (4) {\n    memref.store %f, %m[%j] : memref<4xf32>\n  }",
 }

@@ -2,7 +2,8 @@
 (`#nvvm.target`, `#rocdl.target`, `#spirv.target_env` with its `#spirv.vce`
 and `#spirv.resource_limits`) and the offloading handler
 `#gpu.select_object`, plus the attribute-name and bracket checks of the
-`gpu`, `nvvm`, `rocdl` and `spirv` dialects.
+`gpu`, `nvvm`, `rocdl` and `spirv` dialects; the `vector` dialect's enum
+attributes (`vector_enums`: `#vector.kind<add>`, `#vector.iterator_type<...>`).
 
 The grammar keeps any `#dialect.name<...>` attribute as one opaque token;
 this package reads the token's text again and returns it as mlir-opt-19
@@ -23,6 +24,7 @@ from spec.syntax.dialect_attrs.gpu_targets import (
     is_offloading_handler,
 )
 from spec.syntax.dialect_attrs.text import AttrTextError, ValueParser
+from spec.syntax.dialect_attrs.vector_enums import vector_enum_text
 
 __all__ = [
     "AttrTextError",
@@ -31,4 +33,5 @@ __all__ = [
     "gpu_attr_token_text",
     "is_gpu_target",
     "is_offloading_handler",
+    "vector_enum_text",
 ]

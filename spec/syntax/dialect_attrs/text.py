@@ -34,9 +34,11 @@ class AttrTextError(Exception):
     """A malformed attribute: mlir-opt-19's `message`, `offset` characters
     into the attribute's text."""
 
-    def __init__(self, offset: int, message: str) -> None:
+    def __init__(self, offset: int, message: str, later: tuple[tuple[int, str], ...] = ()) -> None:
         super().__init__(message)
         self.offset, self.message = offset, message
+        self.later = later
+        """Further errors, each at its own offset into the token."""
 
 
 @dataclass(frozen=True)

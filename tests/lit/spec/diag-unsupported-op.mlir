@@ -4,9 +4,9 @@
 // An op mlir-opt-19 has but this tool's subset does not read is named and
 // called unsupported; one nobody has is unknown, as 19 says.
 
-func.func @fma(%v: vector<4xf32>) {
-  // CHECK: error: custom op 'vector.fma' is unsupported: mlir-opt-19's vector dialect has it, this tool's subset does not (docs/subset.md)
-  %0 = vector.fma %v, %v, %v : vector<4xf32>
+func.func @shuffle(%v: vector<4xf32>) {
+  // CHECK: error: custom op 'vector.shuffle' is unsupported: mlir-opt-19's vector dialect has it, this tool's subset does not (docs/subset.md)
+  %0 = vector.shuffle %v, %v [0, 5] : vector<4xf32>, vector<4xf32>
   return
 }
 
