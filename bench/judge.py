@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|" + "---|" * len(judgements))
     for v in verdicts:
         print(f"| {v} | " + " | ".join(str(table.get((v, j), 0)) for j in judgements) + " |")
+
     def reason(r: Row) -> str:
         return re.sub(r"\(.*", "", re.sub(r"\d+", "N", r.semantic.reason if r.semantic else "")).strip()
 
