@@ -94,24 +94,49 @@ def modelled(op: Operation) -> bool:
     return True
 
 
-def crosses(op: Operation) -> bool:
-    """A token-like value crosses `op`'s boundary: an operand, result or
-    region argument of a token type, or one defined outside and used inside."""
-    if any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results):
-        return True
-    inside: set[int] = set()
-    for inner in op.walk():
-        inside.add(id(inner))
-        for region in inner.regions:
+def crossing_ops(func: Operation) -> set[Operation]:
+    """The ops nested in `func` that a token-like value crosses the boundary
+    of: one with an operand, result or region argument (at any depth) of a
+    token type, or inside which a token defined outside is used. One walk
+    of `func`: a token argument marks the op that owns its block and every
+    op around it; a token use marks each op around the user up to the one
+    that holds the definition. Asking each region op on its own would walk
+    its nest once per enclosing op: quadratic in the nesting depth."""
+    crossing: set[Operation] = set()
+
+    def mark_up(op: Operation | None, stop: set[Operation]) -> None:
+        while op is not None and op is not func and op not in stop:
+            crossing.add(op)
+            op = op.parent_op
+
+    holders: dict[Value, set[Operation]] = {}
+    for op in func.nested_ops():
+        if any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results):
+            crossing.add(op)
+        for region in op.regions:
             for block in region.blocks:
-                inside.add(id(block))
                 if any(is_token_type(a.type) for a in block.args):
-                    return True
-    for inner in op.nested_ops():
-        for v in inner.operands:
-            if is_token_type(v.type) and not _defined_in(v, inside):
-                return True
-    return False
+                    mark_up(op, set())
+        for v in op.operands:
+            if not is_token_type(v.type):
+                continue
+            held = holders.get(v)
+            if held is None:
+                held = holders[v] = _enclosing(v)
+            mark_up(op.parent_op, held)
+    return crossing
+
+
+def _enclosing(v: Value) -> set[Operation]:
+    """The ops that hold `v`'s definition: its defining op (or the op whose
+    region has the block it is an argument of) and every op around it."""
+    owner = v.owner
+    op = owner.parent_op if isinstance(owner, Block) else owner if isinstance(owner, Operation) else None
+    held: set[Operation] = set()
+    while op is not None:
+        held.add(op)
+        op = op.parent_op
+    return held
 
 
 def _defined_in(v: Value, inside: set[int]) -> bool:
@@ -210,6 +235,7 @@ def prove_composed(run: FunctionRun) -> bool:
     t0 = time.perf_counter()
     back = {o: i for i, o in run.corr.to_output.items()}
     comp = Composition()
+    crossing = crossing_ops(run.fin) | crossing_ops(run.fout)
     for op_out in run.fout.post_order():
         if op_out.name not in COMPOSED_OPS or op_out is run.fout:
             continue
@@ -218,8 +244,8 @@ def prove_composed(run: FunctionRun) -> bool:
             op_in is None
             or op_in.name != op_out.name
             or not (modelled(op_in) and modelled(op_out))
-            or crosses(op_in)
-            or crosses(op_out)
+            or op_in in crossing
+            or op_out in crossing
         ):
             continue
         proved = _prove_op(run, comp, op_in, op_out, back)

@@ -1,0 +1,135 @@
+"""How often the compositional proof agrees with the whole-function proof.
+
+The whole proof (`compose=False`: every region op unrolled into the
+function's one graph) is the reference the compositional one is checked
+against (`tests/support/compose_agreement.py` says what agreeing means: the
+same verdict, or `verified` where the whole proof can only say `bounded`).
+Counted per set of pairs, each an input with one of the refimpl's rewrites
+(reference, mlir19, seed) or such a rewrite with one seeded edit (wrong
+rewrites, most of them):
+
+- `corpus`: the `.mlir` files of `tests/corpus`, `verifier/corpus` and
+  `tests/wide`;
+- `loops`: `bench/gen_control.py`'s loops in sequence (1 to 6) and nested
+  (1 to 5), the shapes whose whole proof grows with the product of trip
+  choices;
+- `whole 1..N`: every program of the `whole` alphabet up to `--max-size`,
+  with the reference rewrite and one edit of it (`--all-modes`: the three
+  modes, each with an edit).
+
+Printed per set: pairs, agreements, disagreements (each listed with its
+label and verdicts), how many pairs the compositional proof proved at least
+one region of apart, and how many it verified where the whole proof said
+`bounded`.
+
+    python bench/compose_agreement.py [--max-size 3] [--jobs 2] [--all-modes]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from gen_control import nested, sequence  # noqa: E402
+
+from tests.support.compose_agreement import Comparison, compare, rewrites  # noqa: E402
+from verifier.harness.gate import ImplFailed, RefimplImpl  # noqa: E402
+from verifier.programs.enumeration import ALPHABETS, programs_up_to  # noqa: E402
+
+Job = tuple[str, str, bool]
+"""(set, input text, all modes): one input, every pair made of it."""
+
+
+def inputs(max_size: int, all_modes: bool) -> Iterator[Job]:
+    for folder in ("tests/corpus", "verifier/corpus", "tests/wide"):
+        for path in sorted((ROOT / folder).glob("*.mlir")):
+            yield "corpus", path.read_text(encoding="utf-8"), True
+    for n in range(1, 7):
+        yield "loops", sequence(n), True
+    for d in range(1, 6):
+        yield "loops", nested(d), True
+    for p in programs_up_to(ALPHABETS["whole"], max_size):
+        yield f"whole 1..{max_size}", p.text, all_modes
+
+
+def pairs_of(job: Job) -> tuple[str, list[Comparison]]:
+    """Both proofs of every pair made of one input."""
+    label, text, all_modes = job
+    found: list[Comparison] = []
+    if all_modes:
+        made = list(rewrites(text, label))
+    else:
+        made = [(f"{label} reference", out) for out in _reference(text)]
+        made += [(lab, out) for lab, out in rewrites(text, label) if lab.startswith(f"{label} reference+")]
+    for name, out in made:
+        c = compare(text, out, f"{name}\n{text}")
+        if c is not None:
+            found.append(c)
+    return label, found
+
+
+def _reference(text: str) -> list[str]:
+    try:
+        return [RefimplImpl("reference")(text)]
+    except ImplFailed:
+        return []
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python bench/compose_agreement.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--max-size", type=int, default=3, help="programs of `whole` up to this size (default 3)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--all-modes", action="store_true", help="`whole` programs with every mode's rewrite too")
+    args = ap.parse_args(argv)
+    sys.setrecursionlimit(100_000)
+    counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    wrong: list[Comparison] = []
+    t0 = time.perf_counter()
+    jobs = inputs(args.max_size, args.all_modes)
+    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+        for label, found in pool.imap_unordered(pairs_of, jobs, chunksize=16):
+            c = counts[label]
+            for cmp in found:
+                c["pairs"] += 1
+                c["agree" if cmp.agrees else "DISAGREE"] += 1
+                c["regions proved apart"] += cmp.regions > 0
+                c["verified where the whole proof is bounded"] += cmp.whole == "bounded" and cmp.composed == "verified"
+                if not cmp.agrees:
+                    wrong.append(cmp)
+    print(f"compositional against whole proof ({time.perf_counter() - t0:.0f} s, --max-size {args.max_size}):")
+    keys = ["pairs", "agree", "DISAGREE", "regions proved apart", "verified where the whole proof is bounded"]
+    print("| set | " + " | ".join(keys) + " |")
+    print("|---|" + "---|" * len(keys))
+    for label, c in counts.items():
+        print(f"| {label} | " + " | ".join(f"{c[k]:,}" for k in keys) + " |")
+    for cmp in wrong:
+        print(f"\nDISAGREE: whole {cmp.whole}, compositional {cmp.composed}: {cmp.label}")
+    return 1 if wrong else 0
+
+
+class _Serial:
+    """`multiprocessing.Pool`'s `imap_unordered` in this process (`--jobs 1`)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap_unordered(
+        self, fn: Callable[[Job], tuple[str, list[Comparison]]], items: Iterable[Job], chunksize: int = 1
+    ) -> Iterator[tuple[str, list[Comparison]]]:
+        return map(fn, items)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
