@@ -333,7 +333,7 @@ class BoundaryMachine(Machine):
         if g.state == "issued":
             g.state = "running"
             g.event.start = index
-            g.snapshot = [[w.buffer.data[i] for i in w.positions()] for w in g.args[1]]
+            g.snapshot = [w.read() for w in g.args[1]]
             return
         g.state = "done"
         g.done = True
@@ -343,8 +343,7 @@ class BoundaryMachine(Machine):
         for pos, (w, snap) in enumerate(zip(views, g.snapshot)):
             if w.buffer.freed:
                 continue
-            for i, x in zip(w.positions(), kernel_mix(seed + pos * 7919, w, snap)):
-                w.buffer.data[i] = x
+            w.write(kernel_mix(seed + pos * 7919, w, snap))
 
 
 class BlockingBoundaryMachine(BoundaryMachine):

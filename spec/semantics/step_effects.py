@@ -218,9 +218,7 @@ class StepEffects:
             self._check_live(op, [src, dst])
             if src.shape != dst.shape:
                 raise Fault(op, "memref.copy between views of different shapes")
-            data = [src.buffer.data[i] for i in src.positions()]
-            for i, v in zip(dst.positions(), data):
-                dst.buffer.data[i] = v
+            dst.write(src.read())
         elif name in ("memref.alloc", "memref.alloca"):
             rt = op.results[0].type
             dyn = iter(vals)
@@ -363,12 +361,12 @@ class StepEffects:
                     if isinstance(v, View):
                         self._check_live(op, [v])
                 if op.name == "gpu.launch_func":
-                    g.snapshot = [[v.buffer.data[i] for i in v.positions()] for v in g.args[1]]
+                    g.snapshot = [v.read() for v in g.args[1]]
                 elif op.name == "gpu.memcpy":
                     dst, src = g.args
                     if src.size() != dst.size():
                         raise Fault(op, "gpu.memcpy between views of different sizes")
-                    g.snapshot = [src.buffer.data[i] for i in src.positions()]
+                    g.snapshot = src.read()
                 return
             g.state = "done"
             g.done = True
@@ -377,14 +375,11 @@ class StepEffects:
             if op.name == "gpu.launch_func":
                 seed, views = g.args
                 for pos, (v, snap) in enumerate(zip(views, g.snapshot)):
-                    new = kernel_mix(seed + pos * 7919, v, snap)
-                    for i, x in zip(v.positions(), new):
-                        v.buffer.data[i] = x
+                    v.write(kernel_mix(seed + pos * 7919, v, snap))
             elif op.name == "gpu.memcpy":
                 dst = g.args[0]
                 self._check_live(op, [dst])
-                for i, x in zip(dst.positions(), g.snapshot):
-                    dst.buffer.data[i] = x
+                dst.write(g.snapshot)
             elif op.name == "gpu.memset":
                 dst, value = g.args
                 self._check_live(op, [dst])
