@@ -45,14 +45,14 @@ UNPINNED_OPS = frozenset(
 )
 """Ops whose bad-value diagnostics are not pinned against mlir-opt-19 yet
 (this file's table leaves them out); their printed forms are checked in
-tests/syntax/test_syntax_more.py."""
-PINNED_IN_OPS_19_MORE = frozenset(
+tests/syntax/test_syntax_wide_expected.py."""
+PINNED_IN_REGISTERED_OPS = frozenset(
     "gpu.binary gpu.cluster_block_id gpu.cluster_dim_blocks gpu.subgroup_mma_load_matrix gpu.subgroup_mma_store_matrix "
     "gpu.subgroup_mma_compute gpu.subgroup_mma_elementwise index.bool.constant index.constant index.cmp func.constant "
     "memref.assume_alignment memref.prefetch memref.realloc memref.transpose scf.index_switch".split()
 ) | frozenset(f"math.{n}" for n in "acos acosh asin asinh atanh cosh sinh fma fpowi".split())
 """Ops with inherent attributes whose bad-value diagnostics are pinned in
-tests/syntax/test_ops_19_more.py, not in this file's table."""
+tests/syntax/test_syntax_registered_ops.py, not in this file's table."""
 PINNED_IN_VECTOR = frozenset({"vector.contract"})
 """Pinned in tests/syntax/test_syntax_vector.py instead: 19 takes any array
 as `indexing_maps` and its verifier then reads each element as a map
@@ -60,9 +60,9 @@ unchecked, so a value of the fuzzing below is undefined behaviour there."""
 MATH_OPS = [
     name.removeprefix("math.")
     for name in registry.known_ops()
-    if name.startswith("math.") and name not in PINNED_IN_OPS_19_MORE and declared(name)
+    if name.startswith("math.") and name not in PINNED_IN_REGISTERED_OPS and declared(name)
 ]
-"""The f32 math ops with `fastmath` (part 3's are pinned in tests/syntax/test_ops_19_more.py)."""
+"""The f32 math ops with `fastmath` (the other ops' are pinned in tests/syntax/test_syntax_registered_ops.py)."""
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -412,8 +412,8 @@ def test_every_registry_constraint_is_defined() -> None:
 def test_every_table_entry_has_a_template() -> None:
     # The GPU sparse ops are left out until their diagnostics are pinned (issue 16).
     # So are `UNPINNED_OPS` (their bad-value diagnostics not yet) and
-    # `PINNED_IN_OPS_19_MORE` (pinned there).
-    left_out = UNPINNED_OPS | PINNED_IN_OPS_19_MORE | PINNED_IN_VECTOR
+    # `PINNED_IN_REGISTERED_OPS` (pinned there).
+    left_out = UNPINNED_OPS | PINNED_IN_REGISTERED_OPS | PINNED_IN_VECTOR
     pinned = {n: e for n, e in INHERENT.items() if registry.lookup(n).library_form is None and n not in left_out}
     assert set(pinned) <= set(TEMPLATES)
     assert all(i.kind.summary in _BAD for entries in pinned.values() for i in entries.values())

@@ -31,13 +31,20 @@ from pathlib import Path
 
 import pytest
 
-from refimpl import rewrite
 from spec import effects, registry
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
-from spec.syntax.printing import print_op
-from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+from tests.mlir_tools import needs_mlir19
 from tests.support.against_mlir19 import ours, theirs, write_input
+from tests.support.op_forms import (
+    assert_as_mlir_opt_19,
+    assert_pass_as_mlir_opt_19,
+    assert_round_trip,
+    first_error_19,
+    refusal,
+    run19,
+    waits_before,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -152,36 +159,16 @@ an outer product without an accumulator prints no attributes, its `kind`
 neither (read back, it has the default `add`)."""
 
 
-def _run19(text: str, *flags: str) -> subprocess.CompletedProcess:
-    assert MLIR_OPT_19 is not None
-    return subprocess.run([MLIR_OPT_19, *flags, "-"], input=text, capture_output=True, text=True, timeout=120)
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_cases_round_trip(case: str) -> None:
     """Custom and generic prints read back to the same module (without 19)."""
-    module = parse_module(CASES[case])
-    custom, generic = print_op(module), print_op(module, True)
-    assert print_op(parse_module(custom)) == custom
-    assert print_op(parse_module(generic)) == custom
-    if case not in LOSSY:
-        assert print_op(parse_module(custom), True) == generic
+    assert_round_trip(CASES[case], lossy=case in LOSSY)
 
 
 @needs_mlir19
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_cases_against_mlir_opt_19(case: str) -> None:
-    text = CASES[case]
-    module = parse_module(text)
-    ref = _run19(text)
-    assert ref.returncode == 0, ref.stderr
-    assert print_op(module) + "\n" == ref.stdout
-    ref_generic = _run19(text, "--mlir-print-op-generic").stdout
-    assert print_op(module, True) + "\n" == ref_generic
-    assert print_op(parse_module(ref_generic)) + "\n" == ref.stdout
-    result = rewrite(parse_module(text), "mlir19")
-    assert not result.diagnostics
-    assert print_op(result.module) + "\n" == _run19(text, "-gpu-async-region").stdout
+    assert_as_mlir_opt_19(CASES[case])
 
 
 _HOST_FN = (
@@ -226,18 +213,13 @@ def test_effects_are_mlir_opt_19s(op: str) -> None:
     module = parse_module(_host(op))
     target = module.regions[0].blocks[0].ops[0].regions[0].blocks[0].ops[1]
     assert effects.is_memory_effect_free(target) is not WAITED[op]
-    out = print_op(rewrite(parse_module(_host(op)), "mlir19").module)
-    waits_before = re.split(rf"(?<![\w.]){re.escape(_op_name(op))}(?![\w.])", out, maxsplit=1)[0].count("gpu.wait [")
-    assert waits_before == int(WAITED[op])
+    assert waits_before(_host(op), _op_name(op)) == int(WAITED[op])
 
 
 @needs_mlir19
 @pytest.mark.parametrize("op", sorted(WAITED), ids=[_op_name(o) for o in sorted(WAITED)])
 def test_effects_against_mlir_opt_19(op: str) -> None:
-    text = _host(op)
-    ref = _run19(text, "-gpu-async-region")
-    assert ref.returncode == 0, ref.stderr
-    assert print_op(rewrite(parse_module(text), "mlir19").module) + "\n" == ref.stdout
+    assert_pass_as_mlir_opt_19(_host(op))
 
 
 def test_registry_effects() -> None:
@@ -322,18 +304,13 @@ REFUSED: dict[str, str] = {
 
 @pytest.mark.parametrize("bad", sorted(REFUSED), ids=[b.split(":")[0][:50] for b in sorted(REFUSED)])
 def test_refused_as_mlir_opt_19_refuses(bad: str) -> None:
-    with pytest.raises(DiagnosticError) as exc:
-        parse_module(_BAD.replace("OP", bad))
-    d = exc.value.diagnostics[0]
-    assert f"{d.loc.line}:{d.loc.col}: {d.message}" == REFUSED[bad]
+    assert refusal(_BAD.replace("OP", bad)) == REFUSED[bad]
 
 
 @needs_mlir19
 @pytest.mark.parametrize("bad", sorted(REFUSED), ids=[b.split(":")[0][:50] for b in sorted(REFUSED)])
 def test_refusals_are_mlir_opt_19s(bad: str) -> None:
-    ref = _run19(_BAD.replace("OP", bad))
-    first = next(line for line in ref.stderr.splitlines() if ": error: " in line)
-    assert first == "<stdin>:" + REFUSED[bad].replace(": ", ": error: ", 1)
+    assert first_error_19(_BAD.replace("OP", bad)) == REFUSED[bad]
 
 
 OUTSIDE_THE_SUBSET: dict[str, str] = {
@@ -367,7 +344,7 @@ def test_outside_the_subset_is_named(op: str) -> None:
 @needs_mlir19
 @pytest.mark.parametrize("op", sorted(OUTSIDE_THE_SUBSET), ids=[_op_name(o) for o in sorted(OUTSIDE_THE_SUBSET)])
 def test_mlir_opt_19_accepts_what_is_outside_the_subset(op: str) -> None:
-    ref = _run19(_BAD.replace("OP", op))
+    ref = run19(_BAD.replace("OP", op))
     assert ref.returncode == 0, ref.stderr
 
 

@@ -1,4 +1,4 @@
-"""Issue 16, part 2: `cf.switch`, `memref.global`, reshapes,
+"""The wide corpus against mlir-opt-19's pasted outputs: `cf.switch`, `memref.global`, reshapes,
 `reinterpret_cast`, `view`, `gpu.all_reduce`/`gpu.yield`,
 `vector.extract`/`insert`/`transfer_read`/`transfer_write`, the llvm
 declarations and calls, and the `affine` ops, maps, sets and

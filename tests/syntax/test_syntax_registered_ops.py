@@ -1,14 +1,14 @@
-"""Issue 16, part 3: the rest of what mlir-opt-19 registers in `gpu`,
+"""The ops mlir-opt-19 registers in `gpu`,
 `arith`, `math`, `index`, `func`, `memref`, and `scf.index_switch`
 (read and printed by the dialects' modules in `spec/syntax/dialects/`).
 
 Three kinds of checks:
 
-- the corpus files of this part (`tests/wide/NAME.mlir`, with
+- the wide corpus files of these ops (`tests/wide/NAME.mlir`, with
   mlir-opt-19's custom and generic printouts and `-gpu-async-region`
   output pasted in `tests/wide/expected/`): compared, without
-  mlir-opt-19, by `tests/syntax/test_syntax_more.py` with the other wide files;
-- `CASES`, every form of every new op (attr-dicts where 19 reads them,
+  mlir-opt-19, by `tests/syntax/test_syntax_wide_expected.py` with the other wide files;
+- `CASES`, every form of every op (attr-dicts where 19 reads them,
   optional parts present and absent): against mlir-opt-19 live (skipped
   without it), custom print, generic print, the generic print read back,
   and the pass in `--mode mlir19`;
@@ -19,17 +19,19 @@ Three kinds of checks:
 
 from __future__ import annotations
 
-import re
-import subprocess
-
 import pytest
 
-from refimpl import rewrite
 from spec import effects, registry
-from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
-from spec.syntax.printing import print_op
-from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+from tests.mlir_tools import needs_mlir19
+from tests.support.op_forms import (
+    assert_as_mlir_opt_19,
+    assert_pass_as_mlir_opt_19,
+    assert_round_trip,
+    first_error_19,
+    refusal,
+    waits_before,
+)
 
 _FN = "func.func @f(%m: memref<16xf32>, %m2: memref<8x4xf32>, %d: memref<?xf32>, %i: index, %j: index, %a: i32, %x: f32, %tag: memref<1xi32>, %sh: memref<2xindex>) {\n"
 
@@ -112,35 +114,16 @@ installed (`test_cases_against_mlir_opt_19`); `test_cases_round_trip`
 checks what can be checked without it."""
 
 
-def _run19(text: str, *flags: str) -> subprocess.CompletedProcess:
-    assert MLIR_OPT_19 is not None
-    return subprocess.run([MLIR_OPT_19, *flags, "-"], input=text, capture_output=True, text=True, timeout=120)
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_cases_round_trip(case: str) -> None:
     """Custom and generic prints read back to the same module (without 19)."""
-    module = parse_module(CASES[case])
-    custom, generic = print_op(module), print_op(module, True)
-    assert print_op(parse_module(custom)) == custom
-    assert print_op(parse_module(generic)) == custom
-    assert print_op(parse_module(custom), True) == generic
+    assert_round_trip(CASES[case])
 
 
 @needs_mlir19
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_cases_against_mlir_opt_19(case: str) -> None:
-    text = CASES[case]
-    module = parse_module(text)
-    ref = _run19(text)
-    assert ref.returncode == 0, ref.stderr
-    assert print_op(module) + "\n" == ref.stdout
-    ref_generic = _run19(text, "--mlir-print-op-generic").stdout
-    assert print_op(module, True) + "\n" == ref_generic
-    assert print_op(parse_module(ref_generic)) + "\n" == ref.stdout
-    result = rewrite(parse_module(text), "mlir19")
-    assert not result.diagnostics
-    assert print_op(result.module) + "\n" == _run19(text, "-gpu-async-region").stdout
+    assert_as_mlir_opt_19(CASES[case])
 
 
 _HOST = (
@@ -200,19 +183,14 @@ def test_effects_are_mlir_opt_19s(op: str) -> None:
     func = module.regions[0].blocks[0].ops[1]
     target = func.regions[0].blocks[0].ops[1]
     assert effects.is_memory_effect_free(target) is not WAITED[op]
-    out = print_op(rewrite(parse_module(_host(op)), "mlir19").module)
     shown = _op_name(op).removeprefix("func.")  # printed without its default dialect
-    waits_before = re.split(rf"(?<![\w.]){re.escape(shown)}(?![\w.])", out, maxsplit=1)[0].count("gpu.wait [")
-    assert waits_before == int(WAITED[op])
+    assert waits_before(_host(op), shown) == int(WAITED[op])
 
 
 @needs_mlir19
 @pytest.mark.parametrize("op", sorted(WAITED), ids=[_op_name(o) for o in sorted(WAITED)])
 def test_effects_against_mlir_opt_19(op: str) -> None:
-    text = _host(op)
-    ref = _run19(text, "-gpu-async-region")
-    assert ref.returncode == 0, ref.stderr
-    assert print_op(rewrite(parse_module(text), "mlir19").module) + "\n" == ref.stdout
+    assert_pass_as_mlir_opt_19(_host(op))
 
 
 REFUSED: dict[str, str] = {
@@ -268,23 +246,18 @@ _BAD = "func.func @f(%m: memref<16xf32>, %i: index, %a: i32, %x: f32) {\n  OP\n 
 
 @pytest.mark.parametrize("bad", sorted(REFUSED), ids=[b.split("(")[0][:40] for b in sorted(REFUSED)])
 def test_refused_as_mlir_opt_19_refuses(bad: str) -> None:
-    with pytest.raises(DiagnosticError) as exc:
-        parse_module(_BAD.replace("OP", bad))
-    d = exc.value.diagnostics[0]
-    assert f"{d.loc.line}:{d.loc.col}: {d.message}" == REFUSED[bad]
+    assert refusal(_BAD.replace("OP", bad)) == REFUSED[bad]
 
 
 @needs_mlir19
 @pytest.mark.parametrize("bad", sorted(REFUSED), ids=[b.split("(")[0][:40] for b in sorted(REFUSED)])
 def test_refusals_are_mlir_opt_19s(bad: str) -> None:
-    ref = _run19(_BAD.replace("OP", bad))
-    first = next(line for line in ref.stderr.splitlines() if ": error: " in line)
-    assert first == "<stdin>:" + REFUSED[bad].replace(": ", ": error: ", 1)
+    assert first_error_19(_BAD.replace("OP", bad)) == REFUSED[bad]
 
 
 def test_registry_counts() -> None:
     """The README's table: every op of the six dialects mlir-opt-19
-    registers is known but scf.forall and its in_parallel (issue 16)."""
+    registers is known but scf.forall and its in_parallel."""
     missing = {
         n
         for d in ("gpu", "memref", "arith", "func", "scf", "cf")
