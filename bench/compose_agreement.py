@@ -22,7 +22,7 @@ label and verdicts), how many pairs the compositional proof proved at least
 one region of apart, and how many it verified where the whole proof said
 `bounded`.
 
-    python bench/compose_agreement.py [--max-size 3] [--jobs 2] [--all-modes]
+    python bench/compose_agreement.py [--max-size 3] [--every N] [--jobs 2] [--all-modes]
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ Job = tuple[str, str, bool]
 """(set, input text, all modes): one input, every pair made of it."""
 
 
-def inputs(max_size: int, all_modes: bool) -> Iterator[Job]:
+def inputs(max_size: int, all_modes: bool, every: int = 1) -> Iterator[Job]:
     for folder in ("tests/corpus", "verifier/corpus", "tests/wide"):
         for path in sorted((ROOT / folder).glob("*.mlir")):
             yield "corpus", path.read_text(encoding="utf-8"), True
@@ -57,8 +57,10 @@ def inputs(max_size: int, all_modes: bool) -> Iterator[Job]:
         yield "loops", sequence(n), True
     for d in range(1, 6):
         yield "loops", nested(d), True
-    for p in programs_up_to(ALPHABETS["whole"], max_size):
-        yield f"whole 1..{max_size}", p.text, all_modes
+    name = f"whole 1..{max_size}" + (f", one in {every}" if every > 1 else "")
+    for k, p in enumerate(programs_up_to(ALPHABETS["whole"], max_size)):
+        if k % every == 0:
+            yield name, p.text, all_modes
 
 
 def pairs_of(job: Job) -> tuple[str, list[Comparison]]:
@@ -88,13 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python bench/compose_agreement.py", description=__doc__.splitlines()[0])
     ap.add_argument("--max-size", type=int, default=3, help="programs of `whole` up to this size (default 3)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--every", type=int, default=1, help="only every N-th program of `whole`, in enumeration order")
     ap.add_argument("--all-modes", action="store_true", help="`whole` programs with every mode's rewrite too")
     args = ap.parse_args(argv)
     sys.setrecursionlimit(100_000)
     counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     wrong: list[Comparison] = []
     t0 = time.perf_counter()
-    jobs = inputs(args.max_size, args.all_modes)
+    jobs = inputs(args.max_size, args.all_modes, args.every)
     with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
         for label, found in pool.imap_unordered(pairs_of, jobs, chunksize=16):
             c = counts[label]
