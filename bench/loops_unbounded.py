@@ -13,7 +13,7 @@ verified for every trip count, bounded, and anything else, by each proof;
 and how often the default and the whole proof agree (the same verdict, or
 the whole proof bounded where the default verified).
 
-    python bench/loops_unbounded.py [--max-size 3] [--jobs N]
+    python bench/loops_unbounded.py [--max-size 3] [--every N] [--jobs N]
 """
 
 from __future__ import annotations
@@ -47,12 +47,14 @@ def has_loop(func: Operation) -> bool:
     return any(index.get(id(s), len(blocks)) <= i for i, b in enumerate(blocks) for s in b.successors())
 
 
-def texts(max_size: int) -> Iterator[tuple[str, str]]:
+def texts(max_size: int, every: int = 1) -> Iterator[tuple[str, str]]:
     for label, folder in (("corpus", "tests/corpus"), ("corpus", "verifier/corpus"), ("wide corpus", "tests/wide")):
         for path in sorted((ROOT / folder).glob("*.mlir")):
             yield label, path.read_text(encoding="utf-8")
-    for p in programs_up_to(ALPHABETS["whole"], max_size):
-        yield f"whole 1..{max_size}", p.text
+    name = f"whole 1..{max_size}" + (f", one in {every}" if every > 1 else "")
+    for k, p in enumerate(programs_up_to(ALPHABETS["whole"], max_size)):
+        if k % every == 0:
+            yield name, p.text
 
 
 def verdicts(job: tuple[str, str]) -> tuple[str, list[tuple[str, str, str]]]:
@@ -98,15 +100,16 @@ def main(argv: list[str] | None = None) -> int:
         "--max-size", type=int, default=3, help="programs of the whole alphabet up to this size (default 3)"
     )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--every", type=int, default=1, help="only every N-th program of `whole`, in enumeration order")
     args = ap.parse_args(argv)
     sys.setrecursionlimit(100_000)
     table: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     t0 = time.perf_counter()
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     results = (
-        pool.imap_unordered(verdicts, texts(args.max_size), chunksize=64)
+        pool.imap_unordered(verdicts, texts(args.max_size, args.every), chunksize=64)
         if pool
-        else map(verdicts, texts(args.max_size))
+        else map(verdicts, texts(args.max_size, args.every))
     )
     for label, found in results:
         c = table[label]
