@@ -16,11 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from spec.diagnostics import DiagnosticError
+from spec.ir import Operation
+from spec.semantics.events import is_token_type
 from spec.syntax.parser import parse_module
 from tests.support.compose_agreement import compare, rewrites
 from verifier import check
 from verifier.harness.gate import RefimplImpl
 from verifier.output.report import BOUNDED, REFUTED, VERIFIED
+from verifier.proof.compose import crossing_ops
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = sorted(
@@ -358,3 +362,42 @@ def test_a_race_behind_a_branch_on_the_same_value_is_left_to_the_whole_proof() -
     assert r.verdict == whole.verdict, r.text()
     assert r.verdict == VERIFIED, r.text()
     assert r.functions[0].regions == 0
+
+
+def _crosses_one_op(op: Operation) -> bool:
+    """What `crossing_ops` finds, asked of one op by walking its nest: a
+    token operand, result or region argument at any depth, or a token used
+    inside and defined outside."""
+    if any(is_token_type(v.type) for v in [*op.operands, *op.results]):
+        return True
+    inside: set[int] = set()
+    for inner in op.walk():
+        inside.add(id(inner))
+        for region in inner.regions:
+            for block in region.blocks:
+                inside.add(id(block))
+                if any(is_token_type(a.type) for a in block.args):
+                    return True
+    return any(is_token_type(v.type) and id(v.owner) not in inside for inner in op.nested_ops() for v in inner.operands)
+
+
+@pytest.mark.parametrize("path", CORPORA, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_ops_a_token_crosses_are_found_in_one_walk(path: Path) -> None:
+    """`crossing_ops` (one walk of the function) against the definition
+    asked op by op, on the inputs and on the refimpl's rewrites (tokens
+    everywhere), every function of each."""
+    text = path.read_text()
+    texts = [text, *(out for _, out in rewrites(text, path.name))]
+    seen = 0
+    for t in texts:
+        try:
+            module = parse_module(t, "f.mlir", dominance=False)
+        except DiagnosticError:
+            continue
+        for func in (op for op in module.walk() if op.name == "func.func" and op.regions):
+            found = crossing_ops(func)
+            for op in func.nested_ops():
+                seen += 1
+                assert (op in found) == _crosses_one_op(op), f"{op!r} in\n{t}"
+    if not seen:
+        pytest.skip("no function with a body parses")
