@@ -1,7 +1,7 @@
 """Loops that carry tokens, proved for every trip count by induction.
 
-An `scf.for` (or `affine.for`) whose iterations hand tokens to each other
-through `iter_args` is not closed (`compose.py`) and breaks the loop lemma
+An `scf.for` (or `affine.for`, or `scf.while`) whose iterations hand tokens
+to each other through `iter_args` is not closed (`compose.py`) and breaks the loop lemma
 (`lemma.py`): unrolled, its proof holds up to the bound only (`bounded`).
 Yet one iteration is a function of the tokens it gets: it takes the carried
 tokens of the iteration before (or the inits), and yields the ones it hands
@@ -21,6 +21,13 @@ So the loop is proved in two steps, on copies of both modules:
    becomes an argument, paired input to output by the correspondence), are
    checked as any function pair is. Verified: one iteration keeps, against
    tokens from any earlier iteration, every ordering its input keeps;
+   A `scf.while` has two steps, which alternate: `before` as a function of
+   what it is handed (the inits, or what `after` yielded) returning what
+   its `scf.condition` hands on (the flag among them: a value like any
+   other), and `after` as a function of that, returning what it yields.
+   An ordering that crosses from one region to the other crosses a
+   boundary of both, as between two iterations of a counted loop; the
+   loop's results are what the last `before` hands on;
 2. **the context**: in the enclosing functions the loop becomes a call of an
    opaque function taking the inits and the tokens the body uses from
    outside the loop, and returning the results (a call's
@@ -47,9 +54,9 @@ Only `verified` answers are taken from these checks: a refuted step may be
 one the loop's real context rules out, so the function keeps the verdict
 of its unrolled proof (`bounded`, and its counterexamples). Not attempted
 (the function stays `bounded`): a loop that uses an `!async.group` from
-outside, a loop of several blocks, a body the output captures other values
+outside, a loop with a region of several blocks, a body the output captures other values
 in than the input's counterparts, a loop the output has not kept,
-`scf.while` and `scf.parallel`.
+and `scf.parallel`.
 """
 
 from __future__ import annotations
@@ -65,7 +72,7 @@ from verifier.match.correspondence import Correspondence
 from verifier.output.report import FunctionReport
 from verifier.smt.solver import Status
 
-LOOPS = frozenset({"scf.for", "affine.for"})
+LOOPS = frozenset({"scf.for", "affine.for", "scf.while"})
 
 CheckPair = Callable[[Operation, Operation], FunctionReport]
 """Checks one pair of functions (the pipeline's `check_function`)."""
@@ -179,13 +186,20 @@ def _function(
     return Operation("func.func", properties=props, loc=loc)
 
 
-def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
-    """In a copy: the loop's body becomes the function `name` (appended to
-    the loop's module), the loop a call of the declared `name_loop`."""
-    body = loop.regions[0].blocks[0]
+def _inits(loop: Operation) -> list[Value]:
+    """The values a loop starts from: a `scf.while`'s operands, a counted
+    loop's carried inits."""
+    return list(loop.operands) if loop.name == "scf.while" else list(registry.loop_init_operands(loop))
+
+
+def _step_function(region: Region, capture: list[Value], name: str, loc: Location) -> Operation:
+    """The function `name` made of `region`'s single block, its arguments
+    then `capture` as parameters, its terminator's operands returned (a
+    `scf.condition`'s flag among them: a value like any other)."""
+    body = region.blocks[0]
     term = body.ops[-1]
     step = _function(
-        name, [a.type for a in body.args] + [v.type for v in capture], [v.type for v in term.operands], loop.loc
+        name, [a.type for a in body.args] + [v.type for v in capture], [v.type for v in term.operands], loc
     )
     block = Block()
     step.add_region(Region([block]))
@@ -194,7 +208,22 @@ def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
         block.append(op)
     block.append(Operation("func.return", operands=list(term.operands), loc=term.loc))
     _replace_uses(step, {id(old): new for old, new in zip([*body.args, *capture], fresh)})
-    inits = list(registry.loop_init_operands(loop)) + [v for v in capture if is_token_type(v.type)]
+    return step
+
+
+def _split(loop: Operation, capture: list[Value], name: str) -> list[Operation]:
+    """In a copy: each region of the loop becomes a step function (appended
+    to the loop's module: the body of a counted loop; a `scf.while`'s
+    `before` and `after`, which alternate), the loop a call of the declared
+    `name_loop`."""
+    if loop.name == "scf.while":
+        steps = [
+            _step_function(loop.regions[0], capture, f"{name}_before", loop.loc),
+            _step_function(loop.regions[1], capture, f"{name}_after", loop.loc),
+        ]
+    else:
+        steps = [_step_function(loop.regions[0], capture, name, loop.loc)]
+    inits = _inits(loop) + [v for v in capture if is_token_type(v.type)]
     decl = _function(f"{name}_loop", [v.type for v in inits], [r.type for r in loop.results], loop.loc, private=True)
     call = Operation("func.call", operands=inits, properties={"callee": SymbolRefAttr(f"{name}_loop")}, loc=loop.loc)
     for r in loop.results:
@@ -211,9 +240,10 @@ def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
     module = func.parent
     if module is None:
         raise KeyError(func)
-    module.append(step)
+    for step in steps:
+        module.append(step)
     module.append(decl)
-    return step
+    return steps
 
 
 def _steps(
@@ -226,7 +256,7 @@ def _steps(
     mapped = []
     for loop in carried_loops(fin):
         other = corr.to_output.get(loop)
-        if other is None or len(loop.regions[0].blocks) != 1 or len(other.regions[0].blocks) != 1:
+        if other is None or not _single_blocks(loop) or not _single_blocks(other):
             return
         mapped.append((loop, other))
     if {id(o) for _, o in mapped} != {id(o) for o in loops_out}:
@@ -245,6 +275,10 @@ def _steps(
         yield loop, other, cin, [v for v in images if v is not None]
 
 
+def _single_blocks(loop: Operation) -> bool:
+    return all(len(r.blocks) == 1 for r in loop.regions)
+
+
 def prove(fin: Operation, fout: Operation, corr: Correspondence, check: CheckPair) -> str | None:
     """The induction for `fin`'s carried loops: the lemma's words if every
     step and the context are verified, else None (see the module docstring)."""
@@ -255,15 +289,15 @@ def prove(fin: Operation, fout: Operation, corr: Correspondence, check: CheckPai
     if len(pairs) != len(found):
         return None
     cin, cout = _Copy(fin), _Copy(fout)
-    steps = []
+    steps: list[tuple[Operation, Operation]] = []
     for k, (loop, other, capture_in, capture_out) in enumerate(pairs):
         name = f"__step{k}_{_root_name(fin)}"
         try:
-            a = _split(cin.op(loop), [cin.value(v) for v in capture_in], name)
-            b = _split(cout.op(other), [cout.value(v) for v in capture_out], name)
+            made_in = _split(cin.op(loop), [cin.value(v) for v in capture_in], name)
+            made_out = _split(cout.op(other), [cout.value(v) for v in capture_out], name)
         except KeyError:
             return None
-        steps.append((a, b))
+        steps.extend(zip(made_in, made_out, strict=True))
     for a, b in steps:
         if check(a, b).verdict != Status.VERIFIED:
             return None
