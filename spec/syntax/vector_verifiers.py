@@ -869,13 +869,10 @@ def _transfer_read(op: Operation) -> None:
     shaped = source[0].type
     _tensor_refused(op, shaped)
     vec = _vector(op.results[0])
-    perm = parse_map(op.properties.get("permutation_map"))
-    in_bounds = op.properties.get("in_bounds")
-    if perm is None or not isinstance(in_bounds, ArrayAttr):
+    frame = _transfer_frame(op, shaped, indices)
+    if frame is None:
         return
-    rank = _shaped_rank(shaped)
-    if len(indices) != rank:
-        raise _fail(op, f"requires {rank} indices")
+    perm, in_bounds = frame
     _transfer_common(op, shaped, vec, mask[0] if mask else None, perm, in_bounds)
     elem, pad_t = shaped_element(shaped), padding[0].type
     if elem.vector is not None:
@@ -889,6 +886,20 @@ def _transfer_read(op: Operation) -> None:
     _permutation_map(op, perm)
 
 
+def _transfer_frame(op: Operation, shaped: Type, indices: list[Value]) -> tuple[affine.AffineMap, ArrayAttr] | None:
+    """What a transfer's checks start from: its permutation map and
+    `in_bounds` (None where the properties' own checks will speak), and one
+    index per dimension of the source."""
+    perm = parse_map(op.properties.get("permutation_map"))
+    in_bounds = op.properties.get("in_bounds")
+    if perm is None or not isinstance(in_bounds, ArrayAttr):
+        return None
+    rank = _shaped_rank(shaped)
+    if len(indices) != rank:
+        raise _fail(op, f"requires {rank} indices")
+    return perm, in_bounds
+
+
 def _transfer_write(op: Operation) -> None:
     vector, source, indices, mask = (_segment(op, i) for i in range(4))
     _types(op, [ANY_VECTOR, SHAPED, *([INDEX] * len(indices)), *([I1_VECTOR] * len(mask))], [RANKED_TENSOR])
@@ -897,13 +908,10 @@ def _transfer_write(op: Operation) -> None:
     shaped = source[0].type
     _tensor_refused(op, shaped)
     vec = _vector(vector[0])
-    perm = parse_map(op.properties.get("permutation_map"))
-    in_bounds = op.properties.get("in_bounds")
-    if perm is None or not isinstance(in_bounds, ArrayAttr):
+    frame = _transfer_frame(op, shaped, indices)
+    if frame is None:
         return
-    rank = _shaped_rank(shaped)
-    if len(indices) != rank:
-        raise _fail(op, f"requires {rank} indices")
+    perm, in_bounds = frame
     if any(e.kind == "const" and e.value == 0 for e in perm.results):
         raise _fail(op, "should not have broadcast dimensions")
     _transfer_common(op, shaped, vec, mask[0] if mask else None, perm, in_bounds)
