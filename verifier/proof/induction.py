@@ -65,7 +65,8 @@ from verifier.match.correspondence import Correspondence
 from verifier.output.report import FunctionReport
 from verifier.smt.solver import Status
 
-LOOPS = frozenset({"scf.for", "affine.for"})
+LOOPS = frozenset(n for n in registry.known_ops() if registry.is_counted_loop(n))
+"""The loops proved by induction: the registry's counted loops."""
 
 CheckPair = Callable[[Operation, Operation], FunctionReport]
 """Checks one pair of functions (the pipeline's `check_function`)."""
