@@ -10,7 +10,8 @@ count can be watched going down:
   "cf.switch")`, `in {...}`, `in frozenset({...})`;
 - a prefix test: `startswith("gpu.")` (any registered dialect), or a
   comparison of a `dialect` with a dialect's name (`op.dialect == "async"`);
-- a collection of op names (tuple, list, set, `frozenset(...)`), a dict
+- a collection of op names (tuple, list, set, `frozenset(...)`; one whose
+  strings are not all op names is text, a fuzzer's tokens say), a dict
   keyed by op names, a `match` case on one;
 - a module or class constant bound to an op name (`LAUNCH = "gpu.launch"`),
   an alias that other lines compare with.
@@ -71,9 +72,12 @@ def name_lines(node: ast.AST) -> set[int]:
 
 
 def is_collection(node: ast.AST) -> bool:
-    """A literal collection of (at least one) op names, or set/frozenset of one."""
+    """A literal collection of op names (at least one, and no other string:
+    a list of syntax tokens that holds an op name is text, not a test), or
+    a set/frozenset of one."""
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return any(is_op_name(e) for e in node.elts)
+        strings = [e for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return bool(strings) and all(is_op_name(e) for e in strings)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset"):
         return any(is_collection(a) for a in node.args)
     return False

@@ -256,6 +256,11 @@ class OpInfo:
     """Runs a GPU kernel named by its `kernel` (`gpu.launch_func`)."""
     kernels: bool = False
     """Holds GPU kernels, the code launches run (`gpu.module`)."""
+    single_block_regions: tuple[str, ...] = ()
+    """Its regions that ODS declares `SizedRegion<1>` under the
+    `SingleBlock` trait, by name, in order (`MaxSizedRegion<1>` where the
+    name ends in `?`: it may be empty); `spec.syntax.op_checks` checks
+    their block counts in mlir-opt-19's words."""
     inline_kernel: bool = False
     """Launches a kernel written in its own region (`gpu.launch`): the pass
     and the event model take outlined kernels only (`gpu.launch_func`)."""
@@ -926,9 +931,22 @@ _op(
 )
 
 # scf
-_op("scf.for", recursive=True, loop=True, operand_count=(3, None), region_flow="counted")
-_op("scf.if", recursive=True, operand_count=(1, 1), region_flow="then_else")
-_op("scf.while", recursive=True, loop=True, region_flow="while")
+_op(
+    "scf.for",
+    recursive=True,
+    loop=True,
+    operand_count=(3, None),
+    region_flow="counted",
+    single_block_regions=("region",),
+)
+_op(
+    "scf.if",
+    recursive=True,
+    operand_count=(1, 1),
+    region_flow="then_else",
+    single_block_regions=("thenRegion", "elseRegion?"),
+)
+_op("scf.while", recursive=True, loop=True, region_flow="while", single_block_regions=("before", "after"))
 _op(
     "scf.parallel",
     recursive=True,
@@ -963,7 +981,13 @@ _op(
 _op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1), result_count=0)
 
 # async
-_op("async.execute", effects=None, sync="thread", segments=("dependencies", "bodyOperands"))
+_op(
+    "async.execute",
+    effects=None,
+    sync="thread",
+    segments=("dependencies", "bodyOperands"),
+    single_block_regions=("bodyRegion",),
+)
 _op("async.await", effects=None, sync="wait", operand_count=(1, 1))
 _op("async.yield", terminator=True, sync="thread", parents=("async.execute",), result_count=0)
 _op("async.create_group", sync="group", operand_count=(1, 1), result_count=1, group="create")

@@ -350,25 +350,16 @@ def _fail(loc: Location, message: str) -> DiagnosticError:
     return DiagnosticError(error(loc, message))
 
 
-SINGLE_BLOCK_REGIONS: dict[str, tuple[str, ...]] = {
-    "async.execute": ("bodyRegion",),
-    "scf.for": ("region",),
-    "scf.if": ("thenRegion", "elseRegion?"),
-    "scf.while": ("before", "after"),
-}
-"""Regions that ODS declares `SizedRegion<1>` (`MaxSizedRegion<1>` where the
-name ends in `?`: it may be empty) under the `SingleBlock` trait, by op and
-region name, where an empty region would reach code that takes the entry
-block (the refimpl's `async.execute` handling did, with an IndexError), and
-several blocks code that takes one (a loop body's, a branch's).
-mlir-opt-19 rejects every way of getting the count wrong."""
-
-
 def check_region_blocks(name: str, regions: Sequence[Region], loc: Location) -> DiagnosticError | None:
-    """The block counts of `name`'s single-block regions, as mlir-opt-19
-    words the failure (the trait's message for two blocks or more, the
-    region constraint's for none), and a block without even its terminator."""
-    for i, region_name in enumerate(SINGLE_BLOCK_REGIONS.get(name, ())):
+    """The block counts of `name`'s single-block regions (the registry's
+    `single_block_regions`), as mlir-opt-19 words the failure (the trait's
+    message for two blocks or more, the region constraint's for none), and a
+    block without even its terminator. Checked where an empty region would
+    reach code that takes the entry block (the refimpl's `async.execute`
+    handling did, with an IndexError), and several blocks code that takes
+    one (a loop body's, a branch's); mlir-opt-19 rejects every way of
+    getting the count wrong."""
+    for i, region_name in enumerate(registry.lookup(name).single_block_regions):
         if i >= len(regions):
             break
         n = len(regions[i].blocks)
@@ -467,7 +458,7 @@ def check_generic_properties(  # noqa: C901 - one check per op family, in mlir-o
     for key, inherent in ordered:
         if key in props and not inherent.kind.satisfied(props[key]):
             raise _constraint_failure(name, key, inherent.kind, loc)
-    if name == "gpu.func" and not isinstance(attrs.get("sym_name"), StringAttr):
+    if registry.function_kind(name) == "gpu" and not isinstance(attrs.get("sym_name"), StringAttr):
         raise _fail(loc, f"'{name}' op requires string attribute 'sym_name'")
     # Checked only of a symbol: `builtin.module`'s name is optional.
     visibility = props.get("sym_visibility")
@@ -504,7 +495,7 @@ def check_generic_properties(  # noqa: C901 - one check per op family, in mlir-o
         check_reduction_kind(props.get("op"), results[0].text, loc)
     if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType) and regions and regions[0].blocks:
         _check_entry_block(name, fn.type, attrs, regions[0].blocks[0].args, loc)
-    if name == "builtin.module":
+    if registry.is_top_level(name):
         for key in sorted(attrs):
             if "." not in key:
                 raise _fail(
@@ -545,9 +536,9 @@ def _check_entry_block(
     form prints the arguments from both, zipped. (Argument types of
     `func.func` are checked after name resolution, in `resolve`.)"""
     n_in = len(fn.inputs)
-    if name == "func.func" and len(args) != n_in:
+    if registry.is_host_function(name) and len(args) != n_in:
         raise _fail(loc, f"'func.func' op entry block must have {n_in} arguments to match function signature")
-    if name != "gpu.func":
+    if registry.function_kind(name) != "gpu":
         return
     # Workgroup attributions follow the arguments, then private ones.
     workgroup = attrs.get("workgroup_attributions")

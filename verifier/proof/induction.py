@@ -206,7 +206,7 @@ def _split(loop: Operation, capture: list[Value], name: str) -> Operation:
     home.ops[home.ops.index(loop)] = call
     call.parent = home
     func = loop
-    while func.name != "func.func" and func.parent_op is not None:
+    while not registry.is_host_function(func.name) and func.parent_op is not None:
         func = func.parent_op
     _replace_uses(func, {id(old): new for old, new in zip(loop.results, call.results)})
     module = func.parent
