@@ -260,7 +260,7 @@ def memref_element(t: Type) -> str:
     """The element type of memref type `t` (`memref<4x?xvector<2xf32>, 3>`:
     `vector<2xf32>`)."""
     body = t.text[len("memref<") : -1]
-    body = body[_SHAPE.match(body).end() :]  # type: ignore[union-attr]
+    body = body[_SHAPE.match(body).end() :]  # type: ignore[union-attr]  # the pattern matches the empty string: never None
     depth = 0
     for i, ch in enumerate(body):
         if ch in "<([{":
