@@ -9,8 +9,13 @@ effects interface); what it does for ordering if it is a synchronization op
 (`IsolatedFromAbove`, `Symbol`, `SymbolTable`, `NoTerminator`); the 2020
 classification the seed used; its inherent attributes as mlir-opt-19
 declares them, each with its ODS constraint (`inherent`, read through
-`inherent_attributes`); and printing facts (operand segments, the default
-properties the custom form elides).
+`inherent_attributes`); printing facts (operand segments, the default
+properties the custom form elides); and what the semantics, the pass and
+the proofs that walk a program need to know of it: how its regions run
+(`region_flow`: a branch, a loop that carries values, a region run once,
+...) and where a jump goes (`jump`), whether it yields to its parent op,
+is a function (and whose), the top-level module, a group op, a thread's
+begin or end, a constant, a call, a kernel launch or a kernel container.
 
 This is the one place for such facts: the syntax checks, the printer, the
 semantics, the pass and the verifier read them here (through the accessors
