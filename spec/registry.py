@@ -266,6 +266,13 @@ class OpInfo:
     `SingleBlock` trait, by name, in order (`MaxSizedRegion<1>` where the
     name ends in `?`: it may be empty); `spec.syntax.op_checks` checks
     their block counts in mlir-opt-19's words."""
+    predicates: tuple[str, ...] = ()
+    """The ODS predicates and verifier parts that hold its properties to its
+    operand count and result types, checked with its attributes, by name
+    (what each checks: `spec.syntax.op_checks.PREDICATES`): `value_type`
+    (the `value`'s type is the result's), `string_alone` (a string is
+    printed with neither an operand nor a punctuation), `atomic_kind` and
+    `reduction_kind` (the kind of operation suits the value's type)."""
     inline_kernel: bool = False
     """Launches a kernel written in its own region (`gpu.launch`): the pass
     and the event model take outlined kernels only (`gpu.launch_func`)."""
@@ -598,6 +605,7 @@ _op(
     effects=None,
     inherent={"op": _req("all_reduce_op"), "uniform": _opt("unit")},
     operand_count=(1, 1),
+    predicates=("reduction_kind",),
 )
 _op("gpu.printf", effects=frozenset({WRITE}), inherent={"format": _req("string")})
 _op(
@@ -605,6 +613,7 @@ _op(
     effects=frozenset({READ, WRITE}),
     inherent={"kind": _req("atomic_rmw_kind")},
     operand_count=(2, None),
+    predicates=("atomic_kind",),
 )
 _op("memref.get_global", inherent={"name": _req("flat_symbol_ref")}, operand_count=(0, 0))
 _checked(
@@ -629,6 +638,7 @@ _op(
     inherent={"punctuation": _opt("vector_punctuation"), "stringLiteral": _opt("string_literal")},
     default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")},
     operand_count=(0, 1),
+    predicates=("string_alone",),
 )
 _checked("vector.splat vector.broadcast", operand_count=(1, 1), result_count=1)
 _MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
@@ -887,7 +897,14 @@ _pure(
     operand_count=(1, 1),
     result_count=1,
 )
-_op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0), result_count=1, constant=True)
+_op(
+    "arith.constant",
+    inherent={"value": _req("typed")},
+    operand_count=(0, 0),
+    result_count=1,
+    constant=True,
+    predicates=("value_type",),
+)
 _op("arith.cmpi", inherent={"predicate": _req("cmpi_predicate")}, operand_count=(2, 2), result_count=1)
 _op(
     "arith.cmpf",
