@@ -30,6 +30,7 @@ import gc
 from dataclasses import dataclass, field
 
 from refimpl.modes import NAMES, Mode, mode_named
+from spec import registry
 from spec.diagnostics import Diagnostic
 from spec.ir import Operation, module_body
 
@@ -52,7 +53,11 @@ class RewriteResult:
 def functions(module: Operation) -> list[Operation]:
     """The functions the pass runs on: `func.func` ops with a body directly
     inside `module`."""
-    return [op for op in module_body(module).ops if op.name == "func.func" and op.regions and op.regions[0].blocks]
+    return [
+        op
+        for op in module_body(module).ops
+        if registry.is_host_function(op.name) and op.regions and op.regions[0].blocks
+    ]
 
 
 def rewrite(module: Operation, mode: str | Mode = "reference") -> RewriteResult:

@@ -23,9 +23,9 @@ from __future__ import annotations
 from functools import partial
 
 from refimpl.modes import Mode
-from refimpl.uses import AWAIT, EXECUTE, UseLists, add_execute_results, executes_post_order, stops_scan
+from refimpl.uses import UseLists, add_execute_results, executes_post_order, stops_scan
 from refimpl.value_results import ValueResultWaits
-from spec import effects, gpu_async
+from spec import effects, gpu_async, registry
 from spec.attributes import GPU_TOKEN, DenseArrayAttr
 from spec.invariant import InternalError
 from spec.ir import Block, Operation, Value
@@ -47,7 +47,7 @@ def defer_waits(func: Operation, mode: Mode) -> UseLists | None:
     results, and every user of its token (with `value_result_users_wait`,
     also of its value results, unless the host has already waited for them)
     waits for those results itself."""
-    if not any(op.name == EXECUTE for op in func.walk()):
+    if not any(registry.begins_thread(op.name) for op in func.walk()):
         return None
     uses = UseLists(func)
     value_waits = ValueResultWaits(uses) if mode.value_result_users_wait else None
@@ -93,7 +93,7 @@ def _candidate(uses: UseLists, execute: Operation) -> bool:
     """Upstream's test: the execute's token has uses, all by `async.await`
     or as a dependency of an `async.execute`."""
     users = uses.get(execute.results[0])
-    return bool(users) and all(u.name in (EXECUTE, AWAIT) for u in users)
+    return bool(users) and all(registry.begins_thread(u.name) or registry.awaits_one(u.name) for u in users)
 
 
 def _observed_on_every_path(uses: UseLists, execute: Operation) -> bool:
@@ -112,12 +112,12 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
     execute's token, or an execute depending on it) wait for `tokens`."""
     loc = user.loc
     block: Block
-    if user.name == AWAIT:
+    if registry.awaits_one(user.name):
         block = user.parent  # type: ignore[assignment]  # an await in the function has a parent block
         at = block.ops.index(user) + 1
         values: list[Value] = []
         for t in tokens:
-            aw = Operation(AWAIT, operands=[t], loc=loc, parent=block)
+            aw = Operation("async.await", operands=[t], loc=loc, parent=block)
             values.append(aw.add_result(gpu_async.value_type_of_async(t.type)))
             block.ops.insert(at, aw)
             uses.add(t, aw)
@@ -145,5 +145,10 @@ def _add_dependency_after(uses: UseLists, tokens: list[Value], user: Operation, 
     wait = gpu_async.new_wait(loc, values, is_async=False)
     block.insert(at, wait)
     parent = block.parent_op
-    if parent is not None and parent.name == EXECUTE and _candidate(uses, parent) and block.ops[-1] is found:
+    if (
+        parent is not None
+        and registry.begins_thread(parent.name)
+        and _candidate(uses, parent)
+        and block.ops[-1] is found
+    ):
         worklist.append(wait)

@@ -10,8 +10,8 @@ dependency de-duplication; nothing about `async.execute`.
 
 from __future__ import annotations
 
-from refimpl.thread import LAUNCH, PassFailure
-from spec import effects, gpu_async
+from refimpl.thread import PassFailure
+from spec import effects, gpu_async, registry
 from spec.ir import Block, Operation, Value
 from spec.syntax.structure import op_diagnostic
 
@@ -48,7 +48,7 @@ class _Walk:
         return PassFailure(op_diagnostic(op, message))
 
     def visit(self, op: Operation) -> None:
-        if op.name == LAUNCH:
+        if registry.launches_inline_kernel(op.name):
             raise self.fail(op, "replace with gpu.launch_func first")
         if gpu_async.is_gpu_wait(op):
             raise self.fail(op, "unexpected pre-existing gpu.wait")

@@ -23,12 +23,8 @@ from refimpl.modes import REFERENCE, Mode
 from spec import effects, gpu_async
 from spec.diagnostics import Diagnostic
 from spec.ir import Block, Operation, Value
-from spec.registry import lookup
+from spec.registry import launches_inline_kernel, lookup
 from spec.syntax.structure import op_diagnostic
-
-LAUNCH = "gpu.launch"
-"""Kernels with inline bodies must be outlined first (rule 7)."""
-"""The synchronisation op: it joins the chain instead of being rewritten."""
 
 
 class PassFailure(Exception):
@@ -92,7 +88,7 @@ def thread_block(block: Block, current: Value | None = None, mode: Mode = REFERE
     out: list[Operation] = []
     ops = block.ops
     for i, op in enumerate(ops):
-        if op.name == LAUNCH:
+        if launches_inline_kernel(op.name):  # outlined first (rule 7)
             block.ops = out + ops[i:]
             _reparent(block)
             raise PassFailure(op_diagnostic(op, "replace with gpu.launch_func first"))

@@ -10,12 +10,9 @@ for a function and hands it to phase 3 as a return value.
 
 from __future__ import annotations
 
-from spec import effects
+from spec import effects, registry
 from spec.attributes import async_value_of
 from spec.ir import Operation, Value
-
-EXECUTE = "async.execute"
-AWAIT = "async.await"
 
 
 class UseLists:
@@ -28,7 +25,7 @@ class UseLists:
     def __init__(self, func: Operation) -> None:
         self.users: dict[Value, list[Operation]] = {}
         for op in func.walk():
-            if op.name == EXECUTE:
+            if registry.begins_thread(op.name):
                 for r in op.results:
                     self.users[r] = []
         # The parser creates an op (and so its uses) after the ops in its
@@ -80,7 +77,7 @@ def stops_scan(op: Operation) -> bool:
 
 def executes_post_order(func: Operation) -> list[Operation]:
     """`async.execute` ops in MLIR's post-order walk (nested ones first)."""
-    return [op for op in func.post_order() if op.name == EXECUTE]
+    return [op for op in func.post_order() if registry.begins_thread(op.name)]
 
 
 def add_execute_results(uses: UseLists, execute: Operation, values: list[Value]) -> list[Value]:

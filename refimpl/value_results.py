@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from refimpl.uses import AWAIT, EXECUTE, UseLists, stops_scan
-from spec import gpu_async
+from refimpl.uses import UseLists, stops_scan
+from spec import gpu_async, registry
 from spec.dominance import BlockDominance
 from spec.invariant import InternalError
 from spec.ir import Operation, Region, Value
@@ -57,7 +57,7 @@ class ValueResultWaits:
             return
         values = execute.results[1 : len(execute.results) - len(tokens)]
         for user in _unsynchronised_value_users(self.uses, execute, values, tokens, token_users, self.cfgs):
-            if user.name in (AWAIT, EXECUTE):
+            if registry.awaits_one(user.name) or registry.begins_thread(user.name):
                 add_dependency_after(user)
             else:
                 _wait_before(self.uses, tokens, user)
@@ -142,14 +142,14 @@ def _synchronised_after(user: Operation, tokens: list[Value], implied: dict[Valu
     implies them, every GPU op up to the next host effect depends on it,
     and a blocking `gpu.wait` on it comes before that effect."""
     stands_for: dict[Value, set[Value]] = {}
-    if user.name == AWAIT:
+    if registry.awaits_one(user.name):
         block = user.parent
         if block is None:
             raise InternalError("refimpl.value_results: expected block is not None")
         start = block.ops.index(user) + 1
         if user.results:
             stands_for[user.results[0]] = implied.get(user.operands[0], set())
-    elif user.name == EXECUTE and user.regions and user.regions[0].blocks:
+    elif registry.begins_thread(user.name) and user.regions and user.regions[0].blocks:
         block = user.regions[0].blocks[0]
         start = 0
         operands = user.operands[len(user.operands) - len(block.args) :]
@@ -169,7 +169,7 @@ def _waited(ops: list[Operation], tokens: list[Value], stands_for: dict[Value, s
     want = set(tokens)
     done: set[Value] = set()
     for op in ops:
-        if op.name == AWAIT and op.results and op.operands and op.operands[0] in want:
+        if registry.awaits_one(op.name) and op.results and op.operands and op.operands[0] in want:
             stands_for[op.results[0]] = {op.operands[0]}
             continue
         if gpu_async.is_gpu_async(op):
@@ -198,7 +198,7 @@ def _wait_before(uses: UseLists, tokens: list[Value], user: Operation) -> None:
     at = block.ops.index(user)
     values = []
     for t in tokens:
-        aw = Operation(AWAIT, operands=[t], loc=user.loc)
+        aw = Operation("async.await", operands=[t], loc=user.loc)
         values.append(aw.add_result(gpu_async.value_type_of_async(t.type)))
         block.insert(at, aw)
         uses.add(t, aw)

@@ -9,8 +9,13 @@ effects interface); what it does for ordering if it is a synchronization op
 (`IsolatedFromAbove`, `Symbol`, `SymbolTable`, `NoTerminator`); the 2020
 classification the seed used; its inherent attributes as mlir-opt-19
 declares them, each with its ODS constraint (`inherent`, read through
-`inherent_attributes`); and printing facts (operand segments, the default
-properties the custom form elides).
+`inherent_attributes`); printing facts (operand segments, the default
+properties the custom form elides); and what the semantics, the pass and
+the proofs that walk a program need to know of it: how its regions run
+(`region_flow`: a branch, a loop that carries values, a region run once,
+...) and where a jump goes (`jump`), whether it yields to its parent op,
+is a function (and whose), the top-level module, a group op, a thread's
+begin or end, a constant, a call, a kernel launch or a kernel container.
 
 This is the one place for such facts: the syntax checks, the printer, the
 semantics, the pass and the verifier read them here (through the accessors
@@ -216,6 +221,62 @@ class OpInfo:
     match the static one the op asks for): such an op may not move across
     anything that can stop the program or be observed before it."""
 
+    region_flow: str = ""
+    """How a thread runs the op's regions (what the semantics, the proofs
+    and the program edits that walk them follow): `then_else` one of its
+    two, on an `i1` (`scf.if`, `affine.if`; an empty else region runs
+    nothing); `cases` one, the first (the default) or one per case value
+    (`scf.index_switch`); `once` its one region, once
+    (`scf.execute_region`, `memref.alloca_scope`); `counted` its body a
+    number of times, each iteration handing values to the next (`scf.for`,
+    `affine.for`); `while` its `before` region, then its `after` region for
+    as long as the first says so (`scf.while`); `parallel` its body's
+    iterations side by side (`scf.parallel`). Read through `region_flow`."""
+    jump: str = ""
+    """For a terminator that goes to other blocks of its region: `always`
+    to its one successor (`cf.br`); on a `condition`, `i1`, to its true or
+    false one (`cf.cond_br`); on an integer, to one of its `cases`, the
+    default first (`cf.switch`). Read through `jump_kind`."""
+    yields: bool = False
+    """Ends a region of a structured op, handing its operands to the op's
+    results or next iteration (`scf.yield`, `affine.yield`,
+    `memref.alloca_scope.return`). Read through `yields_to_parent`."""
+    function: str = ""
+    """A function: `host` for the functions the pass rewrites and the
+    semantics runs (`func.func`), `gpu` for a kernel's (`gpu.func`),
+    `llvm` (`llvm.func`). Read through `function_kind`."""
+    top_level: bool = False
+    """The op a file's ops sit in (`builtin.module`: implicit around them
+    when not written; nested, a named scope of symbols)."""
+    group: str = ""
+    """What the op does with an `!async.group`: `create` makes one,
+    `add` adds a token to one, `await` waits for its tokens. Read through
+    `group_role`."""
+    constant: bool = False
+    """Makes a number given by its `value` property (`arith.constant`,
+    `index.constant`)."""
+    calls: bool = False
+    """Calls a function of the module named by its `callee` (`func.call`)."""
+    launches: bool = False
+    """Runs a GPU kernel named by its `kernel` (`gpu.launch_func`)."""
+    kernels: bool = False
+    """Holds GPU kernels, the code launches run (`gpu.module`)."""
+    single_block_regions: tuple[str, ...] = ()
+    """Its regions that ODS declares `SizedRegion<1>` under the
+    `SingleBlock` trait, by name, in order (`MaxSizedRegion<1>` where the
+    name ends in `?`: it may be empty); `spec.syntax.op_checks` checks
+    their block counts in mlir-opt-19's words."""
+    predicates: tuple[str, ...] = ()
+    """The ODS predicates and verifier parts that hold its properties to its
+    operand count and result types, checked with its attributes, by name
+    (what each checks: `spec.syntax.op_checks.PREDICATES`): `value_type`
+    (the `value`'s type is the result's), `string_alone` (a string is
+    printed with neither an operand nor a punctuation), `atomic_kind` and
+    `reduction_kind` (the kind of operation suits the value's type)."""
+    inline_kernel: bool = False
+    """Launches a kernel written in its own region (`gpu.launch`): the pass
+    and the event model take outlined kernels only (`gpu.launch_func`)."""
+
     @property
     def pure(self) -> bool:
         return self.effects is not None and not self.effects and not self.recursive
@@ -275,6 +336,7 @@ def _checked(names: str, **kw: Any) -> None:
 _op(
     "builtin.module",
     effects=None,
+    top_level=True,
     symbol_table=True,
     no_terminator=True,
     inherent={"sym_name": _opt("string"), "sym_visibility": _opt("string")},
@@ -286,6 +348,7 @@ _op(
 _op(
     "func.func",
     effects=None,
+    function="host",
     symbol=True,
     inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS},
     operand_count=(0, 0),
@@ -294,7 +357,7 @@ _op(
     result_count=0,
 )
 _op(
-    "func.call", effects=None, tokens="escape", inherent={"callee": _req("flat_symbol_ref")}
+    "func.call", effects=None, tokens="escape", inherent={"callee": _req("flat_symbol_ref")}, calls=True
 )  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
 _op("func.return", terminator=True, tokens="escape", parents=("func.func",), result_count=0)
 
@@ -302,6 +365,7 @@ _op("func.return", terminator=True, tokens="escape", parents=("func.func",), res
 _op(
     "gpu.module",
     effects=None,
+    kernels=True,
     symbol=True,
     symbol_table=True,
     no_terminator=True,
@@ -320,6 +384,7 @@ _op("gpu.module_end", terminator=True, operand_count=(0, 0), parents=("gpu.modul
 _op(
     "gpu.func",
     effects=None,
+    function="gpu",
     symbol=True,
     verifier="gpu.func",
     inherent={
@@ -361,12 +426,14 @@ _op(
         "dynamicSharedMemorySize",
     ),
     deps_segment=0,
+    inline_kernel=True,
 )
 
 # gpu: the async ops the pass threads tokens through
 _op(
     "gpu.launch_func",
     effects=None,
+    launches=True,
     gpu_async=True,
     inherent={"kernel": _req("symbol_ref")},
     verifier="gpu.launch_func",
@@ -538,6 +605,7 @@ _op(
     effects=None,
     inherent={"op": _req("all_reduce_op"), "uniform": _opt("unit")},
     operand_count=(1, 1),
+    predicates=("reduction_kind",),
 )
 _op("gpu.printf", effects=frozenset({WRITE}), inherent={"format": _req("string")})
 _op(
@@ -545,6 +613,7 @@ _op(
     effects=frozenset({READ, WRITE}),
     inherent={"kind": _req("atomic_rmw_kind")},
     operand_count=(2, None),
+    predicates=("atomic_kind",),
 )
 _op("memref.get_global", inherent={"name": _req("flat_symbol_ref")}, operand_count=(0, 0))
 _checked(
@@ -569,6 +638,7 @@ _op(
     inherent={"punctuation": _opt("vector_punctuation"), "stringLiteral": _opt("string_literal")},
     default_properties={"punctuation": OpaqueAttr("#vector.punctuation<newline>")},
     operand_count=(0, 1),
+    predicates=("string_alone",),
 )
 _checked("vector.splat vector.broadcast", operand_count=(1, 1), result_count=1)
 _MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
@@ -592,6 +662,7 @@ _op(
     tokens="pass",
     segments=("flag", "defaultOperands", "caseOperands"),
     inherent={"case_values": _opt("any"), "case_operand_segments": _req("dense_i32")},
+    jump="cases",
 )
 _op(
     "memref.global",
@@ -701,6 +772,7 @@ _op(
 _op(
     "llvm.func",
     effects=None,
+    function="llvm",
     isolated=True,
     operand_count=(0, 0),
     subset_form="a declaration (argument types, no names, no body)",
@@ -792,11 +864,12 @@ _op(
     "affine.for",
     recursive=True,
     loop=True,
+    region_flow="counted",
     inherent={"lowerBoundMap": _req("affine_map"), "upperBoundMap": _req("affine_map"), "step": _req("index")},
     segments=("lowerBoundOperands", "upperBoundOperands", "inits"),
 )
-_op("affine.if", recursive=True)
-_op("affine.yield", terminator=True, tokens="pass", parents=("affine.for", "affine.if", "affine.parallel"))
+_op("affine.if", recursive=True, region_flow="then_else")
+_op("affine.yield", terminator=True, tokens="pass", parents=("affine.for", "affine.if", "affine.parallel"), yields=True)
 
 # arith: all pure
 for _n in "addi subi muli shli".split():
@@ -824,7 +897,14 @@ _pure(
     operand_count=(1, 1),
     result_count=1,
 )
-_op("arith.constant", inherent={"value": _req("typed")}, operand_count=(0, 0), result_count=1)
+_op(
+    "arith.constant",
+    inherent={"value": _req("typed")},
+    operand_count=(0, 0),
+    result_count=1,
+    constant=True,
+    predicates=("value_type",),
+)
 _op("arith.cmpi", inherent={"predicate": _req("cmpi_predicate")}, operand_count=(2, 2), result_count=1)
 _op(
     "arith.cmpf",
@@ -873,24 +953,44 @@ _op(
 )
 
 # scf
-_op("scf.for", recursive=True, loop=True, operand_count=(3, None))
-_op("scf.if", recursive=True, operand_count=(1, 1))
-_op("scf.while", recursive=True, loop=True)
-_op("scf.parallel", recursive=True, loop=True, segments=("lowerBound", "upperBound", "step", "initVals"))
-_op("scf.execute_region", effects=None, operand_count=(0, 0))
+_op(
+    "scf.for",
+    recursive=True,
+    loop=True,
+    operand_count=(3, None),
+    region_flow="counted",
+    single_block_regions=("region",),
+)
+_op(
+    "scf.if",
+    recursive=True,
+    operand_count=(1, 1),
+    region_flow="then_else",
+    single_block_regions=("thenRegion", "elseRegion?"),
+)
+_op("scf.while", recursive=True, loop=True, region_flow="while", single_block_regions=("before", "after"))
+_op(
+    "scf.parallel",
+    recursive=True,
+    loop=True,
+    segments=("lowerBound", "upperBound", "step", "initVals"),
+    region_flow="parallel",
+)
+_op("scf.execute_region", effects=None, operand_count=(0, 0), region_flow="once")
 _op(
     "scf.yield",
     terminator=True,
     tokens="pass",
     parents=("scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"),
     result_count=0,
+    yields=True,
 )
 _op("scf.condition", terminator=True, tokens="pass", operand_count=(1, None), parents=("scf.while",), result_count=0)
 _op("scf.reduce", terminator=True, recursive=True, parents=("scf.parallel",), result_count=0)
 _op("scf.reduce.return", terminator=True, operand_count=(1, 1), parents=("scf.reduce",), result_count=0)
 
 # cf
-_op("cf.br", terminator=True, tokens="pass", result_count=0)
+_op("cf.br", terminator=True, tokens="pass", result_count=0, jump="always")
 _op(
     "cf.cond_br",
     terminator=True,
@@ -898,16 +998,23 @@ _op(
     segments=("condition", "trueDestOperands", "falseDestOperands"),
     properties={"branch_weights"},
     result_count=0,
+    jump="condition",
 )  # 22's, not 19's: no inherent entry
 _op("cf.assert", effects=frozenset({WRITE}), inherent={"msg": _req("string")}, operand_count=(1, 1), result_count=0)
 
 # async
-_op("async.execute", effects=None, sync="thread", segments=("dependencies", "bodyOperands"))
+_op(
+    "async.execute",
+    effects=None,
+    sync="thread",
+    segments=("dependencies", "bodyOperands"),
+    single_block_regions=("bodyRegion",),
+)
 _op("async.await", effects=None, sync="wait", operand_count=(1, 1))
 _op("async.yield", terminator=True, sync="thread", parents=("async.execute",), result_count=0)
-_op("async.create_group", sync="group", operand_count=(1, 1), result_count=1)
-_op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2), result_count=1)
-_op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1), result_count=0)
+_op("async.create_group", sync="group", operand_count=(1, 1), result_count=1, group="create")
+_op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2), result_count=1, group="add")
+_op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1), result_count=0, group="await")
 
 
 # The rest of what mlir-opt-19 registers in gpu, arith, math, index, func
@@ -987,6 +1094,7 @@ _pure(
     operand_count=(0, 0),
     result_count=1,
     result_names=("idx{value}",),
+    constant=True,
 )
 _pure("index.casts index.castu", operand_count=(1, 1), result_count=1)
 _pure("index.cmp", inherent={"pred": _req("index_cmp_predicate")}, operand_count=(2, 2), result_count=1)
@@ -1000,8 +1108,8 @@ _pure(
 )
 _op("func.call_indirect", effects=None, tokens="escape", operand_count=(1, None))
 
-_op("memref.alloca_scope", recursive=True, operand_count=(0, 0))
-_op("memref.alloca_scope.return", terminator=True, parents=("memref.alloca_scope",), result_count=0)
+_op("memref.alloca_scope", recursive=True, operand_count=(0, 0), region_flow="once")
+_op("memref.alloca_scope.return", terminator=True, parents=("memref.alloca_scope",), result_count=0, yields=True)
 _op(
     "memref.assume_alignment",
     effects=None,
@@ -1038,7 +1146,9 @@ _op(
     result_count=1,
 )
 _pure("memref.reshape", operand_count=(2, 2), result_count=1, result_names=("reshape",), speculatable=False)
-_op("scf.index_switch", recursive=True, inherent={"cases": _req("dense_i64")}, operand_count=(1, 1))
+_op(
+    "scf.index_switch", recursive=True, inherent={"cases": _req("dense_i64")}, operand_count=(1, 1), region_flow="cases"
+)
 _pure(
     "memref.transpose",
     inherent={"permutation": _req("affine_map")},
@@ -1354,8 +1464,146 @@ def loop_init_operands(op: Operation) -> list[Value]:
     return op.operands[3:]
 
 
-BRANCH_OPS = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
+def loop_bound_operands(op: Operation) -> list[Value] | None:
+    """A counted loop's lower bound, upper bound and step where they are
+    operands (`scf.for`'s first three); None where maps over operands give
+    them (`affine.for`) and for any other op."""
+    if op.name != "scf.for" or len(op.operands) < 3:
+        return None
+    return op.operands[:3]
+
+
+# -- control flow, functions, groups: one accessor per fact --------------------
+
+
+@cache
+def region_flow(name: str) -> str:
+    """`OpInfo.region_flow` of op `name`: "" for an op whose regions no
+    thread runs in a way the tools follow."""
+    return lookup(name).region_flow
+
+
+@cache
+def is_counted_loop(name: str) -> bool:
+    """Whether op `name` runs its body a number of times, carrying values
+    from one iteration to the next (`scf.for`, `affine.for`)."""
+    return region_flow(name) == "counted"
+
+
+@cache
+def runs_one_region(name: str) -> bool:
+    """Whether op `name` runs one of its regions, chosen by its operand
+    (`scf.if`, `affine.if`, `scf.index_switch`)."""
+    return region_flow(name) in ("then_else", "cases")
+
+
+@cache
+def jump_kind(name: str) -> str:
+    """`OpInfo.jump` of op `name`: "" for an op that goes to no other block."""
+    return lookup(name).jump
+
+
+@cache
+def is_branch(name: str) -> bool:
+    """Whether op `name` is a terminator that goes to other blocks of its
+    region (the model follows them)."""
+    return bool(jump_kind(name))
+
+
+BRANCH_OPS = frozenset(n for n, info in _REGISTRY.items() if info.jump)
 """Terminators that go to other blocks of their region (the model follows them)."""
+
+
+@cache
+def decides(name: str) -> bool:
+    """Whether op `name` takes a decision on an operand: which region runs
+    (`scf.if`, `scf.index_switch`), which successor (`cf.cond_br`,
+    `cf.switch`) or which operand it picks (`arith.select`). Loops decide
+    too, on their trip count, but that is not an operand's to tell."""
+    return runs_one_region(name) or jump_kind(name) in ("condition", "cases") or token_use(name) == "select"
+
+
+@cache
+def yields_to_parent(name: str) -> bool:
+    """`OpInfo.yields` of op `name`."""
+    return lookup(name).yields
+
+
+@cache
+def function_kind(name: str) -> str:
+    """`OpInfo.function` of op `name`: "" for an op that is no function."""
+    return lookup(name).function
+
+
+@cache
+def is_host_function(name: str) -> bool:
+    """Whether op `name` is a function the pass rewrites (`func.func`)."""
+    return lookup(name).function == "host"
+
+
+@cache
+def is_top_level(name: str) -> bool:
+    """`OpInfo.top_level` of op `name` (`builtin.module`)."""
+    return lookup(name).top_level
+
+
+@cache
+def group_role(name: str) -> str:
+    """`OpInfo.group` of op `name`: `create`, `add`, `await` or ""."""
+    return lookup(name).group
+
+
+@cache
+def begins_thread(name: str) -> bool:
+    """Whether op `name` begins an async thread that runs its body (`async.execute`)."""
+    info = lookup(name)
+    return info.sync == "thread" and not info.terminator
+
+
+@cache
+def ends_thread(name: str) -> bool:
+    """Whether op `name` completes the async thread it ends (`async.yield`)."""
+    info = lookup(name)
+    return info.sync == "thread" and info.terminator
+
+
+@cache
+def awaits_one(name: str) -> bool:
+    """Whether op `name` holds its thread until one `!async.token` or
+    `!async.value` is available (`async.await`; `gpu.wait` waits on GPU
+    tokens, a GPU async op of its own)."""
+    info = lookup(name)
+    return info.sync == "wait" and not info.gpu_async
+
+
+@cache
+def is_constant(name: str) -> bool:
+    """`OpInfo.constant` of op `name`."""
+    return lookup(name).constant
+
+
+@cache
+def calls_function(name: str) -> bool:
+    """`OpInfo.calls` of op `name`."""
+    return lookup(name).calls
+
+
+@cache
+def launches_kernel(name: str) -> bool:
+    """`OpInfo.launches` of op `name`."""
+    return lookup(name).launches
+
+
+@cache
+def holds_kernels(name: str) -> bool:
+    """`OpInfo.kernels` of op `name`."""
+    return lookup(name).kernels
+
+
+@cache
+def launches_inline_kernel(name: str) -> bool:
+    """`OpInfo.inline_kernel` of op `name`."""
+    return lookup(name).inline_kernel
 
 
 def switch_successor_operands(op: Operation) -> list[list[Value]]:

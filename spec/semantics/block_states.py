@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spec import registry
 from spec.ir import Region
 
 MAX_CF_STATES = 4096
@@ -56,7 +57,7 @@ def block_states(region: Region, unroll: int) -> BlockStates | None:
         order.append(st)
         term = region.blocks[st[0]].ops[-1] if region.blocks[st[0]].ops else None
         nxt: list[State] = []
-        if term is not None and term.name in ("cf.br", "cf.cond_br", "cf.switch"):
+        if term is not None and registry.is_branch(term.name):
             for b in term.successors:
                 bi = index[b]
                 visits = dict(st[1])

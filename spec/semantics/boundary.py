@@ -50,6 +50,7 @@ the same names.
 
 from __future__ import annotations
 
+from spec import registry
 from spec.ir import Location, Operation, outermost
 from spec.semantics.interp import Thread
 from spec.semantics.outcome import Event, Footprint, Observation, Outcome, Step
@@ -111,7 +112,7 @@ def kernel_digest(func: Operation) -> int:
         return hit[1]
     parts = []
     for op in root.walk():
-        if op.name == "gpu.module":
+        if registry.holds_kernels(op.name):
             parts.append(Printer(True).print_top(op))
     digest = stable_hash("\n".join(parts))
     if len(_KERNEL_DIGESTS) > 4096:
@@ -277,7 +278,7 @@ class BoundaryMachine(Machine):
         return super().footprint(pid)
 
     def _host_fp(self, t: Thread, op: Operation) -> Footprint:
-        if op.name == "func.return" and t.name == "main":
+        if registry.is_function_return(op.name) and t.name == "main":
             return self._all_buffers()
         return super()._host_fp(t, op)
 
@@ -301,13 +302,14 @@ class BoundaryMachine(Machine):
         p.done_clock = p.clock
 
     def _execute(self, p: HostProc, op: Operation, index: int) -> None:
-        vals = p.thread.operands(op) if op.name in ("func.return", "func.call") else []
+        returns, calls = registry.is_function_return(op.name), registry.calls_function(op.name)
+        vals = p.thread.operands(op) if returns or calls else []
         super()._execute(p, op, index)
-        if op.name == "func.return" and p.thread.name == "main":
+        if returns and p.thread.name == "main":
             for k, v in enumerate(vals):
                 if escapes(v):
                     self._receiver(f"receiver(return #{k})", v, op, p.clock)
-        elif op.name == "func.call":
+        elif calls:
             for k, v in enumerate(vals):
                 if escapes(v):
                     self._receiver(f"receiver(call@{op.loc}{self._suffix(p.thread, op)} #{k})", v, op, p.clock)
@@ -323,7 +325,7 @@ class BoundaryMachine(Machine):
         pid = f"{op.name}@{op.loc}{self._suffix(p.thread, op)}"
         super()._issue(p, op, vals, index)
         g = self.procs.get(pid)
-        if op.name == "gpu.launch_func" and isinstance(g, GpuProc):
+        if registry.launches_kernel(op.name) and isinstance(g, GpuProc):
             g.args[0] = stable_hash(f"{g.args[0]}|{self._kernel_seed}")
 
     def _gpu_step(self, g: GpuProc, index: int) -> None:

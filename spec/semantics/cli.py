@@ -24,6 +24,7 @@ import json
 import sys
 from collections.abc import Callable
 
+from spec import registry
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation
 from spec.semantics.interp import default_args
@@ -110,7 +111,7 @@ def _overrides(src: Source, items: list[str]) -> dict[str, object]:
 
 
 def _functions(module: Operation, src: Source, only: str | None) -> list[Operation]:
-    funcs = [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+    funcs = [op for op in module.walk() if registry.is_host_function(op.name) and op.regions and op.regions[0].blocks]
     if only is not None:
         funcs = [f for f in funcs if str(f.properties.get("sym_name", "")).strip('"') == only]
         if not funcs:

@@ -64,8 +64,12 @@ SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.sync_kind(n))
 are not events of the property."""
 
 UNMODELLED_OPS = {
-    "gpu.launch": "gpu.launch (with a body) is not modelled; the pass rejects it",
+    n: f"{n} (with a body) is not modelled; the pass rejects it"
+    for n in registry.known_ops()
+    if registry.launches_inline_kernel(n)
 }
+"""Op name -> why the model does not follow it (the registry's inline
+kernel launches)."""
 
 GPU_TOKEN_VALUE = "!async.value<!gpu.async.token>"
 GPU_TOKEN_TEXT = GPU_TOKEN.text
@@ -126,7 +130,7 @@ def _effectful_by_name(name: str) -> bool | None:
     whose regions decide (the registry's `recursive` effects)."""
     if name in SYNC_OPS:
         return False
-    if name == "func.return":
+    if registry.is_function_return(name):
         return True
     info = registry.lookup(name)
     if info.gpu_async:
@@ -211,14 +215,17 @@ token use), `_QUIET` (the same, and not effectful by its name), else
 From the registry once per name instead of once per op (a cache: the
 registry is fixed once it is imported)."""
 
-_THREAD_OPS = frozenset({"async.execute", "async.await", "async.yield"})
-"""The ops `EventBuilder.thread` models by name."""
+_THREAD_OPS = frozenset(
+    n for n in registry.known_ops() if registry.begins_thread(n) or registry.ends_thread(n) or registry.awaits_one(n)
+)
+"""The ops `EventBuilder.thread` models one by one: `async.execute`,
+`async.await`, `async.yield`."""
 
 
 def constant_int(v: Value) -> int | None:
     """The value of `v` if an `arith.constant` / `index.constant` makes it."""
     op = v.owner
-    if not isinstance(op, Operation) or op.name not in ("arith.constant", "index.constant"):
+    if not isinstance(op, Operation) or not registry.is_constant(op.name):
         return None
     value = op.properties.get("value")
     n = getattr(value, "value", None)
@@ -252,11 +259,11 @@ def group_plan(create: Operation) -> str:
     while root.parent is not None and root.parent.parent is not None and root.parent.parent.parent is not None:
         root = root.parent.parent.parent
     users = _users(root, group)
-    if all(u.name == "async.add_to_group" and u.operands[-1] is group for u in users):
+    if all(registry.group_role(u.name) == "add" and u.operands[-1] is group for u in users):
         return ""
     adds = 0
     for user in users:
-        if user.name == "async.add_to_group":
+        if registry.group_role(user.name) == "add":
             if user.operands[-1] is not group:
                 return "a group added to another group is not followed"
             where = _branch_between(user, block)
@@ -265,7 +272,7 @@ def group_plan(create: Operation) -> str:
             if where is not None:
                 return f"'async.add_to_group' op inside '{where.name}': how many tokens the group gets is not known"
             adds += 1
-        elif user.name != "async.await_all" and not registry.token_use(user.name) == "escape":
+        elif registry.group_role(user.name) != "await" and not registry.token_use(user.name) == "escape":
             return f"a group used by '{user.name}' is not followed"
     if adds != size:
         return f"'async.create_group' op of size {size} gets {adds} 'async.add_to_group' ops: the model cannot tell when 'async.await_all' returns"
@@ -288,7 +295,7 @@ def _branch_between(op: Operation, block: Block) -> Operation | None:
         owner = region.parent if region is not None else None
         if owner is None or region is None:
             return op
-        if owner.name != "async.execute" or len(region.blocks) != 1:
+        if not registry.begins_thread(owner.name) or len(region.blocks) != 1:
             return owner
         cur = owner.parent
     return None
@@ -402,9 +409,9 @@ class EventBuilder:
             if kind is _UNMODELLED:
                 self.unsupported(op, UNMODELLED_OPS[name])
                 continue
-            if name == "async.execute":
+            if registry.begins_thread(name):
                 cur = self.execute(op, cur, tid, depth)
-            elif name == "async.await":
+            elif registry.awaits_one(name):
                 n = g.node("point", op, tid)
                 if cur is not None:
                     g.edge(cur, n)
@@ -417,7 +424,7 @@ class EventBuilder:
                             inner if inner is not None else self._extern(op.results[0], self.completion)
                         )
                 cur = n
-            elif name == "async.yield":
+            elif registry.ends_thread(name):
                 n = g.node("yield", op, tid)
                 if cur is not None:
                     g.edge(cur, n)
@@ -444,10 +451,10 @@ class EventBuilder:
         if is_effectful(op):
             g = self.g
             n = g.node("point", op, tid) if cur is None else g.node_after(cur, "point", op, tid)
-            g.add_event(Event(op, "return" if name == "func.return" else "host", n, n, tid))
+            g.add_event(Event(op, "return" if registry.is_function_return(name) else "host", n, n, tid))
             if use == "escape":
                 self.escape(op, n)
-            if name == "func.call":
+            if registry.calls_function(name):
                 self.call_results(op, n)
             return n
         return cur
@@ -560,7 +567,7 @@ class EventBuilder:
         adds a token's availability to it; `async.await_all` blocks its
         thread until every token added so far is available."""
         g = self.g
-        if op.name == "async.create_group":
+        if registry.group_role(op.name) == "create":
             reason = group_plan(op)
             if reason:
                 self.unsupported(op, reason)
@@ -575,7 +582,7 @@ class EventBuilder:
             if group not in self.refused_groups:  # else its `create_group` said why
                 self.unsupported(op, f"'{op.name}' op uses a group the model cannot follow")
             return cur
-        if op.name == "async.add_to_group":
+        if registry.group_role(op.name) == "add":
             here, avail = self.here(), self.available_of(op.operands[0])
             self.groups[group].append((here, avail))
             for c, w in self.group_waiters.get(group, ()):

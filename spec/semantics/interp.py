@@ -23,6 +23,13 @@ Programs the interpreter cannot run get a diagnostic from `check_supported`
 before anything runs; faults of a running program (out-of-bounds access, a
 failed `cf.assert`, division by zero, use after free, the step limit) raise
 `Fault`, which the scheduler records as an observation.
+
+Per-op dispatch: how a thread runs each op it walks. `CONTROL` and
+`HOST_OPS` list the ops this interpreter has code for, and `Thread`
+dispatches on the op's name where each op needs code of its own (an
+`scf.for`'s bounds are operands, an `affine.for`'s maps); what an op *is*
+(a loop, a region op that runs once, a terminator that yields) is the
+registry's word.
 """
 
 from __future__ import annotations
@@ -231,7 +238,7 @@ def check_supported(func: Operation) -> None:
                 if why:
                     raise DiagnosticError(error(op.loc, f"'{name}' op {why}"))
             continue
-        if op.parent_op is not None and op.parent_op.name == "builtin.module" and op.parent_op is not func:
+        if op.parent_op is not None and registry.is_top_level(op.parent_op.name) and op.parent_op is not func:
             continue
         raise DiagnosticError(error(op.loc, f"'{name}' op is not supported by the interpreter"))
 
@@ -462,7 +469,7 @@ class Thread:
             elif name == "affine.apply":
                 env[op.results[0]] = _map_values(_affine_map(op, "map"), self.operands(op), op)[0]
                 f.pos += 1
-            elif name == "builtin.module":
+            elif registry.is_top_level(name):
                 f.pos += 1
             else:
                 self._control(op, f)
@@ -485,7 +492,7 @@ class Thread:
                 self._enter(region.blocks[0], op, None, [])
             else:
                 f.pos += 1
-        elif name in ("scf.execute_region", "memref.alloca_scope"):
+        elif registry.region_flow(name) == "once":
             self._enter(op.regions[0].blocks[0], op, None, [])
         elif name == "scf.index_switch":
             (flag,) = self.operands(op)
@@ -536,7 +543,7 @@ class Thread:
                 f.pos += 1
             else:
                 self._enter(op.regions[0].blocks[0], op, it, first)
-        elif name in ("scf.yield", "affine.yield", "memref.alloca_scope.return"):
+        elif registry.yields_to_parent(name):
             self._yield(op, f)
         elif name == "scf.condition":
             cond, *vals = self.operands(op)
@@ -581,7 +588,8 @@ class Thread:
         loop = f.op
         if loop is None:
             raise Fault(op, "scf.yield outside a region op")
-        if loop.name in ("scf.for", "affine.for"):
+        flow = registry.region_flow(loop.name)
+        if flow == "counted":
             iv: int
             ub: int
             step: int
@@ -592,7 +600,7 @@ class Thread:
                 self._continue_at(f, f.block, [iv, *vals])
             else:
                 self._leave(vals)
-        elif loop.name == "scf.while":
+        elif flow == "while":
             f.state = "before"
             self._continue_at(f, loop.regions[0].blocks[0], vals)
         else:

@@ -75,7 +75,9 @@ argument vector and both sides, before it is cut off (`undecided`): the
 schedule bound alone lets one exploration of a deep program, with its
 sleep-set-pruned runs, take minutes. A step costs about 50 us here."""
 
-SKIP_IN_ALIGNMENT = frozenset({"scf.yield", "affine.yield", "memref.alloca_scope.return"})
+SKIP_IN_ALIGNMENT = frozenset(n for n in registry.known_ops() if registry.yields_to_parent(n))
+"""Terminators that hand values back to their parent op (the registry's
+`yields`): left out where the two sides' ops are aligned."""
 PLUMBING = frozenset(n for n in registry.known_ops() if registry.sync_kind(n) == "wait")
 """Ops a rewrite adds, drops or moves (the registry's single waits:
 `gpu.wait`, `async.await`): aligned among themselves."""
@@ -145,9 +147,9 @@ def _surroundings(module: Operation, func: Operation, out: list[str]) -> None:
     for op in module.regions[0].blocks[0].ops if module.regions and module.regions[0].blocks else []:
         if op is func:
             out.append("(the function)")
-        elif op.name == "func.func":
+        elif registry.is_host_function(op.name):
             out.append(f"func {_attrs(op)}")
-        elif op.name == "builtin.module":
+        elif registry.is_top_level(op.name):
             _surroundings(op, func, out)
             out.append("end module")
         else:
@@ -210,12 +212,12 @@ def _int_values(func: Operation, loops: bool) -> list[int]:
     values = list(INDEX_VALUES if loops else INDEX_VALUES[:1])
     for op in func.nested_ops():
         cases: list[int] = []
-        if op.name == "cf.switch":
+        if registry.jump_kind(op.name) == "cases":
             try:
                 cases = switch_values(op)
             except ValueError:
                 cases = []
-        elif op.name == "scf.index_switch":
+        elif registry.region_flow(op.name) == "cases":
             attr = op.properties.get("cases")
             cases = list(getattr(attr, "ints", ()))
         values += [c for c in cases if c not in values]
@@ -236,7 +238,7 @@ def _vectors(func: Operation) -> list[tuple[str, list, MachineFactory]]:
     # above its guard faults where the input stops at the guard).
     loops = any(
         registry.is_loop(op.name)
-        or (op.name in ("cf.br", "cf.cond_br", "cf.switch") and op.parent in op.successors)
+        or (registry.is_branch(op.name) and op.parent in op.successors)
         or not registry.lookup(op.name).speculatable
         for op in func.nested_ops()
     )
@@ -388,7 +390,11 @@ def judge_modules(
     another module) is `wrong` (kind `interface`)."""
 
     def named(m: Operation) -> dict[str, Operation]:
-        return {symbol_path(f): f for f in m.walk() if f.name == "func.func" and f.regions and f.regions[0].blocks}
+        return {
+            symbol_path(f): f
+            for f in m.walk()
+            if registry.is_host_function(f.name) and f.regions and f.regions[0].blocks
+        }
 
     fins, fouts = named(input_module), named(output_module)
     out: dict[str, Judgement] = {}

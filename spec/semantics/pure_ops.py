@@ -7,6 +7,9 @@ Integer results are normalised to their width and float results rounded to
 their type (`spec.semantics.values`); a division by zero, an out-of-range
 shift, a conversion of a non-finite float or a subview outside its source is
 a `Fault`.
+
+Per-op dispatch: what each pure op computes, one case (or one table
+entry) per op; that they are pure is the registry's word.
 """
 
 from __future__ import annotations

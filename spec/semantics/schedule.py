@@ -325,9 +325,11 @@ class Run:
 def function(module_or_func: Operation, name: str | None = None) -> Operation:
     """`module_or_func` itself if it is a `func.func`; else its function
     named `name`, or its only function with a body."""
-    if module_or_func.name == "func.func":
+    if registry.is_host_function(module_or_func.name):
         return module_or_func
-    funcs = [op for op in module_or_func.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+    funcs = [
+        op for op in module_or_func.walk() if registry.is_host_function(op.name) and op.regions and op.regions[0].blocks
+    ]
     if name is not None:
         funcs = [f for f in funcs if str(f.properties.get("sym_name", "")).strip('"') == name]
     if len(funcs) != 1:

@@ -15,6 +15,10 @@ steps next; this module is what the step then does, on concrete values
   inputs, `finish` writes its outputs and completes its token.
 
 A fault becomes an observation of the thread (or GPU op) that hit it.
+
+Per-op dispatch: what each visible op's step touches and does, one case
+per op the interpreter runs (`spec.semantics.interp.HOST_OPS`, `GPU_OPS`);
+which ops are steps is the registry's word (their effects and `sync`).
 """
 
 from __future__ import annotations

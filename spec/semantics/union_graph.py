@@ -282,7 +282,7 @@ class _GuardedBuilder(EventBuilder):
         same = None
         if kind in ("scf.if", "cf.cond_br", "cf.switch", "arith.select") and op.operands:
             same = self.condition_key(op, op.operands[0])
-            if same is not None and kind == "cf.switch":
+            if same is not None and registry.jump_kind(kind) == "cases":
                 # Option k is the k-th case: the same option of two
                 # switches on one value is the same case only if their
                 # case lists are equal.
@@ -454,10 +454,11 @@ class _GuardedBuilder(EventBuilder):
                     leaving.append((g.cond, self.tables()))
                 total += ways
                 continue
-            if term.name == "cf.br":
+            jump = registry.jump_kind(term.name)
+            if jump == "always":
                 outs = [(g.cond, succs[st][0], term.operands)]
-            elif term.name == "cf.switch":
-                d = self.decide_at(term, "cf.switch", len(term.successors))
+            elif jump == "cases":
+                d = self.decide_at(term, term.name, len(term.successors))
                 if d is None:
                     continue
                 passed = registry.switch_successor_operands(term)
@@ -465,7 +466,7 @@ class _GuardedBuilder(EventBuilder):
                     (sym.conj(g.cond, sym.option(d, k)), succs[st][k], passed[k]) for k in range(len(term.successors))
                 ]
             else:
-                d = self.decide_at(term, "cf.cond_br", 2)
+                d = self.decide_at(term, term.name, 2)
                 if d is None:
                     continue
                 sizes = term.properties.get("operandSegmentSizes")
@@ -493,18 +494,18 @@ class _GuardedBuilder(EventBuilder):
     def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
         if op in self.summarised:
             return self.summary_point(op, cur, tid)
-        name = op.name
-        if name in ("scf.if", "affine.if", "scf.index_switch"):
+        flow = registry.region_flow(op.name)
+        if flow in ("then_else", "cases"):
             return self.scf_if(op, cur, tid, depth)
-        if name in ("scf.execute_region", "memref.alloca_scope"):
+        if flow == "once":
             cur, exits = self.gregion(op.regions[0], cur, tid, depth)
             self.join_bind(op.results, [(c, s) for c, _, _, s in exits], tid)
             return cur
-        if name in ("scf.for", "affine.for"):
+        if flow == "counted":
             return self.scf_for(op, cur, tid, depth)
-        if name == "scf.while":
+        if flow == "while":
             return self.scf_while(op, cur, tid, depth)
-        if name == "scf.parallel":
+        if flow == "parallel":
             return self.guarded_parallel(op, cur, tid, depth)
         return super().control(op, cur, tid, depth)
 
@@ -547,7 +548,7 @@ class _GuardedBuilder(EventBuilder):
         nothing) and `scf.index_switch` (its default region, then one per
         case): one decision with an option per region."""
         g, sym = self.g, self.sym
-        options = len(op.regions) if op.name == "scf.index_switch" else 2
+        options = len(op.regions) if registry.region_flow(op.name) == "cases" else 2
         d = self.decide_at(op, op.name, options)
         if d is None:
             return cur
@@ -576,7 +577,7 @@ class _GuardedBuilder(EventBuilder):
 
     def select(self, op: Operation, tid: int) -> None:
         g, sym = self.g, self.sym
-        d = self.decide_at(op, "arith.select", 2)
+        d = self.decide_at(op, op.name, 2)
         if d is None:
             return
         if not any(m == d for m, _ in g.met[:-1]):
@@ -679,9 +680,10 @@ def _index(items: list, item: object) -> int:
 def constant_trip_count(op: Operation) -> int | None:
     """How many times an `scf.for` whose bounds and step are constants runs
     (None for any other loop, or a step that is not positive)."""
-    if op.name != "scf.for" or len(op.operands) < 3:
+    bounds = registry.loop_bound_operands(op)
+    if bounds is None:
         return None
-    lb, ub, step = (constant_int(v) for v in op.operands[:3])
+    lb, ub, step = (constant_int(v) for v in bounds)
     if lb is None or ub is None or step is None or step <= 0:
         return None
     return max(0, -(-(ub - lb) // step))
@@ -944,23 +946,24 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int], free: Mapping[int
 def describe_choice(op: Operation, c: int) -> str:
     """A decision at `op` and its option in words, as the report names the path."""
     loc, kind = op.loc, op.name
-    if kind in ("scf.if", "affine.if"):
+    flow, jump = registry.region_flow(kind), registry.jump_kind(kind)
+    if flow == "then_else":
         return f"{kind} at {loc} takes the {'then' if c == 0 else 'else'} branch"
-    if kind == "scf.index_switch":
+    if flow == "cases":
         cases = getattr(op.properties.get("cases"), "values", ())
         return f"scf.index_switch at {loc} takes its " + (
             "default region" if c == 0 or c > len(cases) else f"case {cases[c - 1]}"
         )
-    if kind == "cf.cond_br":
+    if jump == "condition":
         return f"cf.cond_br at {loc} goes to its {'true' if c == 0 else 'false'} successor"
-    if kind == "cf.switch":
+    if jump == "cases":
         values = switch_values(op)
         case = f"case {values[c - 1]}" if 0 < c <= len(values) else f"case #{c - 1}"
         return f"cf.switch at {loc} goes to its {'default' if c == 0 else case} successor"
-    if kind == "arith.select":
+    if registry.token_use(kind) == "select":
         return f"arith.select at {loc} picks its {'true' if c == 0 else 'false'} operand"
-    if kind in ("scf.for", "affine.for"):
+    if flow == "counted":
         return f"{kind} at {loc} runs {c} time{'s' if c != 1 else ''}"
-    if kind == "scf.while":
+    if flow == "while":
         return f"scf.while at {loc} runs its body {c} time{'s' if c != 1 else ''}"
     return f"scf.parallel at {loc} runs {c} iteration{'s' if c != 1 else ''}"

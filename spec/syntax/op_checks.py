@@ -350,25 +350,16 @@ def _fail(loc: Location, message: str) -> DiagnosticError:
     return DiagnosticError(error(loc, message))
 
 
-SINGLE_BLOCK_REGIONS: dict[str, tuple[str, ...]] = {
-    "async.execute": ("bodyRegion",),
-    "scf.for": ("region",),
-    "scf.if": ("thenRegion", "elseRegion?"),
-    "scf.while": ("before", "after"),
-}
-"""Regions that ODS declares `SizedRegion<1>` (`MaxSizedRegion<1>` where the
-name ends in `?`: it may be empty) under the `SingleBlock` trait, by op and
-region name, where an empty region would reach code that takes the entry
-block (the refimpl's `async.execute` handling did, with an IndexError), and
-several blocks code that takes one (a loop body's, a branch's).
-mlir-opt-19 rejects every way of getting the count wrong."""
-
-
 def check_region_blocks(name: str, regions: Sequence[Region], loc: Location) -> DiagnosticError | None:
-    """The block counts of `name`'s single-block regions, as mlir-opt-19
-    words the failure (the trait's message for two blocks or more, the
-    region constraint's for none), and a block without even its terminator."""
-    for i, region_name in enumerate(SINGLE_BLOCK_REGIONS.get(name, ())):
+    """The block counts of `name`'s single-block regions (the registry's
+    `single_block_regions`), as mlir-opt-19 words the failure (the trait's
+    message for two blocks or more, the region constraint's for none), and a
+    block without even its terminator. Checked where an empty region would
+    reach code that takes the entry block (the refimpl's `async.execute`
+    handling did, with an IndexError), and several blocks code that takes
+    one (a loop body's, a branch's); mlir-opt-19 rejects every way of
+    getting the count wrong."""
+    for i, region_name in enumerate(registry.lookup(name).single_block_regions):
         if i >= len(regions):
             break
         n = len(regions[i].blocks)
@@ -447,7 +438,7 @@ def convert_generic_properties(
     return props, attrs
 
 
-def check_generic_properties(  # noqa: C901 - one check per op family, in mlir-opt-19's order
+def check_generic_properties(
     name: str,
     props: dict[str, Attr],
     attrs: dict[str, Attr],
@@ -467,7 +458,7 @@ def check_generic_properties(  # noqa: C901 - one check per op family, in mlir-o
     for key, inherent in ordered:
         if key in props and not inherent.kind.satisfied(props[key]):
             raise _constraint_failure(name, key, inherent.kind, loc)
-    if name == "gpu.func" and not isinstance(attrs.get("sym_name"), StringAttr):
+    if registry.function_kind(name) == "gpu" and not isinstance(attrs.get("sym_name"), StringAttr):
         raise _fail(loc, f"'{name}' op requires string attribute 'sym_name'")
     # Checked only of a symbol: `builtin.module`'s name is optional.
     visibility = props.get("sym_visibility")
@@ -491,20 +482,11 @@ def check_generic_properties(  # noqa: C901 - one check per op family, in mlir-o
             # Only dialect attributes (a dotted name) may sit on arguments and results.
             if any("." not in k for d in array.elements if isinstance(d, DictAttr) for k, _ in d.entries):
                 raise _fail(loc, f"'{name}' op {plural} may only have dialect attributes")
-    if name == "arith.constant" and len(results) == 1 and _attr_type(props["value"]) != results[0].text:
-        raise _fail(loc, "'arith.constant' op failed to verify that all of {value, result} have same type")
-    if name == "vector.print" and "stringLiteral" in props and (n or _punctuation_set(name, props)):
-        raise _fail(
-            loc, "'vector.print' op failed to verify that `source` or `punctuation` are not set when printing strings"
-        )
-    kind = props.get("kind")
-    if name == "memref.atomic_rmw" and len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
-        _check_atomic_kind(kind.value, results[0].text, loc)
-    if name == "gpu.subgroup_reduce" and len(results) == 1:
-        check_reduction_kind(props.get("op"), results[0].text, loc)
+    for predicate in registry.lookup(name).predicates:
+        PREDICATES[predicate](name, props, n, results, loc)
     if isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType) and regions and regions[0].blocks:
         _check_entry_block(name, fn.type, attrs, regions[0].blocks[0].args, loc)
-    if name == "builtin.module":
+    if registry.is_top_level(name):
         for key in sorted(attrs):
             if "." not in key:
                 raise _fail(
@@ -513,6 +495,46 @@ def check_generic_properties(  # noqa: C901 - one check per op family, in mlir-o
     blocks = check_region_blocks(name, regions, loc)
     if blocks is not None:
         raise blocks
+
+
+Predicate = Callable[[str, dict[str, Attr], int, Sequence[Type], Location], None]
+"""A check of an op's properties against its operand count and results."""
+
+
+def _value_type(name: str, props: dict[str, Attr], n: int, results: Sequence[Type], loc: Location) -> None:
+    """ODS `AllTypesMatch<["value", "result"]>`."""
+    if len(results) == 1 and _attr_type(props["value"]) != results[0].text:
+        raise _fail(loc, f"'{name}' op failed to verify that all of {{value, result}} have same type")
+
+
+def _string_alone(name: str, props: dict[str, Attr], n: int, results: Sequence[Type], loc: Location) -> None:
+    """A string is printed with neither an operand nor a punctuation of its own."""
+    if "stringLiteral" in props and (n or _punctuation_set(name, props)):
+        raise _fail(
+            loc, f"'{name}' op failed to verify that `source` or `punctuation` are not set when printing strings"
+        )
+
+
+def _atomic_kind(name: str, props: dict[str, Attr], n: int, results: Sequence[Type], loc: Location) -> None:
+    """The `kind` suits the value's type (`_check_atomic_kind`)."""
+    kind = props.get("kind")
+    if len(results) == 1 and isinstance(kind, IntegerAttr) and 0 <= kind.value < 15:
+        _check_atomic_kind(kind.value, results[0].text, loc)
+
+
+def _reduction_kind(name: str, props: dict[str, Attr], n: int, results: Sequence[Type], loc: Location) -> None:
+    """The reduction `op` suits the value's type (`check_reduction_kind`)."""
+    if len(results) == 1:
+        check_reduction_kind(props.get("op"), results[0].text, loc)
+
+
+PREDICATES: dict[str, Predicate] = {
+    "value_type": _value_type,
+    "string_alone": _string_alone,
+    "atomic_kind": _atomic_kind,
+    "reduction_kind": _reduction_kind,
+}
+"""What each of the registry's `predicates` checks, by name."""
 
 
 _ATOMIC_FLOAT_KINDS = {0: "addf", 3: "maximumf", 6: "minimumf", 9: "mulf", 13: "maxnumf", 14: "minnumf"}
@@ -545,9 +567,9 @@ def _check_entry_block(
     form prints the arguments from both, zipped. (Argument types of
     `func.func` are checked after name resolution, in `resolve`.)"""
     n_in = len(fn.inputs)
-    if name == "func.func" and len(args) != n_in:
+    if registry.is_host_function(name) and len(args) != n_in:
         raise _fail(loc, f"'func.func' op entry block must have {n_in} arguments to match function signature")
-    if name != "gpu.func":
+    if registry.function_kind(name) != "gpu":
         return
     # Workgroup attributions follow the arguments, then private ones.
     workgroup = attrs.get("workgroup_attributions")

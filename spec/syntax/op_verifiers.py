@@ -8,6 +8,12 @@ what each checks. `resolve.verify` runs them on an op's entrance, in
 mlir-opt-19's order: the dialect attributes first, then the operand types,
 then the op's own rule.
 
+Per-op dispatch: `RULES` maps the rule names the registry gives to their
+code, as MLIR's verifiers are each op's own; a rule may test the ops it
+meets by name where mlir-opt-19's does (a `gpu.binary` or `gpu.module`
+kernel container). The `vector` ops' rules are
+`spec.syntax.vector_verifiers`'.
+
 - `gpu.container_module` on a module: every `gpu.launch_func` two levels
   below it (in a function directly in the module: 19 skips deeper ones)
   names an existing kernel container (`kernel container 'M' is
@@ -135,17 +141,14 @@ def _strided_memref(t: Type) -> bool:
 TYPE_CONSTRAINTS["strided_memref"] = (_strided_memref, "strided memref of any type values")
 """ODS type constraints: what each accepts and the summary 19 prints."""
 
-_FUNCTIONS = frozenset({"func.func", "gpu.func", "llvm.func"})
-"""Ops of `FunctionOpInterface` a launch may name."""
 _CONTAINER = "gpu.container_module"
-_LAUNCH = "gpu.launch_func"
 _KERNEL_OPERANDS = 11
 """`kernelOperands`' place among `gpu.launch_func`'s segments."""
 
 
 def _launch_func(op: Operation) -> None:
     module = op.parent_op
-    while module is not None and module.name != "builtin.module":
+    while module is not None and not registry.is_top_level(module.name):
         module = module.parent_op
     if module is None or not isinstance(module.attributes.get(_CONTAINER), UnitAttr):
         raise op_error(op, f"expected the closest surrounding module to have the '{_CONTAINER}' attribute")
@@ -155,7 +158,7 @@ def _container_module(op: Operation) -> None:
     """`GPUDialect::verifyOperationAttribute` for `gpu.container_module`."""
     if not isinstance(op.attributes.get(_CONTAINER), UnitAttr):
         return
-    if op.name != "builtin.module":
+    if not registry.is_top_level(op.name):
         raise DiagnosticError(
             error(op.loc, f"expected '{_CONTAINER}' attribute to be attached to 'builtin.module'", current_op_note(op))
         )
@@ -166,7 +169,7 @@ def _container_module(op: Operation) -> None:
         for region in child.regions:
             for block in region.blocks:
                 for launch in block.ops:
-                    if launch.name == _LAUNCH:
+                    if registry.launches_kernel(launch.name):
                         _check_kernel(launch, table)
 
 
@@ -184,13 +187,13 @@ def _check_kernel(launch: Operation, table: dict[str, Operation]) -> None:
     kernel = symbol_lookup(ref, table)
     if kernel is None:
         raise op_error(launch, f"kernel function '{ref}' is undefined")
-    if kernel.name not in _FUNCTIONS:
+    if not registry.function_kind(kernel.name):  # a `FunctionOpInterface` op
         raise op_error(
             launch, f"referenced kernel '{ref}' is not a function", note(kernel.loc, "see the kernel definition here")
         )
     if not isinstance(kernel.attributes.get("gpu.kernel"), UnitAttr):
         raise op_error(launch, "kernel function is missing the 'gpu.kernel' attribute")
-    if kernel.name != "gpu.func":
+    if registry.function_kind(kernel.name) != "gpu":
         return
     fn = kernel.properties.get("function_type")
     if not isinstance(fn, TypeAttr) or not hasattr(fn.type, "inputs"):
@@ -257,7 +260,7 @@ def memref_element(t: Type) -> str:
     """The element type of memref type `t` (`memref<4x?xvector<2xf32>, 3>`:
     `vector<2xf32>`)."""
     body = t.text[len("memref<") : -1]
-    body = body[_SHAPE.match(body).end() :]  # type: ignore[union-attr]
+    body = body[_SHAPE.match(body).end() :]  # type: ignore[union-attr]  # the pattern matches the empty string: never None
     depth = 0
     for i, ch in enumerate(body):
         if ch in "<([{":

@@ -27,6 +27,7 @@ from typing import Any
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
+from spec import registry
 from spec.attributes import Attr
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Location, Operation, new_module
@@ -426,7 +427,7 @@ def parse_module(
     anything else is wrapped in an implicit `module { ... }`, as mlir-opt does.
     The arguments are `parse_ops`'s."""
     ops = parse_ops(text, file, line_offset, allow_unregistered, dominance, options=options)
-    if len(ops) == 1 and ops[0].name == "builtin.module" and not ops[0].results:
+    if len(ops) == 1 and registry.is_top_level(ops[0].name) and not ops[0].results:
         ops[0].parent = None
         return ops[0]
     module = new_module(Location(file, 1 + line_offset, 1))

@@ -103,7 +103,7 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
     # Levels count from the module: a file's one explicit top-level module
     # is the implicit one written out (as the printer writes it), so it is
     # not a level of its own and a printed output parses where its input did.
-    limit = MAX_NESTING + (1 if len(top) == 1 and top[0].name == "builtin.module" else 0)
+    limit = MAX_NESTING + (1 if len(top) == 1 and registry.is_top_level(top[0].name) else 0)
     while work:
         op, info, parent, depth, iso = work.pop()
         if depth == _EXIT:
@@ -181,7 +181,7 @@ def verify(top: list[Operation], later: dict[int, VerifyLater], dominance: bool 
             for block in reversed(region.blocks):
                 _push_block(work, block.ops, op.name, depth + 1, inner)
     # The implicit module around the top-level ops, on its exit.
-    if not (len(top) == 1 and top[0].name == "builtin.module"):
+    if not (len(top) == 1 and registry.is_top_level(top[0].name)):
         check_symbol_table(top)
         found = (
             Dominance().first_error([op for op in top if not registry.lookup(op.name).isolated]) if dominance else None
@@ -232,7 +232,7 @@ def _on_entrance(op: Operation, info: registry.OpInfo, parent: str, depth: int, 
         check_op(op, info)
 
 
-_SIGNED = frozenset({"func.func", "gpu.func"})
+_SIGNED = frozenset(n for n in registry.known_ops() if registry.function_kind(n) in ("host", "gpu"))
 """Ops whose entry block must agree with their `function_type`."""
 
 

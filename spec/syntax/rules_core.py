@@ -452,9 +452,10 @@ class CoreRules(BuilderBase):
                     check_generic_properties(name, props, attrs, n, fn.results, self.loc(meta), regions)
             except DiagnosticError as exc:
                 properties = exc
-        if name == "gpu.module" and regions and regions[0].blocks:
+        hidden = registry.lookup(name).generic_terminator
+        if hidden and regions and regions[0].blocks:
             body = regions[0].blocks[-1]
-            if body.ops and body.ops[-1].name == "gpu.module_end":
+            if body.ops and body.ops[-1].name == hidden:
                 body.ops.pop()
         partial = self.op(
             name,

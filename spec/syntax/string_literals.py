@@ -98,7 +98,7 @@ def first_bad_literal(text: str) -> BadLiteral | None:
         if m.end() - m.start() != 1:
             continue
         start = m.start()
-        pos = _GOOD_PREFIX.match(text, start + 1).end()  # type: ignore[union-attr]
+        pos = _GOOD_PREFIX.match(text, start + 1).end()  # type: ignore[union-attr]  # the pattern matches the empty string: never None
         if pos < len(text) and text[pos] == "\\":
             return BadLiteral(start, pos, "unknown escape in string literal")
         return BadLiteral(start, pos, "expected '\"' in string literal")

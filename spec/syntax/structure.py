@@ -79,7 +79,7 @@ def check_on_entrance(op: Operation, info: registry.OpInfo) -> None:
     attribute names, index counts, terminators (see module doc)."""
     if info.indexed_memref is not None:
         _check_index_count(op, *info.indexed_memref)
-    if op.name == "builtin.module":
+    if info.top_level:
         bare = next((k for k in op.attributes if "." not in k), None)
         if bare is not None:
             raise op_error(op, f"can only contain attributes with dialect-prefixed names, found: '{bare}'")
@@ -87,7 +87,7 @@ def check_on_entrance(op: Operation, info: registry.OpInfo) -> None:
         parent = op.parent_op
         if parent is not None and not registry.lookup(parent.name).symbol_table and registry.lookup(parent.name).known:
             raise op_error(op, "symbol's parent must have the SymbolTable trait")
-        if op.name == "func.func" and not (op.regions and op.regions[0].blocks):
+        if info.function == "host" and not (op.regions and op.regions[0].blocks):
             vis = op.properties.get("sym_visibility")
             if not isinstance(vis, StringAttr) or vis.value == "public":
                 raise op_error(op, "symbol declaration cannot have public visibility")
@@ -159,7 +159,7 @@ def check_symbol_table(ops: list[Operation]) -> None:
     lookup = registry.lookup
     while pending:
         op = pending.pop()
-        if op.name == "func.call":
+        if registry.calls_function(op.name):
             _check_call(op, table)
         # Only an op with regions can hold calls (or a nested table).
         if not op.regions or lookup(op.name).symbol_table:
@@ -195,7 +195,11 @@ def _check_call(call: Operation, table: dict[str, Operation]) -> None:
     if not isinstance(ref, SymbolRefAttr):
         return
     callee = _lookup(ref, table)
-    fn = callee.properties.get("function_type") if callee is not None and callee.name == "func.func" else None
+    fn = (
+        callee.properties.get("function_type")
+        if callee is not None and registry.is_host_function(callee.name)
+        else None
+    )
     if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType):
         shown = ref.root if not ref.nested else str(ref)
         raise op_error(call, f"'{shown}' does not reference a valid function")
@@ -229,7 +233,7 @@ def graph_region(region: Region) -> bool:
     """Regions without SSA dominance: those of `builtin.module` and of ops
     the registry does not know."""
     parent = region.parent
-    return parent is not None and (parent.name == "builtin.module" or not registry.lookup(parent.name).known)
+    return parent is not None and (registry.is_top_level(parent.name) or not registry.lookup(parent.name).known)
 
 
 def region_of(v: Value) -> Region | None:

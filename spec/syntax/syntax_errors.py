@@ -94,10 +94,11 @@ _NAME_TERMINALS = frozenset({"BARE_ID", "CUSTOM_OP_NAME"})
 
 _BARE_NAME = re.compile(r"[A-Za-z_][\w$]*")
 
-_DEFAULT_DIALECTS = {"func.func": "func", "module": "builtin", "builtin.module": "builtin"}
-"""The dialect an undotted op name is tried in, by the op whose region holds
-it (MLIR's `OpAsmOpInterface::getDefaultDialect`): none for any other op,
-`builtin` at the top level."""
+_FULL_NAMES = {"module": "builtin.module"}
+"""Undotted names that begin an op (`module`), to the op they write. The
+dialect an undotted op name is tried in, by the op whose region holds it,
+is that op's `default_dialect` (MLIR's `OpAsmOpInterface::getDefaultDialect`):
+none for most ops, `builtin` at the top level."""
 
 
 def _bare_op_message(exc: UnexpectedToken, name: str) -> str | None:
@@ -109,7 +110,7 @@ def _bare_op_message(exc: UnexpectedToken, name: str) -> str | None:
     owner = next(
         (t.value for t in reversed(stack) if isinstance(t, Token) and ("." in t.value or t.value == "module")), None
     )
-    dialect = "builtin" if owner is None else _DEFAULT_DIALECTS.get(owner, "")
+    dialect = "builtin" if owner is None else registry.lookup(_FULL_NAMES.get(owner, owner)).default_dialect
     if not dialect:
         return f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
     return f"custom op '{name}' is unknown (tried '{dialect}.{name}' as well)"

@@ -18,6 +18,9 @@ no memory effect for it, this tool's registry gives effects by op name), in
 the generic form; the custom form refuses it as it is read
 (`spec.syntax.dialects.vector`).
 
+Per-op dispatch: `RULES` maps each `vector` op the registry names a
+verifier for to its rule (joined to `spec.syntax.op_verifiers.RULES`).
+
 The helpers on transfer maps and masks (`parse_map`, `is_minor_identity`,
 `transfer_mask_type`) are shared with the dialect's parser and the
 semantics.

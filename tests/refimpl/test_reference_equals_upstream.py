@@ -80,11 +80,9 @@ def known_deviation(module: Operation) -> str | None:
       execute escapes (`return`, a call) with no wait before it; the caller
       may read what the body's GPU work still writes, which the verifier
       does not model yet (issue 14, class 3)."""
-    from refimpl.uses import AWAIT, EXECUTE
-
     reasons = []
     for op in module.walk():
-        if op.name != EXECUTE:
+        if op.name != "async.execute":
             continue
         users: dict[int, list[Operation]] = {}
         for user in module.walk():
@@ -95,7 +93,7 @@ def known_deviation(module: Operation) -> str | None:
             t = op.results[index].type
             if t.is_async_value and t.async_value_inner.is_gpu_token and len(us) >= 2:
                 reasons.append("deviation 2: a token result shared by several users")
-            if any(u.name not in (AWAIT, EXECUTE) for u in us):
+            if any(u.name not in ("async.await", "async.execute") for u in us):
                 reasons.append("deviation 1: a value result escapes the function")
     return "; ".join(sorted(set(reasons))) or None
 

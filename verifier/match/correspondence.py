@@ -45,7 +45,7 @@ def is_addable(op: Operation) -> bool:
     """Ops a rewrite may add: `gpu.wait`, `async.await` of a GPU token."""
     if registry.is_gpu_wait(op.name):
         return True
-    return op.name == "async.await" and len(op.operands) == 1 and is_plumbing(op.operands[0].type)
+    return registry.awaits_one(op.name) and len(op.operands) == 1 and is_plumbing(op.operands[0].type)
 
 
 @dataclass(frozen=True)
@@ -307,7 +307,7 @@ class _Matcher:
         if (
             not ra.blocks
             and len(rb.blocks) == 1
-            and in_owner.name in ("scf.if", "affine.if")
+            and registry.region_flow(in_owner.name) == "then_else"
             and len(in_owner.regions) == 2
             and ra is in_owner.regions[1]
         ):
@@ -335,7 +335,12 @@ class _Matcher:
         does nothing the input's empty `else` would not."""
         for ob in bb.ops:
             last = ob is bb.ops[-1]
-            if last and ob.name in ("scf.yield", "affine.yield") and all(is_plumbing(v.type) for v in ob.operands):
+            if (
+                last
+                and registry.yields_to_parent(ob.name)
+                and registry.token_use(ob.name) == "pass"
+                and all(is_plumbing(v.type) for v in ob.operands)
+            ):
                 continue
             if not last and is_addable(ob) and all(is_plumbing(r.type) for r in ob.results):
                 self.c.added.append(ob)
@@ -548,7 +553,7 @@ def _plain_name(name: str) -> bool:
     """Ops of this name are never `movable` (not pure, or a terminator)
     and never `is_addable` (not a `gpu.wait`, not an `async.await`): two
     such ops of one name are `_compatible`, whatever their operands."""
-    return not _pure_name(name) and not registry.is_gpu_wait(name) and name != "async.await"
+    return not _pure_name(name) and not registry.is_gpu_wait(name) and not registry.awaits_one(name)
 
 
 def movable(op: Operation) -> bool:
@@ -597,7 +602,7 @@ def _compatible(a: Operation, b: Operation) -> bool:
         return False
     if not is_addable(b):
         return True
-    if b.name == "async.await" and a.operands and b.operands and not is_plumbing(a.operands[0].type):
+    if registry.awaits_one(b.name) and a.operands and b.operands and not is_plumbing(a.operands[0].type):
         # A new await of a GPU token is not the user's await of an
         # `!async.token` or of a value that is not a GPU token.
         return False
@@ -609,7 +614,9 @@ def _compatible(a: Operation, b: Operation) -> bool:
 def _droppable(op: Operation) -> bool:
     """A blocking wait or an await with no result: only ordering is lost if
     it goes, which the proof checks."""
-    return (registry.is_gpu_wait(op.name) or op.name == "async.await") and all(is_plumbing(r.type) for r in op.results)
+    return (registry.is_gpu_wait(op.name) or registry.awaits_one(op.name)) and all(
+        is_plumbing(r.type) for r in op.results
+    )
 
 
 def match(fin: Operation, fout: Operation) -> Correspondence:

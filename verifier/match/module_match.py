@@ -22,14 +22,13 @@ is reported as a `mismatch` with both locations.
 
 from __future__ import annotations
 
+from spec import registry
 from spec.ir import Block, Operation, Value
 from verifier.match.correspondence import Mismatch, block_name, same_props
 
-MODULE = "builtin.module"
-
 
 def _has_body(op: Operation) -> bool:
-    return op.name == "func.func" and bool(op.regions) and bool(op.regions[0].blocks)
+    return registry.is_host_function(op.name) and bool(op.regions) and bool(op.regions[0].blocks)
 
 
 def _symbol(op: Operation) -> str | None:
@@ -84,7 +83,7 @@ class _Strict:
         for x, y in zip(ins, outs):
             if _key(x) != _key(y) and len(ins) != len(outs):
                 break  # an op added or removed here: said below
-            if x.name == MODULE and y.name == MODULE:
+            if registry.is_top_level(x.name) and registry.is_top_level(y.name):
                 if not self.module(x, y):
                     return False
             elif not self.op(x, y):
@@ -192,7 +191,7 @@ def _position(b: Block) -> int:
 def match_module(input_module: Operation, output_module: Operation) -> list[Mismatch]:
     """Differences outside function bodies (at most one: the first)."""
     s = _Strict()
-    if input_module.name == MODULE and output_module.name == MODULE:
+    if registry.is_top_level(input_module.name) and registry.is_top_level(output_module.name):
         same = s.module(input_module, output_module)
     else:
         same = s.op(input_module, output_module)

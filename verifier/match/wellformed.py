@@ -163,12 +163,12 @@ def well_formed(func: Operation) -> list[Mismatch]:
                 bad(op, "must have at most one '!gpu.async.token' result, as its last result")
             elif any(d.type.text != GPU_TOKEN_TEXT for d in gpu_deps(op)):
                 bad(op, "has an async dependency that is not a '!gpu.async.token'")
-        elif op.name == "async.await" and op.operands:
+        elif registry.awaits_one(op.name) and op.operands:
             t = op.operands[0].type
             expected = [t.async_value_inner] if t.is_async_value else []
             if [r.type for r in op.results] != expected:
                 bad(op, f"result types do not match the awaited '{t}'")
-        elif op.name == "async.execute" and op.regions and op.regions[0].blocks:
+        elif registry.begins_thread(op.name) and op.regions and op.regions[0].blocks:
             deps, operands = execute_segments(op)
             body = op.regions[0].blocks[0]
             if any(not d.type.is_async_token for d in deps):
@@ -180,6 +180,6 @@ def well_formed(func: Operation) -> list[Mismatch]:
             else:
                 y = body.ops[-1] if body.ops else None
                 values = [r.type.async_value_inner for r in op.results if r.type.is_async_value]
-                if y is None or y.name != "async.yield" or [v.type for v in y.operands] != values:
+                if y is None or not registry.ends_thread(y.name) or [v.type for v in y.operands] != values:
                     bad(op, "'async.yield' operand types do not match its '!async.value' results")
     return problems

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from spec import registry
 from spec.ir import Operation, symbol_name
 from spec.semantics.events import EventGraph
 from verifier.output.report import Report
@@ -55,7 +56,7 @@ LEGEND = (
 def _thread_title(owner: Operation | None) -> str:
     if owner is None:
         return "host"
-    if owner.name == "async.execute":
+    if registry.begins_thread(owner.name):
         return f"async.execute body at {owner.loc}"
     # The function itself owns the boundary's points: callers' work,
     # receivers of tokens, the program's end (docs/design.md rules 9-11).

@@ -40,6 +40,7 @@ import html
 import sys
 from dataclasses import dataclass, field
 
+from spec import registry
 from spec.invariant import InternalError
 from spec.semantics.event_graph import EventGraph
 from spec.tool import write_file
@@ -175,7 +176,7 @@ def _lanes(p: _Panel) -> dict[int, _Lane]:
             owner = g.thread_ops[tid] if tid < len(g.thread_ops) else None
             if owner is None:
                 title, kind = "host", "host"
-            elif owner.name == "async.execute":
+            elif registry.begins_thread(owner.name):
                 title, kind = f"async.execute @{owner.loc.line}:{owner.loc.col}", "execute"
             else:
                 # the function's boundary (docs/design.md rules 9-11): callers'

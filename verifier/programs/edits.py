@@ -39,7 +39,7 @@ Edit = Callable[[Operation, Pick], bool]
 
 
 def _funcs(module: Operation) -> list[Operation]:
-    return [op for op in module.walk() if op.name == "func.func" and op.regions and op.regions[0].blocks]
+    return [op for op in module.walk() if registry.is_host_function(op.name) and op.regions and op.regions[0].blocks]
 
 
 def _ops(module: Operation, pred: Callable[[Operation], bool]) -> list[Operation]:
@@ -72,8 +72,8 @@ def _tokens_before(op: Operation, ty: Type) -> list[Value]:
                 break
             out += [r for r in o.results if r.type == ty]
         owner = block.parent_op
-        if owner is None or owner.name == "func.func" or registry.lookup(owner.name).isolated:
-            if owner is not None and owner.name == "func.func":
+        if owner is None or registry.is_host_function(owner.name) or registry.lookup(owner.name).isolated:
+            if owner is not None and registry.is_host_function(owner.name):
                 out += [a for a in owner.regions[0].blocks[0].args if a.type == ty and a not in out]
             break
         cur = owner
@@ -158,15 +158,16 @@ def add_dependency(module: Operation, pick: Pick) -> bool:
     return True
 
 
-def _replace_token_operand(module: Operation, pick: Pick, names: tuple[str, ...]) -> bool:
-    """A token operand of one of the ops `names` is replaced by another token
-    of its type that dominates the op."""
+def _replace_token_operand(module: Operation, pick: Pick, chosen: Callable[[str], bool]) -> bool:
+    """A token operand of an op whose name is `chosen` is replaced by
+    another token of its type that dominates the op (or, for a terminator
+    that hands its operands on, another of its operands of that type)."""
     cands = []
-    for op in _ops(module, lambda o: o.name in names):
+    for op in _ops(module, lambda o: chosen(o.name)):
         for k, v in enumerate(op.operands):
             if _is_token(v):
                 others = [t for t in _tokens_before(op, v.type) if t is not v]
-                if op.name in ("scf.yield", "affine.yield", "cf.br", "cf.cond_br", "cf.switch", "func.return"):
+                if _hands_on(op.name):
                     others += [w for w in op.operands if w.type == v.type and w is not v and w not in others]
                 if others:
                     cands.append((op, k, others))
@@ -178,31 +179,48 @@ def _replace_token_operand(module: Operation, pick: Pick, names: tuple[str, ...]
     return True
 
 
+def _hands_on(name: str) -> bool:
+    """A terminator that hands its token operands to block arguments,
+    region results or the caller (`scf.yield`, `cf.br`, `func.return`)."""
+    return registry.lookup(name).terminator and registry.token_use(name) in ("pass", "escape")
+
+
 def swap_return_token(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("func.return",))
+    return _replace_token_operand(module, pick, registry.is_function_return)
+
+
+def _yields_token(name: str) -> bool:
+    """`scf.yield`, `affine.yield` (to the parent op, tokens followed),
+    `async.yield` (to the thread's results)."""
+    return (registry.yields_to_parent(name) and registry.token_use(name) == "pass") or registry.ends_thread(name)
 
 
 def swap_yield_token(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("scf.yield", "affine.yield", "async.yield"))
+    return _replace_token_operand(module, pick, _yields_token)
 
 
 def swap_iter_arg(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("scf.for", "affine.for"))
+    return _replace_token_operand(module, pick, registry.is_counted_loop)
 
 
 def swap_block_arg(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("cf.br", "cf.cond_br", "cf.switch"))
+    return _replace_token_operand(module, pick, registry.is_branch)
+
+
+def _waits_or_selects(name: str) -> bool:
+    """`gpu.wait`, `async.await` (one token each) and `arith.select`."""
+    return registry.sync_kind(name) == "wait" or registry.token_use(name) == "select"
 
 
 def swap_wait_token(module: Operation, pick: Pick) -> bool:
-    return _replace_token_operand(module, pick, ("gpu.wait", "async.await", "arith.select"))
+    return _replace_token_operand(module, pick, _waits_or_selects)
 
 
 def retarget_branch(module: Operation, pick: Pick) -> bool:
     """One successor of a `cf.br`/`cf.cond_br` goes to another block of the
     same region taking the same argument types (not the entry block)."""
     cands = []
-    for op in _ops(module, lambda o: o.name in ("cf.br", "cf.cond_br", "cf.switch")):
+    for op in _ops(module, lambda o: registry.is_branch(o.name)):
         region = op.parent.parent if op.parent is not None else None
         if region is None:
             continue
@@ -222,7 +240,9 @@ def retarget_branch(module: Operation, pick: Pick) -> bool:
 
 def drop_execute_wait(module: Operation, pick: Pick) -> bool:
     """A blocking wait inside an `async.execute` body goes."""
-    cands = [op for op in _ops(module, _blocking) if op.parent_op is not None and op.parent_op.name == "async.execute"]
+    cands = [
+        op for op in _ops(module, _blocking) if op.parent_op is not None and registry.begins_thread(op.parent_op.name)
+    ]
     op = _choose(cands, pick)
     if not isinstance(op, Operation) or op.parent is None:
         return False
@@ -239,7 +259,7 @@ def hand_over_wait(module: Operation, pick: Pick) -> bool:
     else does (a group's `await_all`, a dependent execute), since the body's
     token is now set before its GPU work is done."""
     cands = []
-    for op in _ops(module, lambda o: o.name == "async.execute" and bool(o.regions) and bool(o.regions[0].blocks)):
+    for op in _ops(module, lambda o: registry.begins_thread(o.name) and bool(o.regions) and bool(o.regions[0].blocks)):
         body = op.regions[0].blocks[0]
         if len(body.ops) >= 2 and _blocking(body.ops[-2]) and len(body.ops[-2].operands) == 1:
             cands.append(op)
@@ -262,7 +282,7 @@ def hand_over_wait(module: Operation, pick: Pick) -> bool:
 
 def touch_kernel(module: Operation, pick: Pick) -> bool:
     """A `gpu.barrier` is added at the start of a kernel."""
-    kernels = [op for op in module.walk() if op.name == "gpu.func"]
+    kernels = [op for op in module.walk() if registry.function_kind(op.name) == "gpu"]
     k = _choose(kernels, pick)
     if not isinstance(k, Operation) or not k.regions or not k.regions[0].blocks:
         return False
@@ -306,7 +326,7 @@ def move_to_nested_module(module: Operation, pick: Pick) -> bool:
     funcs = [
         f
         for f in _funcs(module)
-        if f.parent is not None and f.parent_op is not None and f.parent_op.name == "builtin.module"
+        if f.parent is not None and f.parent_op is not None and registry.is_top_level(f.parent_op.name)
     ]
     f = _choose(funcs, pick)
     if not isinstance(f, Operation) or f.parent is None or f.parent_op is None:
@@ -315,7 +335,7 @@ def move_to_nested_module(module: Operation, pick: Pick) -> bool:
     others = [
         m
         for m in module.walk()
-        if m.name == "builtin.module" and m is not home and m is not module and "sym_name" in m.properties
+        if registry.is_top_level(m.name) and m is not home and m is not module and "sym_name" in m.properties
     ]
     block = f.parent
     at = block.ops.index(f)
@@ -333,7 +353,7 @@ def move_to_nested_module(module: Operation, pick: Pick) -> bool:
 def drop_await(module: Operation, pick: Pick) -> bool:
     """An `async.await` of a token goes (the rewrite trusts something else,
     a group's `await_all` say, to order what it ordered)."""
-    op = _choose(_ops(module, lambda o: o.name == "async.await" and not o.results), pick)
+    op = _choose(_ops(module, lambda o: registry.awaits_one(o.name) and not o.results), pick)
     if not isinstance(op, Operation) or op.parent is None:
         return False
     op.parent.ops.remove(op)

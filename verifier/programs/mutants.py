@@ -32,7 +32,14 @@ from spec.syntax.printing import join_outputs, print_op
 
 
 def _blocks(module: Operation) -> list[Block]:
-    return [b for op in module.walk() if op.name == "func.func" for o in op.walk() for r in o.regions for b in r.blocks]
+    return [
+        b
+        for op in module.walk()
+        if registry.is_host_function(op.name)
+        for o in op.walk()
+        for r in o.regions
+        for b in r.blocks
+    ]
 
 
 def _is_blocking_wait(op: Operation) -> bool:
@@ -61,7 +68,7 @@ def _drop_waits_before(pred: Callable[[Operation], bool]) -> Callable[[Operation
 def _drop_first_wait(module: Operation) -> int:
     """The first blocking wait of each function goes."""
     n = 0
-    for func in (op for op in module.walk() if op.name == "func.func"):
+    for func in (op for op in module.walk() if registry.is_host_function(op.name)):
         for op in func.walk():
             if _is_blocking_wait(op) and op.parent is not None:
                 op.parent.ops.remove(op)
@@ -130,7 +137,7 @@ def _defer_unchecked(module: Operation) -> int:
     whoever consumes the execute's results, with no await added for it."""
     n = 0
     for op in module.walk():
-        if op.name != "async.execute":
+        if not registry.begins_thread(op.name):
             continue
         body = op.regions[0].blocks[0]
         for inner in reversed(body.ops[:-1]):
@@ -150,7 +157,7 @@ def _pure(op: Operation) -> bool:
 
 
 def _is_deferred_token_await(op: Operation) -> bool:
-    return op.name == "async.await" and any(r.type.is_gpu_token for r in op.results)
+    return registry.awaits_one(op.name) and any(r.type.is_gpu_token for r in op.results)
 
 
 def _drop_deferred_waits(module: Operation) -> int:

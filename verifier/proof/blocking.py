@@ -116,7 +116,7 @@ def _needs_no_caller(w: Value) -> bool:
 def _producer(v: Value) -> Operation | None:
     """The `async.execute` whose result `v` is, if any."""
     owner = v.owner
-    return owner if isinstance(owner, Operation) and owner.name == "async.execute" else None
+    return owner if isinstance(owner, Operation) and registry.begins_thread(owner.name) else None
 
 
 def _after(execute: Operation) -> set[Operation]:
@@ -153,7 +153,7 @@ def _waited_before(op: Operation, w: Value, added: set[Operation]) -> bool:
                 if execute is not None and later is not None and execute in _after(later):
                     return True
         owner = block.parent.parent if block.parent is not None else None
-        if owner is None or owner.name in ("async.execute", "func.func"):
+        if owner is None or registry.begins_thread(owner.name) or registry.is_host_function(owner.name):
             return False
         here, block = owner, owner.parent
     return False

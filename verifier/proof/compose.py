@@ -48,6 +48,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
+from spec import registry
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import Symbols
 from spec.semantics.events import is_token_type
@@ -66,20 +67,9 @@ from verifier.proof.one_path import prove_one_path
 from verifier.proof.run import FunctionRun, Tally, unsupported_reason
 from verifier.smt.encode_guarded import GuardedProver
 
-COMPOSED_OPS = frozenset(
-    {
-        "scf.for",
-        "affine.for",
-        "scf.if",
-        "affine.if",
-        "scf.index_switch",
-        "scf.while",
-        "scf.parallel",
-        "scf.execute_region",
-        "memref.alloca_scope",
-    }
-)
-"""Region ops the guarded builder models, and so can prove a region of apart."""
+COMPOSED_OPS = frozenset(n for n in registry.known_ops() if registry.region_flow(n))
+"""Region ops the guarded builder models (the registry's `region_flow`),
+and so can prove a region of apart."""
 
 
 def modelled(op: Operation) -> bool:
@@ -87,9 +77,10 @@ def modelled(op: Operation) -> bool:
     a region op it would not follow is not summarised either)."""
     if op.name not in COMPOSED_OPS:
         return False
-    if op.name == "scf.parallel":
+    flow = registry.region_flow(op.name)
+    if flow == "parallel":
         return not op.results and len(op.regions[0].blocks) == 1
-    if op.name in ("scf.for", "affine.for"):
+    if flow == "counted":
         return len(op.regions[0].blocks) == 1
     return True
 
@@ -336,7 +327,8 @@ def _prove_run(
     return RunProof(fr.obligations, fr.proved, fr.agreements, fr.z3_checks, why, bool(graphs.gin.events))
 
 
-DECIDING_OPS = frozenset({"scf.if", "affine.if", "cf.cond_br", "arith.select", "scf.index_switch", "cf.switch"})
+DECIDING_OPS = frozenset(n for n in registry.known_ops() if registry.decides(n))
+"""Ops that decide on an operand (the registry's `decides`)."""
 
 
 @dataclass(frozen=True)
@@ -366,17 +358,18 @@ def way_in(op: Operation, region: Region) -> Way | None:
         if not reg.blocks or reg.parent is not cur:
             return None
         index = cur.regions.index(reg)
-        if cur.name in ("scf.if", "affine.if", "scf.index_switch"):
+        flow = registry.region_flow(cur.name)
+        if flow in ("then_else", "cases"):
             choice = index
         elif cur.name in ENTERED:
             choice = ENTERED[cur.name]
-        elif cur.name == "scf.while":
+        elif flow == "while":
             choice = index  # the `before` region runs on entry; `do` on one trip
-        elif cur.name in ("scf.execute_region", "memref.alloca_scope"):
+        elif flow == "once":
             choice = -1
         else:
             return None
-        if choice >= 0 and (cur.name != "scf.while" or index == 1):
+        if choice >= 0 and (flow != "while" or index == 1):
             path.append(describe_choice(cur, choice))
         ids = {id(v) for v in cur.operands}
         if cur.name in DECIDING_OPS and ids & gates:
@@ -386,7 +379,7 @@ def way_in(op: Operation, region: Region) -> Way | None:
         if block is None or block.parent is None or block.parent.parent is None:
             return None
         owner = block.parent.parent
-        if owner.name == "func.func":
+        if registry.is_host_function(owner.name):
             path.reverse()
             if block is block.parent.blocks[0]:
                 return Way(path, frozenset(gates))
@@ -425,13 +418,13 @@ def cfg_way(block: Block) -> Way | None:
     while step is not None:
         b, k = step
         term = b.ops[-1]
-        if term.name in ("cf.cond_br", "cf.switch"):
+        if registry.jump_kind(term.name) in ("condition", "cases"):
             flag = id(term.operands[0])
             if flag in gates:
                 return None
             gates.add(flag)
             path.append(describe_choice(term, k))
-        elif term.name != "cf.br":
+        elif registry.jump_kind(term.name) != "always":
             return None
         step = came[id(b)]
     path.reverse()
@@ -463,7 +456,7 @@ def independent(ops: Iterable[Operation], way: Way) -> bool:
     return True
 
 
-ENTERED = {"scf.for": 1, "affine.for": 1, "scf.parallel": 1}
+ENTERED = {n: 1 for n in registry.known_ops() if registry.region_flow(n) in ("counted", "parallel")}
 """Loops whose body is run by entering the op with one iteration."""
 
 

@@ -72,7 +72,9 @@ from verifier.match.correspondence import Correspondence
 from verifier.output.report import FunctionReport
 from verifier.smt.solver import Status
 
-LOOPS = frozenset({"scf.for", "affine.for", "scf.while"})
+LOOPS = frozenset(n for n in registry.known_ops() if registry.is_counted_loop(n) or registry.region_flow(n) == "while")
+"""The loops proved by induction: the registry's counted loops and its
+`while` loops (two alternating steps)."""
 
 CheckPair = Callable[[Operation, Operation], FunctionReport]
 """Checks one pair of functions (the pipeline's `check_function`)."""
@@ -186,10 +188,15 @@ def _function(
     return Operation("func.func", properties=props, loc=loc)
 
 
+def _alternates(loop: Operation) -> bool:
+    """A `while` loop: a `before` and an `after` region, in turn."""
+    return registry.region_flow(loop.name) == "while"
+
+
 def _inits(loop: Operation) -> list[Value]:
     """The values a loop starts from: a `scf.while`'s operands, a counted
     loop's carried inits."""
-    return list(loop.operands) if loop.name == "scf.while" else list(registry.loop_init_operands(loop))
+    return list(loop.operands) if _alternates(loop) else list(registry.loop_init_operands(loop))
 
 
 def _step_function(region: Region, capture: list[Value], name: str, loc: Location) -> Operation:
@@ -216,7 +223,7 @@ def _split(loop: Operation, capture: list[Value], name: str) -> list[Operation]:
     to the loop's module: the body of a counted loop; a `scf.while`'s
     `before` and `after`, which alternate), the loop a call of the declared
     `name_loop`."""
-    if loop.name == "scf.while":
+    if _alternates(loop):
         steps = [
             _step_function(loop.regions[0], capture, f"{name}_before", loop.loc),
             _step_function(loop.regions[1], capture, f"{name}_after", loop.loc),
@@ -234,7 +241,7 @@ def _split(loop: Operation, capture: list[Value], name: str) -> list[Operation]:
     home.ops[home.ops.index(loop)] = call
     call.parent = home
     func = loop
-    while func.name != "func.func" and func.parent_op is not None:
+    while not registry.is_host_function(func.name) and func.parent_op is not None:
         func = func.parent_op
     _replace_uses(func, {id(old): new for old, new in zip(loop.results, call.results)})
     module = func.parent

@@ -69,7 +69,7 @@ class LoopLemma:
         kept) if either fails or the lemma already failed."""
         if not self.holds or not gin.bounded:
             return False
-        other = gin.loops - {"scf.for", "affine.for"}
+        other = {loop for loop in gin.loops if not registry.is_counted_loop(loop)}
         if other:
             self.holds, self.why = False, f"{', '.join(sorted(other))} loops are bounded, not covered by the lemma"
             return False

@@ -71,7 +71,7 @@ def functions_of(module: Operation) -> list[Operation]:
     stack = [module]
     while stack:
         op = stack.pop()
-        if op.name == "func.func" and op.regions and op.regions[0].blocks:
+        if registry.is_host_function(op.name) and op.regions and op.regions[0].blocks:
             found.append(op)
         for region in reversed(op.regions):
             for block in reversed(region.blocks):

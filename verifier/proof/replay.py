@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from spec import registry
 from spec.diagnostics import DiagnosticError
 from spec.ir import Operation
 from spec.semantics.events import EventGraph
@@ -107,7 +108,7 @@ def priorities(g: EventGraph, times: dict[int, int]) -> dict[tuple[str, int], in
     for n, kind in enumerate(g.kinds):
         word = _KIND_WORD.get(kind)
         op = g.ops[n]
-        if word is None or op is None or op.name == "func.func":
+        if word is None or op is None or registry.is_host_function(op.name):
             continue
         key = f"{word} {op.name}@{op.loc}"
         k = seen.get(key, 0)
