@@ -128,7 +128,7 @@ class OpInfo:
     `token_use`."""
     loop: bool = False
     """Runs its body a number of times: a decision on the trip count
-    (`scf.for`, `scf.while`, `scf.parallel`). Read through `is_loop`."""
+    (`scf.for`, `scf.while`, `scf.parallel`, `scf.forall`). Read through `is_loop`."""
     fixed_trailing: int = 0
     """GPU async ops without operand segments: operands after the deps."""
     segments: tuple[str, ...] = ()
@@ -878,6 +878,31 @@ _op("scf.if", recursive=True, operand_count=(1, 1))
 _op("scf.while", recursive=True, loop=True)
 _op("scf.parallel", recursive=True, loop=True, segments=("lowerBound", "upperBound", "step", "initVals"))
 _op("scf.execute_region", effects=None, operand_count=(0, 0))
+# `scf.forall`: its body's effects (`RecursiveMemoryEffects`), run for every
+# point of its iteration space in any order; `in_parallel` its (pure)
+# terminator, whose own region holds the `shared_outs` inserts.
+_op(
+    "scf.forall",
+    recursive=True,
+    loop=True,
+    segments=("dynamicLowerBound", "dynamicUpperBound", "dynamicStep", "outputs"),
+    inherent={
+        "staticLowerBound": _req("dense_i64"),
+        "staticUpperBound": _req("dense_i64"),
+        "staticStep": _req("dense_i64"),
+        "mapping": _opt("device_mapping"),
+    },
+    verifier="scf.forall",
+)
+_op(
+    "scf.forall.in_parallel",
+    terminator=True,
+    no_terminator=True,
+    verifier="scf.forall.in_parallel",
+    operand_count=(0, 0),
+    parents=("scf.forall",),
+    result_count=0,
+)
 _op(
     "scf.yield",
     terminator=True,

@@ -366,9 +366,13 @@ class EventBuilder:
         self.g.unsupported.append((op, reason))
 
     def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
-        """A region op holding GPU or async ops that no control-flow rule
-        follows: unsupported (a subclass handles the ones it models)."""
-        self.unsupported(op, f"'{op.name}' op holds GPU or async ops in its regions; this construct is not modelled")
+        """A region op holding GPU, async, token or effectful ops (what
+        `opaque_region_op` refuses) that no control-flow rule follows:
+        unsupported (a subclass handles the ones it models)."""
+        self.unsupported(
+            op,
+            f"'{op.name}' op holds GPU, async or effectful ops in its regions; this construct is not modelled",
+        )
         return cur
 
     def select(self, op: Operation, tid: int) -> None:

@@ -200,6 +200,16 @@ CONSTRAINTS: dict[str, AttrKind] = {
     "offloading_handler": OFFLOADING_HANDLER,
     "segments": SEGMENTS,
     "mat_transpose_mode": MAT_TRANSPOSE_MODE,
+    # `scf.forall`'s `mapping`: gpu's `DeviceMappingAttrInterface` attributes.
+    "device_mapping": AttrKind(
+        "Device Mapping array attribute",
+        _is(ArrayAttr),
+        lambda a: all(
+            isinstance(e, OpaqueAttr)
+            and re.fullmatch(r"#gpu\.(?:(?:block|thread|warp|warpgroup)<\w+>|memory_space<\w+>)", e.text)
+            for e in a.elements
+        ),
+    ),
     "reassociation": AttrKind(
         "Array of 64-bit integer array attributes",
         _is(ArrayAttr),
@@ -353,6 +363,7 @@ def _fail(loc: Location, message: str) -> DiagnosticError:
 SINGLE_BLOCK_REGIONS: dict[str, tuple[str, ...]] = {
     "async.execute": ("bodyRegion",),
     "scf.for": ("region",),
+    "scf.forall": ("region",),
     "scf.if": ("thenRegion", "elseRegion?"),
     "scf.while": ("before", "after"),
 }
