@@ -933,6 +933,23 @@ _op("async.yield", terminator=True, sync="thread", parents=("async.execute",), r
 _op("async.create_group", sync="group", operand_count=(1, 1), result_count=1)
 _op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2), result_count=1)
 _op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1), result_count=0)
+# `async.func` is a function whose body runs as a coroutine (`async.call`
+# starts it and gives its token and values); -gpu-async-region runs on
+# `func.func` only, so it leaves these bodies as they are. The call has no
+# effects interface: anything may happen (the pass waits before it).
+_op(
+    "async.func",
+    effects=None,
+    symbol=True,
+    inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS},
+    operand_count=(0, 0),
+    default_dialect="async",
+    isolated=True,
+    result_count=0,
+    verifier="async.func",
+)
+_op("async.call", effects=None, inherent={"callee": _req("flat_symbol_ref")})
+_op("async.return", terminator=True, parents=("async.func",), result_count=0, verifier="async.return")
 
 
 # The rest of what mlir-opt-19 registers in gpu, arith, math, index, func

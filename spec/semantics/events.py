@@ -65,6 +65,7 @@ are not events of the property."""
 
 UNMODELLED_OPS = {
     "gpu.launch": "gpu.launch (with a body) is not modelled; the pass rejects it",
+    "async.call": "async.call (an async.func run beside the caller, maybe with GPU work) is not modelled",
 }
 
 GPU_TOKEN_VALUE = "!async.value<!gpu.async.token>"

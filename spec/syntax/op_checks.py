@@ -556,8 +556,8 @@ def _check_entry_block(
     form prints the arguments from both, zipped. (Argument types of
     `func.func` are checked after name resolution, in `resolve`.)"""
     n_in = len(fn.inputs)
-    if name == "func.func" and len(args) != n_in:
-        raise _fail(loc, f"'func.func' op entry block must have {n_in} arguments to match function signature")
+    if name in ("func.func", "async.func") and len(args) != n_in:
+        raise _fail(loc, f"'{name}' op entry block must have {n_in} arguments to match function signature")
     if name != "gpu.func":
         return
     # Workgroup attributions follow the arguments, then private ones.

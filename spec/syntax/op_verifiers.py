@@ -112,6 +112,7 @@ from spec.attributes import DenseArrayAttr, FunctionType, IntegerAttr, SymbolRef
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Operation, Value
 from spec.syntax import memref_layouts as layouts
+from spec.syntax.async_verifiers import ASYNC_RULES
 from spec.syntax.build_base import K_DYNAMIC
 from spec.syntax.op_checks import check_reduction_kind
 from spec.syntax.scf_verifiers import SCF_RULES
@@ -740,9 +741,10 @@ RULES: dict[str, Callable[[Operation], None]] = {
 }
 RULES.update(VECTOR_RULES)
 RULES.update(SCF_RULES)
+RULES.update(ASYNC_RULES)
 """Each rule the registry names (`OpInfo.verifier`, `DIALECT_ATTRIBUTE_VERIFIERS`);
 the vector ops' are in `spec.syntax.vector_verifiers`, `scf.forall`'s in
-`spec.syntax.scf_verifiers`."""
+`spec.syntax.scf_verifiers`, `async.func`'s in `spec.syntax.async_verifiers`."""
 
 
 def check_dialect_attributes(op: Operation) -> None:

@@ -159,7 +159,7 @@ def check_symbol_table(ops: list[Operation]) -> None:
     lookup = registry.lookup
     while pending:
         op = pending.pop()
-        if op.name == "func.call":
+        if op.name in _CALLEES:
             _check_call(op, table)
         # Only an op with regions can hold calls (or a nested table).
         if not op.regions or lookup(op.name).symbol_table:
@@ -190,15 +190,20 @@ symbol_lookup = _lookup
 symbols by name), nested references through nested tables; or None."""
 
 
+_CALLEES = {"func.call": ("func.func", "function"), "async.call": ("async.func", "async function")}
+"""Call op -> the function op it calls, and 19's word for it."""
+
+
 def _check_call(call: Operation, table: dict[str, Operation]) -> None:
     ref = call.properties.get("callee")
     if not isinstance(ref, SymbolRefAttr):
         return
     callee = _lookup(ref, table)
-    fn = callee.properties.get("function_type") if callee is not None and callee.name == "func.func" else None
+    kind, what = _CALLEES[call.name]
+    fn = callee.properties.get("function_type") if callee is not None and callee.name == kind else None
     if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType):
         shown = ref.root if not ref.nested else str(ref)
-        raise op_error(call, f"'{shown}' does not reference a valid function")
+        raise op_error(call, f"'{shown}' does not reference a valid {what}")
     ftype = fn.type
     if len(ftype.inputs) != len(call.operands):
         raise op_error(call, "incorrect number of operands for callee")
