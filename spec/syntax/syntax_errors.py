@@ -71,7 +71,10 @@ def _subset_form_message(exc: UnexpectedToken, text: str) -> str | None:
             if info.known:
                 if not info.subset_form:
                     return None
-                return f"custom op '{item.value}' is supported only as {info.subset_form}: unexpected '{text}'"
+                return (
+                    f"custom op '{item.value}' is unsupported in this form (at '{text}'): this tool reads it only as "
+                    f"{info.subset_form} (docs/subset.md)"
+                )
     return None
 
 

@@ -13,6 +13,7 @@ and compared with it where it is installed.
   canonical.
 - An undotted op name (`func @f()`) tried in the enclosing op's default
   dialect (`builtin` at the top, `func` in a function, none elsewhere).
+- A `strided` layout's zero offset left out (`strided<[1]>`).
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -294,6 +295,17 @@ ACCEPTED: dict[str, str] = {
 }
 
 
+PRINTED: dict[str, tuple[str, str]] = {
+    # A zero offset is the default: 19 leaves it out, on any rank.
+    "strided-zero-offset": (
+        "func.func private @h(memref<4xf32, strided<[1], offset: 0>>, memref<4x4xf32, strided<[4, 1], offset:0>>,"
+        " memref<4xf32, strided<[2], offset: ?>>)\n",
+        "module {\n  func.func private @h(memref<4xf32, strided<[1]>>, memref<4x4xf32, strided<[4, 1]>>,"
+        " memref<4xf32, strided<[2], offset: ?>>)\n}\n\n",
+    ),
+}
+
+
 def _first_error(text: str) -> str:
     with pytest.raises(DiagnosticError) as info:
         parse_module(text, "in.mlir")
@@ -317,6 +329,21 @@ def test_refused_with_mlir_opt_19s_first_error(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
 def test_accepted(name: str) -> None:
     parse_module(ACCEPTED[name], "in.mlir")
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED))
+def test_printed(name: str) -> None:
+    text, expected = PRINTED[name]
+    assert join_outputs([print_op(parse_module(text, "in.mlir"))]) == expected
+
+
+@needs_mlir19
+@pytest.mark.parametrize("name", sorted(PRINTED))
+def test_printed_bytes_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
+    text, expected = PRINTED[name]
+    run = _mlir19(text, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == expected
 
 
 @needs_mlir19
