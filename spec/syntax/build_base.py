@@ -387,9 +387,27 @@ def symbol_name(tok: str) -> str:
     return unescape(body) if body.startswith('"') else body
 
 
+_MEMREF_DIMS = re.compile(r"memref<(?:(?:\d+|\?)x)*")
+_OPENS, _CLOSES = frozenset("<([{"), frozenset(">)]}")
+
+
 def memref_element(text: str) -> str:
-    m = re.match(r"memref<(?:(?:\d+|\?)x)*([^,>]+(?:<[^>]*>)?)", text)
-    return m.group(1).strip() if m else text
+    """The element type of the memref type `text`: what follows the dims, up
+    to a `,` or the closing `>` outside any bracket (`vector<2x4xi32>` in
+    `memref<vector<2x4xi32>>`); `text` itself if it is not a memref."""
+    m = _MEMREF_DIMS.match(text)
+    if m is None:
+        return text
+    depth = 0
+    for i in range(m.end(), len(text)):
+        c = text[i]
+        if c in _OPENS:
+            depth += 1
+        elif c in _CLOSES or (c == "," and depth == 0):
+            if depth == 0:
+                return text[m.end() : i].strip()
+            depth -= 1
+    return text
 
 
 _new_location = tuple.__new__

@@ -13,7 +13,8 @@ and compared with it where it is installed.
   canonical.
 - An undotted op name (`func @f()`) tried in the enclosing op's default
   dialect (`builtin` at the top, `func` in a function, none elsewhere).
-- A `strided` layout's zero offset left out (`strided<[1]>`).
+- A `strided` layout's zero offset left out (`strided<[1]>`); a memref
+  of vectors, whose element type is the whole vector type.
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -296,6 +297,18 @@ ACCEPTED: dict[str, str] = {
 
 
 PRINTED: dict[str, tuple[str, str]] = {
+    # A memref of vectors: the loaded value's type is the whole vector type.
+    "memref-of-vectors": (
+        _f(
+            "%m: memref<vector<2x4xi32>>, %n: memref<3xvector<4xf32>>, %i: index",
+            "%v = memref.load %m[] : memref<vector<2x4xi32>>\n  %s = arith.addi %v, %v : vector<2x4xi32>\n"
+            "  %w = memref.load %n[%i] : memref<3xvector<4xf32>>\n  memref.store %w, %n[%i] : memref<3xvector<4xf32>>",
+        ),
+        "module {\n  func.func @f(%arg0: memref<vector<2x4xi32>>, %arg1: memref<3xvector<4xf32>>, %arg2: index) {\n"
+        "    %0 = memref.load %arg0[] : memref<vector<2x4xi32>>\n    %1 = arith.addi %0, %0 : vector<2x4xi32>\n"
+        "    %2 = memref.load %arg1[%arg2] : memref<3xvector<4xf32>>\n"
+        "    memref.store %2, %arg1[%arg2] : memref<3xvector<4xf32>>\n    return\n  }\n}\n\n",
+    ),
     # A zero offset is the default: 19 leaves it out, on any rank.
     "strided-zero-offset": (
         "func.func private @h(memref<4xf32, strided<[1], offset: 0>>, memref<4x4xf32, strided<[4, 1], offset:0>>,"
