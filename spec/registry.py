@@ -571,6 +571,7 @@ _op(
     operand_count=(0, 1),
 )
 _checked("vector.splat vector.broadcast", operand_count=(1, 1), result_count=1)
+_checked("vector.from_elements", result_count=1)
 _MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
 for _n in _MATH1.split():
     _op(f"math.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1))

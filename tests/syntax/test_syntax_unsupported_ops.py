@@ -28,7 +28,6 @@ IN_A_FUNCTION = {
     "vector.extract_strided_slice": (
         "%0 = vector.extract_strided_slice %v {offsets = [1], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>"
     ),
-    "vector.from_elements": "%0 = vector.from_elements %f, %f : vector<2xf32>",
     "vector.step": "%0 = vector.step : vector<4xindex>",
     "vector.interleave": "%0 = vector.interleave %v, %v : vector<4xf32> -> vector<8xf32>",
     "vector.extractelement": "%0 = vector.extractelement %v[%n : index] : vector<4xf32>",
