@@ -15,6 +15,7 @@ and compared with it where it is installed.
   dialect (`builtin` at the top, `func` in a function, none elsewhere).
 - A `strided` layout's zero offset left out (`strided<[1]>`); a memref
   of vectors, whose element type is the whole vector type.
+- Where only an operand can come, `expected SSA operand`.
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -219,6 +220,9 @@ REFUSED: dict[str, tuple[str, str]] = {
         "llvm.func @lf(%arg0: !llvm.ptr, %arg1: !llvm.ptr<f32>) {\n  llvm.return\n}\n",
         "1:49: error: expected integer value",
     ),
+    # A name where an operand must come (a library op's enum written among
+    # its operands, in an older syntax): 19 asks for an operand.
+    "operand-not-a-value": (_f("%a: i32", "%0 = arith.addi 5, %a : i32"), "2:18: error: expected SSA operand"),
     "scf-for-keyword": (
         "func.func @f(%a: index) {\n  scf.for %i = %a , %a step %a {\n  }\n  return\n}\n",
         "2:19: error: custom op 'scf.for' expected 'to'",
