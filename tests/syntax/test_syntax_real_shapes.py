@@ -218,7 +218,7 @@ REFUSED: dict[str, tuple[str, str]] = {
     # types are read first: a typed pointer is refused where 19 refuses it.
     "llvm-func-typed-pointer-argument": (
         "llvm.func @lf(%arg0: !llvm.ptr, %arg1: !llvm.ptr<f32>) {\n  llvm.return\n}\n",
-        "1:49: error: expected integer value",
+        "1:50: error: expected integer value",
     ),
     # A name where an operand must come (a library op's enum written among
     # its operands, in an older syntax): 19 asks for an operand.
