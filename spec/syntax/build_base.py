@@ -281,6 +281,11 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
                 "expected integer value",
                 "failed to parse LLVMPointerType parameter 'addressSpace' which is to be a `unsigned`",
             )
+    if "vector<" in text:
+        for m in _VECTOR_DIMS.finditer(text):
+            if any(int(d) == 0 for d in re.findall(r"\d+", m.group(1))):
+                # 19 reads the dims, then refuses at the element type.
+                return m.end(), "vector types must have positive constant sizes"
     if "strided<" in text:
         for m in re.finditer(r"strided<", text):
             bad = _strided_error(text, m.end())
@@ -288,6 +293,9 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
                 return bad, "expected '>'"
     return shared_type(Type(canonical_type_text(text)))
 
+
+_VECTOR_DIMS = re.compile(r"(?:^|(?<=[<(,:\s])|(?<=[\d?\]]x))vector<\s*((?:\[?\s*\d+\s*\]?\s*x\s*)+)")
+"""A builtin vector type's dims (`vector<2x[4]x`), up to its element type."""
 
 _MMA_NO_ROLE = re.compile(r"<\s*(?:\d+\s*x\s*)*[^,<>?]+(?:<[^>]*>)?\s*>")
 _MMA_MATRIX = re.compile(r'<\s*((?:\d+\s*x\s*)*)([^,<>]+(?:<[^>]*>)?)\s*,\s*"([^"]*)"\s*>')

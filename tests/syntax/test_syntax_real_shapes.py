@@ -223,6 +223,11 @@ REFUSED: dict[str, tuple[str, str]] = {
     # A name where an operand must come (a library op's enum written among
     # its operands, in an older syntax): 19 asks for an operand.
     "operand-not-a-value": (_f("%a: i32", "%0 = arith.addi 5, %a : i32"), "2:18: error: expected SSA operand"),
+    # A vector type with a zero size: refused at its element type.
+    "vector-zero-size": (
+        _f("%a: memref<4xvector<2x0xf32>>", "%v = vector.from_elements : vector<0xf32>"),
+        "1:38: error: vector types must have positive constant sizes",
+    ),
     "scf-for-keyword": (
         "func.func @f(%a: index) {\n  scf.for %i = %a , %a step %a {\n  }\n  return\n}\n",
         "2:19: error: custom op 'scf.for' expected 'to'",
