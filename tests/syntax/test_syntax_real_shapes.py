@@ -14,8 +14,10 @@ and compared with it where it is installed.
 - An undotted op name (`func @f()`) tried in the enclosing op's default
   dialect (`builtin` at the top, `func` in a function, none elsewhere).
 - A `strided` layout's zero offset left out (`strided<[1]>`); a memref
-  of vectors, whose element type is the whole vector type.
-- Where only an operand can come, `expected SSA operand`.
+  of vectors, whose element type is the whole vector type; `return` with
+  an attr-dict.
+- Where only an operand can come, `expected SSA operand`; a vector type
+  with a zero size refused at its element type.
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -312,6 +314,11 @@ ACCEPTED: dict[str, str] = {
 
 
 PRINTED: dict[str, tuple[str, str]] = {
+    "return-attributes": (
+        "func.func @f(%a: f32) -> f32 {\n  return {k = 1} %a : f32\n}\nfunc.func @g() {\n  func.return {z}\n}\n",
+        "module {\n  func.func @f(%arg0: f32) -> f32 {\n    return {k = 1 : i64} %arg0 : f32\n  }\n"
+        "  func.func @g() {\n    return {z}\n  }\n}\n\n",
+    ),
     # A memref of vectors: the loaded value's type is the whole vector type.
     "memref-of-vectors": (
         _f(
