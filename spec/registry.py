@@ -133,7 +133,7 @@ class OpInfo:
     `token_use`."""
     loop: bool = False
     """Runs its body a number of times: a decision on the trip count
-    (`scf.for`, `scf.while`, `scf.parallel`). Read through `is_loop`."""
+    (`scf.for`, `scf.while`, `scf.parallel`, `scf.forall`). Read through `is_loop`."""
     fixed_trailing: int = 0
     """GPU async ops without operand segments: operands after the deps."""
     segments: tuple[str, ...] = ()
@@ -244,7 +244,8 @@ class OpInfo:
     function: str = ""
     """A function: `host` for the functions the pass rewrites and the
     semantics runs (`func.func`), `gpu` for a kernel's (`gpu.func`),
-    `llvm` (`llvm.func`). Read through `function_kind`."""
+    `llvm` (`llvm.func`), `async` for a coroutine (`async.func`, which the
+    pass leaves alone). Read through `function_kind`."""
     top_level: bool = False
     """The op a file's ops sit in (`builtin.module`: implicit around them
     when not written; nested, a named scope of symbols)."""
@@ -257,6 +258,9 @@ class OpInfo:
     `index.constant`)."""
     calls: bool = False
     """Calls a function of the module named by its `callee` (`func.call`)."""
+    callee: str = ""
+    """The function op a call names by its `callee` symbol, which must be
+    one (`func.func` for `func.call`, `async.func` for `async.call`)."""
     launches: bool = False
     """Runs a GPU kernel named by its `kernel` (`gpu.launch_func`)."""
     kernels: bool = False
@@ -357,7 +361,12 @@ _op(
     result_count=0,
 )
 _op(
-    "func.call", effects=None, tokens="escape", inherent={"callee": _req("flat_symbol_ref")}, calls=True
+    "func.call",
+    effects=None,
+    tokens="escape",
+    inherent={"callee": _req("flat_symbol_ref")},
+    calls=True,
+    callee="func.func",
 )  # 19's has no arg_attrs/res_attrs/no_inline (22's has)
 _op("func.return", terminator=True, tokens="escape", parents=("func.func",), result_count=0)
 
@@ -641,6 +650,7 @@ _op(
     predicates=("string_alone",),
 )
 _checked("vector.splat vector.broadcast", operand_count=(1, 1), result_count=1)
+_checked("vector.from_elements", result_count=1)
 _MATH1 = "absf atan cbrt ceil cos erf exp exp2 expm1 floor log log10 log1p log2 round roundeven rsqrt sin sqrt tan tanh trunc"
 for _n in _MATH1.split():
     _op(f"math.{_n}", default_properties=_FASTMATH, inherent=_FASTMATH_ATTR, operand_count=(1, 1))
@@ -977,6 +987,32 @@ _op(
     region_flow="parallel",
 )
 _op("scf.execute_region", effects=None, operand_count=(0, 0), region_flow="once")
+# `scf.forall`: its body's effects (`RecursiveMemoryEffects`), run for every
+# point of its iteration space in any order; `in_parallel` its (pure)
+# terminator, whose own region holds the `shared_outs` inserts.
+_op(
+    "scf.forall",
+    recursive=True,
+    loop=True,
+    segments=("dynamicLowerBound", "dynamicUpperBound", "dynamicStep", "outputs"),
+    inherent={
+        "staticLowerBound": _req("dense_i64"),
+        "staticUpperBound": _req("dense_i64"),
+        "staticStep": _req("dense_i64"),
+        "mapping": _opt("device_mapping"),
+    },
+    verifier="scf.forall",
+    single_block_regions=("region",),
+)
+_op(
+    "scf.forall.in_parallel",
+    terminator=True,
+    no_terminator=True,
+    verifier="scf.forall.in_parallel",
+    operand_count=(0, 0),
+    parents=("scf.forall",),
+    result_count=0,
+)
 _op(
     "scf.yield",
     terminator=True,
@@ -1015,6 +1051,24 @@ _op("async.yield", terminator=True, sync="thread", parents=("async.execute",), r
 _op("async.create_group", sync="group", operand_count=(1, 1), result_count=1, group="create")
 _op("async.add_to_group", effects=None, sync="group", operand_count=(2, 2), result_count=1, group="add")
 _op("async.await_all", effects=None, sync="wait_group", operand_count=(1, 1), result_count=0, group="await")
+# `async.func` is a function whose body runs as a coroutine (`async.call`
+# starts it and gives its token and values); -gpu-async-region runs on
+# `func.func` only, so it leaves these bodies as they are. The call has no
+# effects interface: anything may happen (the pass waits before it).
+_op(
+    "async.func",
+    effects=None,
+    symbol=True,
+    inherent={**_SYMBOL_ATTRS, **_FUNCTION_ATTRS},
+    operand_count=(0, 0),
+    default_dialect="async",
+    isolated=True,
+    result_count=0,
+    verifier="async.func",
+    function="async",
+)
+_op("async.call", effects=None, inherent={"callee": _req("flat_symbol_ref")}, callee="async.func")
+_op("async.return", terminator=True, parents=("async.func",), result_count=0, verifier="async.return")
 
 
 # The rest of what mlir-opt-19 registers in gpu, arith, math, index, func

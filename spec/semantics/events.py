@@ -64,12 +64,19 @@ SYNC_OPS = frozenset(n for n in registry.known_ops() if registry.sync_kind(n))
 are not events of the property."""
 
 UNMODELLED_OPS = {
-    n: f"{n} (with a body) is not modelled; the pass rejects it"
-    for n in registry.known_ops()
-    if registry.launches_inline_kernel(n)
+    **{
+        n: f"{n} (with a body) is not modelled; the pass rejects it"
+        for n in registry.known_ops()
+        if registry.launches_inline_kernel(n)
+    },
+    **{
+        n: f"{n} (an async function run beside the caller, maybe with GPU work) is not modelled"
+        for n in registry.known_ops()
+        if registry.lookup(n).callee and registry.function_kind(registry.lookup(n).callee) == "async"
+    },
 }
 """Op name -> why the model does not follow it (the registry's inline
-kernel launches)."""
+kernel launches, and calls of async functions)."""
 
 GPU_TOKEN_VALUE = "!async.value<!gpu.async.token>"
 GPU_TOKEN_TEXT = GPU_TOKEN.text
@@ -373,9 +380,13 @@ class EventBuilder:
         self.g.unsupported.append((op, reason))
 
     def control(self, op: Operation, cur: int | None, tid: int, depth: int) -> int | None:
-        """A region op holding GPU or async ops that no control-flow rule
-        follows: unsupported (a subclass handles the ones it models)."""
-        self.unsupported(op, f"'{op.name}' op holds GPU or async ops in its regions; this construct is not modelled")
+        """A region op holding GPU, async, token or effectful ops (what
+        `opaque_region_op` refuses) that no control-flow rule follows:
+        unsupported (a subclass handles the ones it models)."""
+        self.unsupported(
+            op,
+            f"'{op.name}' op holds GPU, async or effectful ops in its regions; this construct is not modelled",
+        )
         return cur
 
     def select(self, op: Operation, tid: int) -> None:

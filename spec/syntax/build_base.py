@@ -281,6 +281,11 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
                 "expected integer value",
                 "failed to parse LLVMPointerType parameter 'addressSpace' which is to be a `unsigned`",
             )
+    if "vector<" in text:
+        for m in _VECTOR_DIMS.finditer(text):
+            if any(int(d) == 0 for d in re.findall(r"\d+", m.group(1))):
+                # 19 reads the dims, then refuses at the element type.
+                return m.end(), "vector types must have positive constant sizes"
     if "strided<" in text:
         for m in re.finditer(r"strided<", text):
             bad = _strided_error(text, m.end())
@@ -288,6 +293,9 @@ def _type_of_text(text: str) -> Type | tuple[int, str] | tuple[int, str, str]:
                 return bad, "expected '>'"
     return shared_type(Type(canonical_type_text(text)))
 
+
+_VECTOR_DIMS = re.compile(r"(?:^|(?<=[<(,:\s])|(?<=[\d?\]]x))vector<\s*((?:\[?\s*\d+\s*\]?\s*x\s*)+)")
+"""A builtin vector type's dims (`vector<2x[4]x`), up to its element type."""
 
 _MMA_NO_ROLE = re.compile(r"<\s*(?:\d+\s*x\s*)*[^,<>?]+(?:<[^>]*>)?\s*>")
 _MMA_MATRIX = re.compile(r'<\s*((?:\d+\s*x\s*)*)([^,<>]+(?:<[^>]*>)?)\s*,\s*"([^"]*)"\s*>')
@@ -387,9 +395,27 @@ def symbol_name(tok: str) -> str:
     return unescape(body) if body.startswith('"') else body
 
 
+_MEMREF_DIMS = re.compile(r"memref<(?:(?:\d+|\?)x)*")
+_OPENS, _CLOSES = frozenset("<([{"), frozenset(">)]}")
+
+
 def memref_element(text: str) -> str:
-    m = re.match(r"memref<(?:(?:\d+|\?)x)*([^,>]+(?:<[^>]*>)?)", text)
-    return m.group(1).strip() if m else text
+    """The element type of the memref type `text`: what follows the dims, up
+    to a `,` or the closing `>` outside any bracket (`vector<2x4xi32>` in
+    `memref<vector<2x4xi32>>`); `text` itself if it is not a memref."""
+    m = _MEMREF_DIMS.match(text)
+    if m is None:
+        return text
+    depth = 0
+    for i in range(m.end(), len(text)):
+        c = text[i]
+        if c in _OPENS:
+            depth += 1
+        elif c in _CLOSES or (c == "," and depth == 0):
+            if depth == 0:
+                return text[m.end() : i].strip()
+            depth -= 1
+    return text
 
 
 _new_location = tuple.__new__

@@ -200,6 +200,16 @@ CONSTRAINTS: dict[str, AttrKind] = {
     "offloading_handler": OFFLOADING_HANDLER,
     "segments": SEGMENTS,
     "mat_transpose_mode": MAT_TRANSPOSE_MODE,
+    # `scf.forall`'s `mapping`: gpu's `DeviceMappingAttrInterface` attributes.
+    "device_mapping": AttrKind(
+        "Device Mapping array attribute",
+        _is(ArrayAttr),
+        lambda a: all(
+            isinstance(e, OpaqueAttr)
+            and re.fullmatch(r"#gpu\.(?:(?:block|thread|warp|warpgroup)<\w+>|memory_space<\w+>)", e.text)
+            for e in a.elements
+        ),
+    ),
     "reassociation": AttrKind(
         "Array of 64-bit integer array attributes",
         _is(ArrayAttr),
@@ -567,8 +577,8 @@ def _check_entry_block(
     form prints the arguments from both, zipped. (Argument types of
     `func.func` are checked after name resolution, in `resolve`.)"""
     n_in = len(fn.inputs)
-    if registry.is_host_function(name) and len(args) != n_in:
-        raise _fail(loc, f"'func.func' op entry block must have {n_in} arguments to match function signature")
+    if registry.function_kind(name) in ("host", "async") and len(args) != n_in:
+        raise _fail(loc, f"'{name}' op entry block must have {n_in} arguments to match function signature")
     if registry.function_kind(name) != "gpu":
         return
     # Workgroup attributions follow the arguments, then private ones.

@@ -118,8 +118,10 @@ from spec.attributes import DenseArrayAttr, FunctionType, IntegerAttr, SymbolRef
 from spec.diagnostics import DiagnosticError, error, note
 from spec.ir import Operation, Value
 from spec.syntax import memref_layouts as layouts
+from spec.syntax.async_verifiers import ASYNC_RULES
 from spec.syntax.build_base import K_DYNAMIC
 from spec.syntax.op_checks import check_reduction_kind
+from spec.syntax.scf_verifiers import SCF_RULES
 from spec.syntax.structure import current_op_note, op_error, symbol_lookup, symbol_name_of
 from spec.syntax.vector_verifiers import RULES as VECTOR_RULES
 
@@ -741,8 +743,11 @@ RULES: dict[str, Callable[[Operation], None]] = {
     "gpu.subgroup_mma_elementwise": _mma_elementwise,
 }
 RULES.update(VECTOR_RULES)
+RULES.update(SCF_RULES)
+RULES.update(ASYNC_RULES)
 """Each rule the registry names (`OpInfo.verifier`, `DIALECT_ATTRIBUTE_VERIFIERS`);
-the vector ops' are `spec.syntax.vector_verifiers`'."""
+the vector ops' are in `spec.syntax.vector_verifiers`, `scf.forall`'s in
+`spec.syntax.scf_verifiers`, `async.func`'s in `spec.syntax.async_verifiers`."""
 
 
 def check_dialect_attributes(op: Operation) -> None:

@@ -159,7 +159,7 @@ def check_symbol_table(ops: list[Operation]) -> None:
     lookup = registry.lookup
     while pending:
         op = pending.pop()
-        if registry.calls_function(op.name):
+        if registry.lookup(op.name).callee:
             _check_call(op, table)
         # Only an op with regions can hold calls (or a nested table).
         if not op.regions or lookup(op.name).symbol_table:
@@ -195,14 +195,12 @@ def _check_call(call: Operation, table: dict[str, Operation]) -> None:
     if not isinstance(ref, SymbolRefAttr):
         return
     callee = _lookup(ref, table)
-    fn = (
-        callee.properties.get("function_type")
-        if callee is not None and registry.is_host_function(callee.name)
-        else None
-    )
+    kind = registry.lookup(call.name).callee
+    what = "async function" if registry.function_kind(kind) == "async" else "function"
+    fn = callee.properties.get("function_type") if callee is not None and callee.name == kind else None
     if not isinstance(fn, TypeAttr) or not isinstance(fn.type, FunctionType):
         shown = ref.root if not ref.nested else str(ref)
-        raise op_error(call, f"'{shown}' does not reference a valid function")
+        raise op_error(call, f"'{shown}' does not reference a valid {what}")
     ftype = fn.type
     if len(ftype.inputs) != len(call.operands):
         raise op_error(call, "incorrect number of operands for callee")

@@ -60,6 +60,13 @@ def unknown_op_message(name: str) -> str:
     return f"custom op '{name}' is unknown"
 
 
+def subset_form_message(name: str, text: str) -> str:
+    """Where an op this tool reads in one form only (`OpInfo.subset_form`)
+    is written in another: the op named unsupported, at `text`."""
+    form = registry.lookup(name).subset_form
+    return f"custom op '{name}' is unsupported in this form (at '{text}'): this tool reads it only as {form} (docs/subset.md)"
+
+
 def _subset_form_message(exc: UnexpectedToken, text: str) -> str | None:
     """For a syntax error inside an op this tool reads in one form only
     (`OpInfo.subset_form`: `llvm.func` with a body), a message naming the
@@ -71,7 +78,7 @@ def _subset_form_message(exc: UnexpectedToken, text: str) -> str | None:
             if info.known:
                 if not info.subset_form:
                     return None
-                return f"custom op '{item.value}' is supported only as {info.subset_form}: unexpected '{text}'"
+                return subset_form_message(item.value, text)
     return None
 
 
@@ -205,6 +212,9 @@ def syntax_error(
             elif words == ["':'", "'{'"]:
                 # An optional attr-dict, then `parseColon`.
                 msg = "expected ':'"
+            elif words == [_TERMINAL_WORDS["VALUE_ID"]]:
+                # Where only a value can come, it is an operand (`parseOperand`).
+                msg = "expected SSA operand"
             elif len(words) == 1:
                 msg = f"expected {words[0]}"
             elif words:

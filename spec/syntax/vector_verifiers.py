@@ -28,6 +28,7 @@ semantics.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 
@@ -309,6 +310,13 @@ def _splat(op: Operation) -> None:
     _types(op, [SCALAR], [ANY_VECTOR])
     if op.operands[0].type != _vector(op.results[0]).element:
         raise _fail(op, "failed to verify that operand type matches element type of result")
+
+
+def _from_elements(op: Operation) -> None:
+    _types(op, [], [ANY_VECTOR])
+    res = _vector(op.results[0])
+    if [v.type for v in op.operands] != [res.element] * math.prod(res.sizes):
+        raise _fail(op, "failed to verify that operand types match result element type")
 
 
 def _cast_dims(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -952,6 +960,7 @@ RULES: dict[str, Callable[[Operation], None]] = {
     "vector.bitcast": _bitcast,
     "vector.broadcast": _broadcast,
     "vector.splat": _splat,
+    "vector.from_elements": _from_elements,
     "vector.shape_cast": _shape_cast,
     "vector.type_cast": _type_cast,
     "vector.transpose": _transpose,

@@ -158,6 +158,22 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
         '"scf.parallel"(%a, %b, %a) {P} ({{\n^bb0(%iv: index):\n"scf.reduce"() : () -> ()\n}}) {A} : (index, index, index) -> ()',
         {"operandSegmentSizes": "array<i32: 1, 1, 1, 0>"},
     ),
+    "scf.forall": (
+        "body",
+        '"scf.forall"(%a) {P} ({{\n^bb0(%iv: index):\n"scf.forall.in_parallel"() ({{\n^bb0:\n}}) : () -> ()\n}}) {A} : (index) -> ()',
+        {
+            "operandSegmentSizes": "array<i32: 0, 1, 0, 0>",
+            "staticLowerBound": "array<i64: 0>",
+            "staticUpperBound": "array<i64: -9223372036854775808>",
+            "staticStep": "array<i64: 1>",
+        },
+    ),
+    "async.func": (
+        "top",
+        '"async.func"() {P} ({{^bb0(%z: index): "async.return"() : () -> ()}}) {A} : () -> ()',
+        {"function_type": "(index) -> !async.token", "sym_name": '"ah"'},
+    ),
+    "async.call": ("body", '%0 = "async.call"(%a) {P} {A} : (index) -> !async.token', {"callee": "@ag"}),
     "cf.cond_br": (
         "body",
         '"cf.cond_br"(%p) [^bb1, ^bb1] {P} {A} : (i1) -> ()\n^bb1:',
@@ -243,6 +259,7 @@ _BAD = {
     "index attribute": ('"s"', "4"),
     "64-bit signless integer attribute whose minimum value is 0": ('"x"', "-1"),
     "i64 dense array attribute": ("array<i32: 0>", "[0]"),
+    "Device Mapping array attribute": ("1", "[1]"),
     "i32 dense array attribute with 3 elements (if present)": ("array<i64: 1, 1, 1>", "array<i32: 1>"),
     "Integer overflow arith flags": ("1", "#arith.fastmath<none>"),
     "Floating point fast math flags": ("#arith.overflow<none>", "1"),
@@ -272,6 +289,9 @@ def _render(name: str, props: dict[str, str] | None, attrs: dict[str, str]) -> s
     op = template.replace("{P}", p).replace("{A}", a).replace("{{", "{").replace("}}", "}")
     if name == "memref.get_global":  # its global (an op only mlir-opt-19 knows: its message is the same either way)
         return _MODULE.format(top='"memref.global"() <{sym_name = "gl", type = memref<4xf32>}> : () -> ()', body=op)
+    if name == "async.call":  # its callee
+        callee = '"async.func"() <{function_type = (index) -> !async.token, sym_name = "ag"}> ({^bb0(%z: index): "async.return"() : () -> ()}) : () -> ()'
+        return _MODULE.format(top=callee, body=op)
     return _MODULE.format(top=op if where == "top" else "", body=op if where == "body" else "")
 
 
@@ -454,6 +474,7 @@ def _check_against_mlir19(text: str, tmp_path: Path) -> None:
 # -- accepted generic ops print in custom form and re-parse to the same IR -----------
 
 _GOOD = {
+    "Device Mapping array attribute": ["[#gpu.block<x>]", "[#gpu.thread<linear_dim_1>]", "[]"],
     "string attribute": ['"s"'],
     "symbol reference attribute": ["@k::@kf", "@k"],
     "flat symbol reference attribute": ["@g"],
@@ -527,7 +548,7 @@ def generic_known_ops(draw: st.DrawFn) -> str:
 
 SYMBOL_USE_ERRORS = (
     r"does not reference a valid function|referenced kernel|for callee|kernel module|kernel function"
-    r"|expected result type to be"
+    r"|expected result type to be|valid async function"
 )
 """mlir-opt-19's diagnostics the parser does not model, whatever the form:
 symbol uses (against the symbol table) and `memref.subview`'s result type

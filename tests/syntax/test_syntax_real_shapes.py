@@ -13,6 +13,11 @@ and compared with it where it is installed.
   canonical.
 - An undotted op name (`func @f()`) tried in the enclosing op's default
   dialect (`builtin` at the top, `func` in a function, none elsewhere).
+- A `strided` layout's zero offset left out (`strided<[1]>`); a memref
+  of vectors, whose element type is the whole vector type; `return` with
+  an attr-dict.
+- Where only an operand can come, `expected SSA operand`; a vector type
+  with a zero size refused at its element type.
 - A keyword a custom op's parser requires (`parseKeyword`) is reported as
   that op's error at the token found; an optional attr-dict before `:`
   does not show in `expected ':'`.
@@ -211,6 +216,20 @@ REFUSED: dict[str, tuple[str, str]] = {
         "func.func private @h(!llvm.array<2 x !llvm.i32>)\n",
         "1:44: error: unexpected type, expected keyword",
     ),
+    # llvm.func definitions are outside the subset, but their argument
+    # types are read first: a typed pointer is refused where 19 refuses it.
+    "llvm-func-typed-pointer-argument": (
+        "llvm.func @lf(%arg0: !llvm.ptr, %arg1: !llvm.ptr<f32>) {\n  llvm.return\n}\n",
+        "1:50: error: expected integer value",
+    ),
+    # A name where an operand must come (a library op's enum written among
+    # its operands, in an older syntax): 19 asks for an operand.
+    "operand-not-a-value": (_f("%a: i32", "%0 = arith.addi 5, %a : i32"), "2:18: error: expected SSA operand"),
+    # A vector type with a zero size: refused at its element type.
+    "vector-zero-size": (
+        _f("%a: memref<4xvector<2x0xf32>>", "%v = vector.from_elements : vector<0xf32>"),
+        "1:38: error: vector types must have positive constant sizes",
+    ),
     "scf-for-keyword": (
         "func.func @f(%a: index) {\n  scf.for %i = %a , %a step %a {\n  }\n  return\n}\n",
         "2:19: error: custom op 'scf.for' expected 'to'",
@@ -294,6 +313,34 @@ ACCEPTED: dict[str, str] = {
 }
 
 
+PRINTED: dict[str, tuple[str, str]] = {
+    "return-attributes": (
+        "func.func @f(%a: f32) -> f32 {\n  return {k = 1} %a : f32\n}\nfunc.func @g() {\n  func.return {z}\n}\n",
+        "module {\n  func.func @f(%arg0: f32) -> f32 {\n    return {k = 1 : i64} %arg0 : f32\n  }\n"
+        "  func.func @g() {\n    return {z}\n  }\n}\n\n",
+    ),
+    # A memref of vectors: the loaded value's type is the whole vector type.
+    "memref-of-vectors": (
+        _f(
+            "%m: memref<vector<2x4xi32>>, %n: memref<3xvector<4xf32>>, %i: index",
+            "%v = memref.load %m[] : memref<vector<2x4xi32>>\n  %s = arith.addi %v, %v : vector<2x4xi32>\n"
+            "  %w = memref.load %n[%i] : memref<3xvector<4xf32>>\n  memref.store %w, %n[%i] : memref<3xvector<4xf32>>",
+        ),
+        "module {\n  func.func @f(%arg0: memref<vector<2x4xi32>>, %arg1: memref<3xvector<4xf32>>, %arg2: index) {\n"
+        "    %0 = memref.load %arg0[] : memref<vector<2x4xi32>>\n    %1 = arith.addi %0, %0 : vector<2x4xi32>\n"
+        "    %2 = memref.load %arg1[%arg2] : memref<3xvector<4xf32>>\n"
+        "    memref.store %2, %arg1[%arg2] : memref<3xvector<4xf32>>\n    return\n  }\n}\n\n",
+    ),
+    # A zero offset is the default: 19 leaves it out, on any rank.
+    "strided-zero-offset": (
+        "func.func private @h(memref<4xf32, strided<[1], offset: 0>>, memref<4x4xf32, strided<[4, 1], offset:0>>,"
+        " memref<4xf32, strided<[2], offset: ?>>)\n",
+        "module {\n  func.func private @h(memref<4xf32, strided<[1]>>, memref<4x4xf32, strided<[4, 1]>>,"
+        " memref<4xf32, strided<[2], offset: ?>>)\n}\n\n",
+    ),
+}
+
+
 def _first_error(text: str) -> str:
     with pytest.raises(DiagnosticError) as info:
         parse_module(text, "in.mlir")
@@ -317,6 +364,21 @@ def test_refused_with_mlir_opt_19s_first_error(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
 def test_accepted(name: str) -> None:
     parse_module(ACCEPTED[name], "in.mlir")
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED))
+def test_printed(name: str) -> None:
+    text, expected = PRINTED[name]
+    assert join_outputs([print_op(parse_module(text, "in.mlir"))]) == expected
+
+
+@needs_mlir19
+@pytest.mark.parametrize("name", sorted(PRINTED))
+def test_printed_bytes_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
+    text, expected = PRINTED[name]
+    run = _mlir19(text, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == expected
 
 
 @needs_mlir19

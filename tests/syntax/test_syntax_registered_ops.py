@@ -257,14 +257,14 @@ def test_refusals_are_mlir_opt_19s(bad: str) -> None:
 
 def test_registry_counts() -> None:
     """The README's table: every op of the six dialects mlir-opt-19
-    registers is known but scf.forall and its in_parallel."""
+    registers is known."""
     missing = {
         n
         for d in ("gpu", "memref", "arith", "func", "scf", "cf")
         for n in registry.COMPLETE_DIALECTS[d]
         if not registry.is_known(n)
     }
-    assert missing == {"scf.forall", "scf.forall.in_parallel"}
+    assert missing == set()
     assert all(
         registry.is_known(f"math.{n}")
         for n in "absi acos acosh asin asinh atanh cosh ctlz ctpop cttz fma fpowi ipowi sinh".split()

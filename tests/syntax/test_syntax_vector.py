@@ -124,6 +124,12 @@ CASES: dict[str, str] = {
         "%3 = vector.create_mask %i, %i : vector<4x4xi1>",
         "%4 = vector.create_mask %i {m} : vector<[4]xi1>",
     ),
+    "from_elements": _body(
+        "%0 = vector.from_elements %s, %s, %s, %s : vector<4xf32>",
+        "%1 = vector.from_elements %s, %s {e} : vector<1x2xf32>",
+        "%2 = vector.from_elements %s : vector<f32>",
+        "%3 = vector.from_elements %i : vector<[1]xindex>",
+    ),
     "gather_compressstore": _body(
         "%0 = vector.gather %m[%i, %i] [%iv], %k, %w : memref<8x16xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>",
         "vector.compressstore %m[%i, %i], %k, %w : memref<8x16xf32>, vector<16xi1>, vector<16xf32>",
@@ -191,6 +197,7 @@ WAITED: dict[str, bool] = {
     "%q = vector.outerproduct %v, %x : vector<16xf32>, f32": False,
     "%q = vector.constant_mask [3] : vector<16xi1>": False,
     "%q = vector.create_mask %i : vector<16xi1>": False,
+    "%q = vector.from_elements %x, %x : vector<2xf32>": False,
     "%q = vector.extract %m2[1] : vector<8xf32> from vector<2x8xf32>": False,
     "%q = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], "
     'iterator_types = ["reduction"]} %v, %v, %x : vector<16xf32>, vector<16xf32> into f32': False,
@@ -290,6 +297,11 @@ REFUSED: dict[str, str] = {
     "vector.transfer_write %v, %m[%i] : vector<4xf32>, memref<8x16xf32>": "2:3: 'vector.transfer_write' op requires 2 indices",
     '"vector.transfer_write"(%v) : (vector<4xf32>) -> ()': "2:3: 'vector.transfer_write' op expected 2 or more operands, but found 1",
     '%0 = "vector.transfer_read"(%m, %i, %i, %s) <{operandSegmentSizes = array<i32: 1, 2, 1, 0>, in_bounds = [false]}> : (memref<8x16xf32>, index, index, f32) -> vector<4xf32>': "2:8: 'vector.transfer_read' op requires attribute 'permutation_map'",
+    "%0 = vector.from_elements %s, %s, %s : vector<2xf32>": "2:29: custom op 'vector.from_elements' 3 operands present, but expected 2",
+    "%0 = vector.from_elements %s, %s : f32": "2:38: custom op 'vector.from_elements' invalid kind of type specified",
+    '%0 = "vector.from_elements"(%s, %n) : (f32, i32) -> vector<2xf32>': "2:8: 'vector.from_elements' op failed to verify that operand types match result element type",
+    '%0 = "vector.from_elements"(%s) : (f32) -> vector<2xf32>': "2:8: 'vector.from_elements' op failed to verify that operand types match result element type",
+    '%0 = "vector.from_elements"(%s, %s) : (f32, f32) -> tensor<2xf32>': "2:8: 'vector.from_elements' op result #0 must be vector of any type values, but got 'tensor<2xf32>'",
     "%0 = vector.load %m[%i, %i] : memref<8x16xf32>, vector<4xf16>": "2:8: 'vector.load' op base and result element types should match",
     "%0 = vector.load %m[%i, %i] {nontemporal = 1} : memref<8x16xf32>, vector<4xf32>": "2:31: custom op 'vector.load' 'vector.load' op attribute 'nontemporal' failed to satisfy constraint: bool attribute",
     '%0 = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} %v, %v, %v : vector<4xf32>, vector<4xf32> into vector<4xf32>': "2:8: 'vector.contract' op expected at least one contracting dimension pair",

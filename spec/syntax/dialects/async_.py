@@ -1,6 +1,7 @@
 """The `async` dialect's custom syntax: `async.execute` (its token and
 value results, its operands' unwrapped block arguments), `await`, `yield`,
-`create_group`, `add_to_group` and `await_all`; the builder rules and the
+`create_group`, `add_to_group` and `await_all`; `async.func`, `call` and
+`return`, written and printed as `func`'s are; the builder rules and the
 printers.
 """
 
@@ -13,14 +14,23 @@ from lark import Token
 from spec.attributes import ASYNC_GROUP, ASYNC_TOKEN, GPU_TOKEN, INDEX, Attr, FunctionType, Type
 from spec.diagnostics import DiagnosticError, error
 from spec.ir import Operation, Region
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, raw_rule, segment_sizes
+from spec.syntax.build_base import (
+    BuilderBase,
+    PartialOp,
+    UseRef,
+    raw_rule,
+    segment_sizes,
+    symbol_name,
+    symbol_ref_attr,
+)
 from spec.syntax.custom_registry import custom_printer, return_like, segments
+from spec.syntax.dialects.func import call_text, function_op_text
 from spec.syntax.op_checks import check_region_blocks
 from spec.syntax.printer import Printer
 
 KEYWORD_FIRST: frozenset[str] = frozenset(
     "async_add_to_group_op async_await_all_op async_await_op async_create_group_op async_execute_op "
-    "async_yield_op".split()
+    "async_yield_op async_func_op async_call_op async_return_op".split()
 )
 """Rules whose first child is the op keyword: it locates the op and is dropped
 from the children the callback sees."""
@@ -32,8 +42,44 @@ KEYWORDS: dict[str, str] = {}
 """Keyword rules (string literals) and the token type each hands on."""
 
 
+_BARE_IN_FUNC = {"func.return": "async.return", "func.call": "async.call"}
+"""What `return` and `call` written without a dialect are in an
+`async.func` (its default dialect is `async`): read as `func`'s, renamed."""
+
+
 class AsyncRules(BuilderBase):
     """The rules of the `async` ops' custom forms."""
+
+    def async_func_op(self, meta: Any, items: list) -> PartialOp:
+        """`async.func`, written as `func.func` is; its blocks' bare `return`
+        and `call` are the async ones."""
+        region = next((i for i in items if isinstance(i, Region)), None)
+        if region is not None and not region.blocks and id(region) in self.empty_regions:
+            # `{}`: 19's function parser reads an empty block, then refuses it.
+            raise DiagnosticError(error(self.loc(meta), "empty block: expect at least a terminator"))
+        props, attrs, body, _ = self._function_like(meta, items)
+        bare = {id(op) for op, _, _ in self.bare_names}
+        for block in body.blocks:
+            for op in block.ops:
+                if op.name in _BARE_IN_FUNC and id(op) in bare:
+                    op.name = _BARE_IN_FUNC[op.name]
+        props, attrs = self.split_attrs("async.func", attrs, props)
+        return self.op("async.func", meta, properties=props, attributes=attrs, regions=[body])
+
+    def async_call_op(self, meta: Any, items: list) -> PartialOp:
+        fn: FunctionType = items[-1]
+        uses = items[1] or []
+        if len(uses) != len(fn.inputs):
+            raise DiagnosticError(error(self.loc(meta), f"{len(uses)} operands present, but expected {len(fn.inputs)}"))
+        operands = [self.typed(u, t) for u, t in zip(uses, fn.inputs)]
+        attrs = items[2] if len(items) > 3 else None
+        props, attrs = self.split_attrs("async.call", attrs, {"callee": symbol_ref_attr(symbol_name(str(items[0])))})
+        return self.op("async.call", meta, operands, list(fn.results), properties=props, attributes=attrs)
+
+    def async_return_op(self, meta: Any, items: list) -> PartialOp:
+        attrs = items[0] if items and isinstance(items[0], dict) else None
+        rest = items[1:] if attrs is not None else items
+        return self.op("async.return", meta, self._typed_list(rest[0], rest[1], meta), attributes=attrs)
 
     @raw_rule
     def async_deps(self, items: list) -> tuple[Token | None, list[UseRef]]:
@@ -178,3 +224,12 @@ def _await_all(p: Printer, op: Operation) -> str:
 @custom_printer("async.yield")
 def _yield(p: Printer, op: Operation) -> str:
     return return_like(p, op, op.name)
+
+
+custom_printer("async.func")(function_op_text)
+custom_printer("async.call")(call_text)
+
+
+@custom_printer("async.return")
+def _return(p: Printer, op: Operation) -> str:
+    return return_like(p, op)

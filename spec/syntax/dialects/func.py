@@ -89,7 +89,10 @@ class FuncRules(BuilderBase):
         )
 
     def return_op(self, meta: Any, items: list) -> PartialOp:
-        return self.bare_name(self.op("func.return", meta, self._typed_list(items[1], items[2], meta)), items[0])
+        attrs = items[1] if isinstance(items[1], dict) else None
+        rest = items[2:] if attrs is not None else items[1:]
+        partial = self.op("func.return", meta, self._typed_list(rest[0], rest[1], meta), attributes=attrs)
+        return self.bare_name(partial, items[0])
 
     def func_constant_op(self, meta: Any, items: list) -> PartialOp:
         """`constant [attr-dict] @sym : type` (the attr-dict first, as 19 reads it)."""
@@ -109,9 +112,11 @@ class FuncRules(BuilderBase):
 
 
 @custom_printer("func.func")
-def _func(p: Printer, op: Operation) -> str:
+def function_op_text(p: Printer, op: Operation) -> str:
+    """`function_interface_impl::printFunctionOp`: `func.func`'s form, and
+    `async.func`'s."""
     props = op.properties
-    text = "func.func "
+    text = op.name + " "
     vis = props.get("sym_visibility")
     if isinstance(vis, StringAttr):
         text += vis.value + " "
@@ -125,7 +130,8 @@ def _func(p: Printer, op: Operation) -> str:
 
 
 @custom_printer("func.call")
-def _call(p: Printer, op: Operation) -> str:
+def call_text(p: Printer, op: Operation) -> str:
+    """`func.call`'s form (and `async.call`'s)."""
     fn = FunctionType(tuple(v.type for v in op.operands), tuple(v.type for v in op.results))
     extra = {k: v for k, v in op.properties.items() if k != "callee"}
     return f"{p.op_name(op)} {op.properties['callee']}({p.values(op.operands)}){p.attr_dict({**extra, **op.attributes})} : {fn}"

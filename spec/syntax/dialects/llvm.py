@@ -29,6 +29,7 @@ from spec.ir import Operation, Region
 from spec.syntax.build_base import BuilderBase, PartialOp, enum_error, split_top, symbol_text
 from spec.syntax.custom_registry import custom_printer, shown_attrs
 from spec.syntax.printer import Printer
+from spec.syntax.syntax_errors import subset_form_message
 
 KEYWORD_FIRST: frozenset[str] = frozenset()
 """Rules whose first child is the op keyword: it locates the op and is dropped
@@ -107,8 +108,19 @@ class LLVMRules(BuilderBase):
 
     def llvm_params(self, meta: Any, items: list) -> tuple[list[str], bool]:
         vararg = bool(items) and isinstance(items[-1], Token) and items[-1].type == "VARARG"
-        types = items[:-1] if vararg else items
-        return [str(self.read_value_type(t)) for t in types], vararg
+        params = items[:-1] if vararg else items
+        types = [p if isinstance(p, str) else str(self.read_value_type(p)) for p in params]
+        named = next((p for p in params if isinstance(p, Token) and p.type == "VALUE_ID"), None)
+        if named is not None:
+            raise DiagnosticError(error(self.tok_loc(named), subset_form_message("llvm.func", str(named))))
+        return types, vararg
+
+    def llvm_named_param(self, meta: Any, items: list) -> Token:
+        """`%arg: type`: a definition's argument, outside the subset; its
+        type is read (refused as 19 refuses it), the name handed on for
+        `llvm_params` to refuse once every argument's type is read."""
+        self.read_value_type(items[1])
+        return items[0]
 
     def llvm_func_op(self, meta: Any, items: list) -> PartialOp:
         props: dict[str, Attr] = {}

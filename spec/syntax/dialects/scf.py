@@ -13,17 +13,18 @@ from typing import Any
 
 from lark import Token
 
-from spec.attributes import I1, I64, INDEX, Attr, DenseArrayAttr, FunctionType, Type
+from spec import registry
+from spec.attributes import I1, I64, INDEX, Attr, DenseArrayAttr, FunctionType, IntegerAttr, Type
 from spec.diagnostics import DiagnosticError, error
-from spec.ir import Operation, Region
-from spec.syntax.build_base import BuilderBase, PartialOp, UseRef, segment_sizes
+from spec.ir import Block, Operation, Region
+from spec.syntax.build_base import K_DYNAMIC, BuilderBase, PartialOp, UseRef, segment_sizes
 from spec.syntax.custom_registry import custom_printer, return_like, segments, shown_attrs
 from spec.syntax.op_checks import check_region_blocks
 from spec.syntax.printer import Printer
 
 KEYWORD_FIRST: frozenset[str] = frozenset(
     "scf_condition_op scf_execute_region_op scf_for_op scf_if_op scf_parallel_op scf_reduce_op "
-    "scf_reduce_return_op scf_while_op scf_yield_op".split()
+    "scf_reduce_return_op scf_while_op scf_yield_op scf_forall_op scf_in_parallel_op".split()
 )
 """Rules whose first child is the op keyword: it locates the op and is dropped
 from the children the callback sees."""
@@ -138,6 +139,77 @@ class ScfRules(BuilderBase):
             regions=[region],
         )
 
+    def forall_list(self, meta: Any, items: list) -> list:
+        return [i for i in items if i is not None]
+
+    def forall_in(self, meta: Any, items: list) -> tuple:
+        return ("in", items[0])
+
+    def forall_bounds(self, meta: Any, items: list) -> tuple:
+        return ("bounds", *items)
+
+    def forall_outs(self, meta: Any, items: list) -> tuple:
+        pairs = [i for i in items[1:-1] if i is not None]
+        types = items[-1] or []
+        if len(pairs) != len(types):
+            # 19 resolves the operands against the types at `shared_outs`.
+            raise DiagnosticError(
+                error(
+                    self.tok_loc(items[0]),
+                    f"custom op 'scf.forall' {len(pairs)} operands present, but expected {len(types)}",
+                )
+            )
+        return ("outs", pairs, types)
+
+    def scf_forall_op(self, meta: Any, items: list) -> PartialOp:
+        """`scf.forall (ivs) in (ubs)` or `= (lbs) to (ubs) step (steps)`,
+        then `shared_outs(%o = %init, ...) -> (types)`: each bound list of
+        integers and index values (`static*` properties with `K_DYNAMIC`
+        where a value stands), the lower bounds 0 and steps 1 with `in`."""
+        ivs = [i for i in items if isinstance(i, Token)]
+        tuples = [i for i in items if isinstance(i, tuple)]
+        outs = next((t for t in tuples if t[0] == "outs"), ("outs", [], []))
+        bounds = next(t for t in tuples if t[0] != "outs")
+        region = next(i for i in items if isinstance(i, Region))
+        attrs = next((i for i in items if isinstance(i, dict)), None)
+        loc = self.loc(meta)
+        props: dict[str, Attr] = {}
+        if bounds[0] == "in":
+            lbs, steps = [], []
+            ubs = self.mixed_sizes(_decimal(bounds[1]), "staticUpperBound", props)
+            props["staticLowerBound"] = DenseArrayAttr(I64, (0,) * len(ivs))
+            props["staticStep"] = DenseArrayAttr(I64, (1,) * len(ivs))
+        else:
+            lbs = self.mixed_sizes(_decimal(bounds[1]), "staticLowerBound", props)
+            ubs = self.mixed_sizes(_decimal(bounds[2]), "staticUpperBound", props)
+            steps = self.mixed_sizes(_decimal(bounds[3]), "staticStep", props)
+        pairs, types = outs[1], outs[2]
+        inits = [self.typed(u, t) for (_, u), t in zip(pairs, types)]
+        self._entry_args(region, [*((tok, INDEX) for tok in ivs), *((tok, t) for (tok, _), t in zip(pairs, types))])
+        if not region.blocks[-1].ops or not registry.lookup(region.blocks[-1].ops[-1].name).terminator:
+            region.blocks[-1].append(Operation(IN_PARALLEL, regions=[Region([Block()])], loc=loc))
+        props["operandSegmentSizes"] = segment_sizes(len(lbs), len(ubs), len(steps), len(inits))
+        props, attrs = self.split_attrs("scf.forall", attrs, props)
+        return self._blocks_checked(
+            self.op(
+                "scf.forall",
+                meta,
+                [*lbs, *ubs, *steps, *inits],
+                types,
+                properties=props,
+                attributes=attrs,
+                regions=[region],
+            )
+        )
+
+    def scf_in_parallel_op(self, meta: Any, items: list) -> PartialOp:
+        """`scf.forall.in_parallel {...}`: an empty body gets its block."""
+        region: Region = items[0]
+        if not region.blocks:
+            region.append(Block())
+        attrs = items[1] if len(items) > 1 else None
+        return self.op(IN_PARALLEL, meta, attributes=attrs, regions=[region])
+
     def scf_yield_op(self, meta: Any, items: list) -> PartialOp:
         attrs = items[0] if items and isinstance(items[0], dict) else None
         rest = items[1:] if items and (attrs is not None or items[0] is None) else items
@@ -207,6 +279,14 @@ class ScfRules(BuilderBase):
         )
 
 
+IN_PARALLEL = "scf.forall.in_parallel"
+
+
+def _decimal(entries: list) -> list:
+    """Integer entries of a bound list as decimal text (`0x10` is 16)."""
+    return [e if isinstance(e, UseRef) else str(int(str(e), 0 if "x" in str(e) else 10)) for e in entries]
+
+
 @custom_printer("scf.for")
 def _for(p: Printer, op: Operation) -> str:
     lb, ub, step, *inits = op.operands
@@ -254,6 +334,70 @@ def _parallel(p: Printer, op: Operation) -> str:
         text += f" init ({p.values(inits)})"
     text += _arrow_types(p, op)
     return text + " " + p.region(op.regions[0], False, True) + p.attr_dict(op.attributes)
+
+
+_FORALL_STATICS = ("staticLowerBound", "staticUpperBound", "staticStep")
+
+
+@custom_printer("scf.forall")
+def _forall(p: Printer, op: Operation) -> str:
+    """`ForallOp::print`: `in (ubs)` when every lower bound is 0 and every
+    step 1, an index constant counting as its value; region results shown
+    only with `shared_outs`."""
+    lbs, ubs, steps, outs = segments(op)
+    statics = [op.properties.get(k) for k in _FORALL_STATICS]
+    if not all(isinstance(s, DenseArrayAttr) for s in statics) or not op.regions[0].blocks:
+        raise ValueError("scf.forall without its bounds or body: printed generically")
+    static_lbs, static_ubs, static_steps = (s.ints for s in statics)  # type: ignore[union-attr]  # DenseArrayAttr, checked above
+    args = op.regions[0].blocks[0].args
+    ivs, out_args = args[: len(args) - len(outs)], args[len(args) - len(outs) :]
+    text = f"scf.forall ({p.values(ivs)})"
+    if _all_equal(static_lbs, lbs, 0) and _all_equal(static_steps, steps, 1):
+        text += " in " + _bound_list(p, static_ubs, ubs)
+    else:
+        text += " = " + _bound_list(p, static_lbs, lbs)
+        text += " to " + _bound_list(p, static_ubs, ubs)
+        text += " step " + _bound_list(p, static_steps, steps)
+    if outs:
+        text += " shared_outs(" + ", ".join(f"{p.value(a)} = {p.value(o)}" for a, o in zip(out_args, outs)) + ")"
+    text += " "
+    if out_args:
+        text += f"-> ({p.types(op.results)}) "
+    text += p.region(op.regions[0], False, bool(op.results))
+    shown = shown_attrs(op, "operandSegmentSizes", *_FORALL_STATICS)
+    return text + p.attr_dict(dict(sorted(shown.items())))
+
+
+def _bound_list(p: Printer, statics: tuple[int, ...], values: list) -> str:
+    it = iter(values)
+    return "(" + ", ".join(p.value(next(it)) if s == K_DYNAMIC else str(s) for s in statics) + ")"
+
+
+def _all_equal(statics: tuple[int, ...], values: list, want: int) -> bool:
+    """Every entry is `want`: a static one, or a value an integer constant
+    op defines (`getConstantIntValue`)."""
+    it = iter(values)
+    for s in statics:
+        if s == K_DYNAMIC:
+            v = next(it, None)
+            if v is None or _constant(v) != want:
+                return False
+        elif s != want:
+            return False
+    return True
+
+
+def _constant(v: Any) -> int | None:
+    owner = v.owner
+    if not isinstance(owner, Operation) or owner.name not in ("arith.constant", "index.constant"):
+        return None
+    value = owner.properties.get("value")
+    return value.value if isinstance(value, IntegerAttr) else None
+
+
+@custom_printer(IN_PARALLEL)
+def _in_parallel(p: Printer, op: Operation) -> str:
+    return IN_PARALLEL + " " + p.region(op.regions[0], False, False) + p.attr_dict(op.attributes)
 
 
 def _arrow_types(p: Printer, op: Operation) -> str:

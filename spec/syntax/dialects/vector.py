@@ -1,7 +1,7 @@
 """The `vector` ops of the subset: `load`, `store`, `print`, `splat`,
 `broadcast`, `bitcast`, `shape_cast`, `type_cast`, `transpose`, `extract`,
 `insert`, `fma`, `reduction`, `outerproduct`, `contract`, `constant_mask`,
-`create_mask`, `gather`, `compressstore`, `transfer_read` and
+`create_mask`, `gather`, `compressstore`, `from_elements`, `transfer_read` and
 `transfer_write`: the builder rules of their custom forms and the printers.
 
 The builders make the op mlir-opt-19's parsers make: a type the form
@@ -23,6 +23,7 @@ The ops' own checks are `spec.syntax.vector_verifiers`.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from lark import Token
@@ -68,7 +69,7 @@ KEYWORD_FIRST: frozenset[str] = frozenset()
 from the children the callback sees."""
 
 NAME_FIRST: frozenset[str] = frozenset(
-    "vector_splat_op vector_transfer_read_op vector_transfer_write_op vector_extract_op vector_insert_op "
+    "vector_splat_op vector_from_elements_op vector_transfer_read_op vector_transfer_write_op vector_extract_op vector_insert_op "
     "vector_cast_op vector_load_op vector_print_op vector_store_op vector_transpose_op vector_fma_op "
     "vector_compressstore_op vector_gather_op vector_constant_mask_op vector_create_mask_op vector_reduction_op "
     "vector_outerproduct_op vector_contract_op".split()
@@ -77,6 +78,7 @@ NAME_FIRST: frozenset[str] = frozenset(
 
 KEYWORDS: dict[str, str] = {
     "vector_splat_kw": "VECTOR_SPLAT_KW",
+    "vector_from_elements_kw": "VECTOR_FROM_ELEMENTS_KW",
     "vector_transfer_read_kw": "VECTOR_TRANSFER_READ_KW",
     "vector_transfer_write_kw": "VECTOR_TRANSFER_WRITE_KW",
     "vector_extract_kw": "VECTOR_EXTRACT_KW",
@@ -146,6 +148,23 @@ class VectorRules(BuilderBase):
         attrs, (_, v, t) = self._rest(items)
         t = self._typed_kind(t, name, "vector")
         return self._custom_op(name, meta, [self.typed(v, t.vector.element)], [t], attrs)  # type: ignore[union-attr]  # a vector: checked just above
+
+    def vector_from_elements_op(self, meta: Any, items: list) -> PartialOp:
+        """`vector.from_elements %a, ... : vector<...>`: one operand per
+        element, typed from the result (`TypesMatchWith`)."""
+        name = str(items[0])
+        uses = items[1] or []
+        attrs = items[2] if isinstance(items[2], dict) else None
+        t = self._typed_kind(items[-1], name, "vector")
+        shape = t.vector
+        count = math.prod(shape.sizes) if shape is not None else 0
+        if len(uses) != count:
+            where = uses[0].loc if uses else self.tok_loc(items[-1])
+            raise DiagnosticError(
+                error(where, f"custom op '{name}' {len(uses)} operands present, but expected {count}")
+            )
+        element = shape.element if shape is not None else t
+        return self._custom_op(name, meta, [self.typed(u, element) for u in uses], [t], attrs)
 
     def vector_load_op(self, meta: Any, items: list) -> PartialOp:
         base, idx = items[1], items[2] or []
@@ -473,6 +492,11 @@ class VectorRules(BuilderBase):
 
 
 _left = shown_attrs
+
+
+@custom_printer("vector.from_elements")
+def _from_elements(p: Printer, op: Operation) -> str:
+    return f"vector.from_elements {p.values(op.operands)}{p.attr_dict(_left(op))} : {op.results[0].type}"
 
 
 @custom_printer("vector.splat")
