@@ -16,7 +16,11 @@ OPS = registry.known_ops()
 
 def test_loops_are_the_ops_whose_regions_run_repeatedly() -> None:
     repeated = {n for n in OPS if registry.region_flow(n) in ("counted", "while", "parallel")}
-    assert repeated == {n for n in OPS if registry.is_loop(n)}
+    loops = {n for n in OPS if registry.is_loop(n)}
+    # `scf.forall` is read and printed, but no tool follows its regions:
+    # GPU or effectful work inside it makes the verifier answer unknown.
+    assert loops - repeated == {"scf.forall"}
+    assert repeated <= loops
     assert {"scf.for", "affine.for"} <= {n for n in OPS if registry.is_counted_loop(n)}
 
 
@@ -101,5 +105,5 @@ def test_single_block_regions_are_region_ops() -> None:
     for n in OPS:
         names = registry.lookup(n).single_block_regions
         if names:
-            assert registry.region_flow(n) or registry.begins_thread(n), n
+            assert registry.region_flow(n) or registry.begins_thread(n) or registry.is_loop(n), n
             assert all(r.rstrip("?") for r in names), n
