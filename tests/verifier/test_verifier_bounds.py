@@ -13,9 +13,32 @@ from pathlib import Path
 
 from tests.support.rewrites import LAUNCH, module
 
-# An `scf.while` carrying a token: neither the loop lemma nor the induction
-# on iterations covers it, so its proof is the unrolled one, bounded.
+# An `scf.parallel` whose body waits on a token from outside: its
+# iterations run in any order, which neither the loop lemma (a token
+# crosses the loop) nor the induction on iterations covers, so its proof
+# is the unrolled one, bounded.
 LOOP = module(
+    """  func.func @f(%m: memref<4xf32>, %n: index, %p: i1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a0 = gpu.wait async
+    scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+      %x = gpu.launch_func async [%a0] """
+    + LAUNCH
+    + """
+      gpu.wait [%x]
+      scf.reduce
+    }
+    call @consume(%m) : (memref<4xf32>) -> ()
+    return
+  }
+"""
+)
+
+
+# An `scf.while` carrying a token from one iteration to the next: right as
+# written, proved for every trip count by induction on its iterations.
+CARRIED = module(
     """  func.func @f(%m: memref<4xf32>, %n: index, %p: i1) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -80,16 +103,19 @@ def test_a_bounded_proof_has_its_own_verdict_and_exit_code(tmp_path: Path) -> No
 
 
 def test_a_bounded_proof_at_unroll_1_misses_a_two_iteration_race(tmp_path: Path) -> None:
-    """At `--unroll 1` a race between iterations 1 and 2 is out of reach:
-    the verdict must not be `verified` (exit 0) but `bounded`; at the
-    default bound the race is refuted."""
-    wrong = LOOP.replace("%x = gpu.launch_func async [%a1]", "%x = gpu.launch_func async []")
+    """At `--unroll 1` a race between iterations 1 and 2 is out of reach
+    and the induction's step refutes the rewrite: the verdict must not be
+    `verified` (exit 0) but `bounded`; at the default bound the race is
+    refuted. The input itself is verified for every trip count."""
+    wrong = CARRIED.replace("%x = gpu.launch_func async [%a1]", "%x = gpu.launch_func async []")
     out = tmp_path / "out.mlir"
     out.write_text(wrong)
-    r = verifier(tmp_path, LOOP, "--after", str(out), "--unroll", "1")
+    r = verifier(tmp_path, CARRIED, "--after", str(out), "--unroll", "1")
     assert r.returncode == 4 and "verdict: bounded" in r.stdout, r.stdout
-    r = verifier(tmp_path, LOOP, "--after", str(out))
+    r = verifier(tmp_path, CARRIED, "--after", str(out))
     assert r.returncode == 1, r.stdout
+    r = verifier(tmp_path, CARRIED, "--unroll", "1")
+    assert r.returncode == 0 and "by induction on iterations (scf.while" in r.stdout, r.stdout
 
 
 def test_require_unbounded_makes_a_bounded_verdict_unknown(tmp_path: Path) -> None:
