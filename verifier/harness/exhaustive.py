@@ -192,6 +192,8 @@ class RefimplRunner:
                 )
                 continue
             out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs, paths))
+            _release(module_in)
+            _release(result.module)
         return out
 
     def _modules(self, p: Program) -> tuple[Operation, Operation]:
@@ -206,6 +208,24 @@ class RefimplRunner:
 
     def label(self) -> str:
         return f"refimpl --mode {self.mode} (in-process)"
+
+
+def _release(module: Operation) -> None:
+    """Unlink a checked module's parent and owner links, so that reference
+    counting frees it at once. Its links make every op, block and value a
+    cycle; left to the cyclic collector, a run's garbage cost more to
+    collect (the collector walks it, and what is alive, several times) than
+    making it."""
+    for op in module.walk():
+        op.parent = None
+        for v in op.results:
+            v.owner = None
+        for region in op.regions:
+            region.parent = None
+            for block in region.blocks:
+                block.parent = None
+                for arg in block.args:
+                    arg.owner = None
 
 
 SHARED_PROOFS = ProvedQueries(20_000)

@@ -43,6 +43,7 @@ _F32 = shared_type(Type("f32"))
 _VALUE_TYPES = {"token": shared_type(Type(f"!async.value<{GTOK}>")), "f32": shared_type(Type("!async.value<f32>"))}
 _AWAITED = {"token": _GPU_TOKEN, "f32": _F32}
 
+_new_tuple = tuple.__new__
 _LAUNCH = "gpu.launch_func"
 _KERNEL = SymbolRefAttr("kernels", ("k0",))
 _CALLEE = SymbolRefAttr("use", ())
@@ -66,7 +67,8 @@ class _Builder:
     label: int = 1
 
     def loc(self, line: int, col: int) -> Location:
-        return Location(self.file, line, col)
+        # Without the named tuple's Python-level `__new__`, as unpickling makes them.
+        return _new_tuple(Location, (self.file, line, col))
 
     def op(
         self,
