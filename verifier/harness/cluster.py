@@ -65,6 +65,24 @@ def _chunks(work: Iterable[Program], chunk: int) -> Iterator[list[tuple[str, int
         yield out
 
 
+def connect(stack: ExitStack, address: str | None, workers: int | None) -> tuple[Any, int]:
+    """A `distributed.Client` to the scheduler at `address`, or to a local
+    cluster of `workers` single-threaded processes (default: one per core),
+    closed with `stack`; and how many workers it has now (at least 1)."""
+    from distributed import Client, LocalCluster
+
+    if address:
+        client = stack.enter_context(Client(address))
+    else:
+        cluster = stack.enter_context(
+            LocalCluster(
+                n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+        )
+        client = stack.enter_context(Client(cluster))
+    return client, max(1, len(client.scheduler_info().get("workers", {})))
+
+
 def run_on_cluster(
     runner: Any, work: Iterable[Program], address: str | None = None, workers: int | None = None,
     chunk: int = CHUNK, client: Any = None,
@@ -74,22 +92,11 @@ def run_on_cluster(
     workers finish them. `client`, a connected `distributed.Client`, is
     used as it is (tests); else one to `address`, or to a local cluster of
     `workers` processes (default: the cores)."""
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import as_completed
 
     with ExitStack() as stack:
         if client is None:
-            if address:
-                client = stack.enter_context(Client(address))
-            else:
-                cluster = stack.enter_context(
-                    LocalCluster(
-                        n_workers=workers or os.cpu_count() or 1,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=None,
-                    )
-                )
-                client = stack.enter_context(Client(cluster))
+            client, _ = connect(stack, address, workers)
         pending = _chunks(work, chunk)
         running = as_completed()
 
