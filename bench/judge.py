@@ -3,7 +3,7 @@
     python bench/judge.py --pairs 10000 [--seed S] [--without OPTION ...]
                           [--sources identity,refimpl,...] [--bound B] [--steps N]
                           [--examples K] [--show-undecided K] [--time-budget S]
-                          [--jobs J] [--cluster [ADDRESS]]
+                          [--pair-seconds S] [--jobs J] [--cluster [ADDRESS]]
 
 Draws `--pairs` (program, rewrite) pairs with `verifier.harness.judge_pairs.pairs`
 (a seeded Hypothesis run, so the same seed draws the same pairs), checks each
@@ -74,23 +74,25 @@ def _group(row: Row) -> str:
     return f"{row.pair.source} / {edits} / {','.join(kinds) or row.judgement}"
 
 
-def judge_one(pair: Pair, bound: int | None, steps: int | None) -> tuple[Row, float]:
+def judge_one(pair: Pair, bound: int | None, steps: int | None, seconds: float = PAIR_SECONDS) -> tuple[Row, float]:
     """One pair judged, as a row, with the CPU seconds it took; over
-    `PAIR_SECONDS` it is a `timeout` row, and an exception a `crash` row."""
+    `seconds` (wall clock) it is a `timeout` row, and an exception a `crash` row."""
     started = time.process_time()
     try:
-        with _deadline(PAIR_SECONDS):
+        with _deadline(seconds):
             row = evaluate(pair, bound, steps)
     except _Slow:
-        row = Row(pair, Failure.TIMEOUT, "-", detail=f"over {PAIR_SECONDS} s")
+        row = Row(pair, Failure.TIMEOUT, "-", detail=f"over {seconds:g} s")
     except Exception as exc:
         row = Row(pair, "crash", "-", detail=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()[-1500:]}")
     return row, time.process_time() - started
 
 
-def judge_chunk(chunk: list[Pair], bound: int | None, steps: int | None) -> list[tuple[Row, float]]:
+def judge_chunk(
+    chunk: list[Pair], bound: int | None, steps: int | None, seconds: float = PAIR_SECONDS
+) -> list[tuple[Row, float]]:
     """On a worker (`--jobs`, `--cluster`): `judge_one` of each pair of a chunk, in order."""
-    return [judge_one(pair, bound, steps) for pair in chunk]
+    return [judge_one(pair, bound, steps, seconds) for pair in chunk]
 
 
 @contextlib.contextmanager
@@ -216,8 +218,9 @@ def _keep_smallest(rows: list[Row], r: Row, k: int, size: Callable[[Row], int]) 
 
 
 def judged(
-    drawn: Iterable[Pair], bound: int | None, steps: int | None, jobs: int, cluster: str | None
-) -> Iterator[tuple[Row, float]]:
+    drawn: Iterable[Pair], bound: int | None, steps: int | None, jobs: int, cluster: str | None,
+    seconds: float = PAIR_SECONDS,
+) -> Iterator[tuple[Row, float]]:  # fmt: skip
     """`judge_one` of each pair, in the order drawn: here (one job, no
     cluster), in `jobs` forked processes, or on a Dask cluster (`cluster`:
     a scheduler's address, "" for a local one). Pairs go out in chunks of
@@ -225,7 +228,7 @@ def judged(
     drawn only as far ahead as the workers are."""
     if jobs <= 1 and cluster is None:
         for pair in drawn:
-            yield judge_one(pair, bound, steps)
+            yield judge_one(pair, bound, steps, seconds)
         return
     chunks = _chunks(drawn, CHUNK)
     with contextlib.ExitStack() as stack:
@@ -235,7 +238,7 @@ def judged(
             client, workers = connect(stack, cluster or None, jobs if jobs > 1 else None)
 
             def submit(chunk: list[Pair]) -> Callable[[], list[tuple[Row, float]]]:
-                fut = client.submit(judge_chunk, chunk, bound, steps, pure=False)
+                fut = client.submit(judge_chunk, chunk, bound, steps, seconds, pure=False)
                 return fut.result
         else:
             import multiprocessing
@@ -244,7 +247,7 @@ def judged(
             workers = jobs
 
             def submit(chunk: list[Pair]) -> Callable[[], list[tuple[Row, float]]]:
-                return pool.apply_async(judge_chunk, (chunk, bound, steps)).get
+                return pool.apply_async(judge_chunk, (chunk, bound, steps, seconds)).get
 
         pending: collections.deque[Callable[[], list[tuple[Row, float]]]] = collections.deque()
         for chunk in chunks:
@@ -333,6 +336,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--time-budget", type=float, default=None, help="seconds; then stop judging (the table covers the pairs judged)"
     )
+    p.add_argument(
+        "--pair-seconds", type=float, default=PAIR_SECONDS,
+        help=f"wall-clock seconds a pair may take before it counts as `timeout` (default {PAIR_SECONDS})",
+    )  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="worker processes judging pairs (default 1: this one)")
     p.add_argument(
         "--cluster", nargs="?", const="", metavar="ADDRESS",
@@ -354,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.time_budget is not None and time.time() - t0 > args.time_budget
 
     stream = drawn_pairs(args.pairs, args.seed, options, args.sources.split(","), spent)
-    for row, cpu in judged(stream, args.bound, args.steps, args.jobs, args.cluster):
+    for row, cpu in judged(stream, args.bound, args.steps, args.jobs, args.cluster, args.pair_seconds):
         tallies.add(row, cpu, t0)
     table = tallies.table
     verdicts = sorted({v for v, _ in table}, key=str)

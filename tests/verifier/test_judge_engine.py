@@ -22,7 +22,10 @@ import pytest
 from verifier.harness.cluster import available
 
 ROOT = Path(__file__).resolve().parents[2]
-ARGS = ["--pairs", "10", "--seed", "5", "--sources", "identity,refimpl"]
+ARGS = ["--pairs", "10", "--seed", "5", "--sources", "identity,refimpl", "--pair-seconds", "600"]
+"""Small pairs, and a time limit far past what they take on a loaded
+machine: a pair stopped by the wall clock in one run and not in another
+would be a difference of load, not of where the pairs ran."""
 
 
 def _judge_script() -> ModuleType:
