@@ -301,7 +301,14 @@ def drawn_pairs(
         try:
             one()
         finally:
-            handoff.put(None)
+            # The end of the stream, unless the reader has gone (a blocking
+            # put would then wait for ever on a full queue).
+            while not quit_.is_set():
+                try:
+                    handoff.put(None, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
 
     thread = threading.Thread(target=draw, daemon=True)
     thread.start()
