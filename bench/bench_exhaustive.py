@@ -17,7 +17,12 @@ side by side.
     python bench/bench_exhaustive.py [--sizes 1,2,3] [--size4] [--repeat 3] [--results]
 
 `--results` also streams every program's line to a results file (in a
-temporary directory), which is how long runs are made.
+temporary directory), which is how long runs are made. For sizes up to
+`--plain-up-to` (default 3) it also runs `--plain` once, the path the
+run's shortcuts are checked against (each program parsed twice, no Z3
+answer shared across programs), and reports its CPU per program, the ratio
+of the two in the same run, and whether the verdict counts per size are
+the same.
 """
 
 from __future__ import annotations
@@ -59,9 +64,10 @@ run_tool(measured, io_failure=2)
 """
 
 
-def run_once(size: int, mode: str, results: bool) -> dict:
+def run_once(size: int, mode: str, results: bool, plain: bool = False) -> dict:
     """One exhaustive run of 1..`size` ops in a fresh interpreter: its CPU, wall time, RSS and summary."""
     flags = ["--alphabet", "whole", "--max-size", str(size), "--mode", mode, "--format", "json"]
+    flags += ["--plain"] if plain else []
     with tempfile.TemporaryDirectory() as tmp:
         if results:
             flags += ["--results", str(Path(tmp) / "r.jsonl")]
@@ -110,6 +116,11 @@ def commit() -> str:
     return rev + ("+dirty" if dirty else "")
 
 
+def _counts(summary: dict) -> dict:
+    """Verdict counts per size of a run's JSON summary (its times left out)."""
+    return {size: {k: v for k, v in row.items() if k != "time_s"} for size, row in summary["sizes"].items()}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1,2,3", help="largest sizes to run, comma-separated (default 1,2,3)")
@@ -118,6 +129,10 @@ def main() -> int:
     ap.add_argument("--mode", default="reference", choices=["reference", "mlir19", "seed"])
     ap.add_argument("--results", action="store_true", help="stream each program's line to a --results file too")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
+    ap.add_argument(
+        "--plain-up-to", type=int, default=3, metavar="K",
+        help="also run `--plain` (the reference the shortcuts are measured against) once for sizes up to K (default 3; 0: never)",
+    )  # fmt: skip
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",") if x]
     if args.size4 and 4 not in sizes:
@@ -129,9 +144,10 @@ def main() -> int:
     print(f"run:     python -m verifier exhaustive --alphabet whole --max-size K --mode {args.mode}"
           f"{' --results FILE' if args.results else ''} (in-process), one fresh process per run\n")  # fmt: skip
     print(
-        "| K | programs | CPU/program (ms, median) | CPU runs (s) | wall (s, median) | peak RSS (MiB) | RSS before run (MiB) | verified | exit |"
+        "| K | programs | CPU/program (ms, median) | CPU runs (s) | wall (s, median) | peak RSS (MiB) | RSS before run (MiB) | verified | exit "
+        "| `--plain` CPU/program (ms) | plain / this | `--plain` peak RSS (MiB) | same verdicts |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = []
     for k in sizes:
         runs = [run_once(k, args.mode, args.results) for _ in range(max(1, args.repeat))]
@@ -148,11 +164,22 @@ def main() -> int:
             "verified": int(runs[0]["summary"]["totals"]["verified"]),
             "exit": sorted({r["code"] for r in runs}),
         }
+        plain = ""
+        if k <= args.plain_up_to:
+            ref = run_once(k, args.mode, args.results, plain=True)
+            row["plain_cpu_ms_per_program"] = 1000 * ref["cpu_s"] / n
+            row["plain_peak_rss_mib"] = ref["rss_peak_kib"] / 1024
+            # The per-size verdict counts of both runs (the per-program comparison is a test's).
+            row["same_verdicts"] = _counts(ref["summary"]) == _counts(runs[0]["summary"])
+            plain = (
+                f" {row['plain_cpu_ms_per_program']:.3f} | {row['plain_cpu_ms_per_program'] / row['cpu_ms_per_program']:.2f}"
+                f" | {row['plain_peak_rss_mib']:.1f} | {'yes' if row['same_verdicts'] else 'NO'} |"
+            )
         rows.append(row)
         print(
             f"| {k} | {n} | {row['cpu_ms_per_program']:.3f} | {', '.join(f'{c:.2f}' for c in row['cpu_s'])} "
             f"| {row['wall_s']:.2f} | {row['peak_rss_mib']:.1f} | {row['rss_before_mib']:.1f} | {row['verified']} "
-            f"| {','.join(map(str, row['exit']))} |",
+            f"| {','.join(map(str, row['exit']))} |{plain or ' | | | |'}",
             flush=True,
         )
     if args.json:

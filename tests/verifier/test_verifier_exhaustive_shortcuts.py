@@ -1,10 +1,13 @@
 """The exhaustive run's shortcuts change no verdict.
 
-For the reference and the seed (which has bugs): a program parsed once and copied by pickling for the refimpl, and Z3
-answers of guarded queries shared across programs
-(`exhaustive.SHARED_PROOFS`, given to each check as `CheckOptions.proofs`), against the plain path (`--plain`:
-parsed twice, every query asked afresh): the same verdict, signature,
-message and text for every program of `whole` up to size 2.
+For the reference and the seed (which has bugs): a program's IR built
+from its ops instead of parsed (`program_ir`), and Z3's answers shared
+across programs (guarded queries in `exhaustive.SHARED_PROOFS`, given to
+each check as `CheckOptions.proofs`; one-path queries in
+`SHARED_PATH_PROOFS`, as `CheckOptions.path_proofs`), against the plain
+path (`--plain`: parsed twice, every query asked afresh): the same
+verdict, signature, message and text for every program of `whole` up to
+size 2, and (slow) up to size 3 for the reference.
 """
 
 from __future__ import annotations
@@ -21,20 +24,23 @@ from verifier.programs.enumeration import WHOLE, batched, programs_up_to
 from verifier.smt.solver import ProvedQueries
 
 SHARED = exhaustive.SHARED_PROOFS
+PATHS = exhaustive.SHARED_PATH_PROOFS
 
 
 @pytest.fixture
 def fresh_caches() -> Iterator[None]:
-    SHARED.clear()
-    SHARED.hits = 0
+    for table in (SHARED, PATHS):
+        table.clear()
+        table.hits = 0
     yield
     SHARED.clear()
+    PATHS.clear()
 
 
-def _run(mode: str, plain: bool) -> dict[str, tuple[str, str, str, str]]:
+def _run(mode: str, plain: bool, size: int = 2) -> dict[str, tuple[str, str, str, str]]:
     runner = RefimplRunner(mode, 10_000, plain)
     out: dict[str, tuple[str, str, str, str]] = {}
-    for batch in batched(programs_up_to(WHOLE, 2), 64):
+    for batch in batched(programs_up_to(WHOLE, size), 64):
         r: Result
         for r in runner.run(batch):
             out[r.id] = (r.verdict, r.signature, r.detail, r.text)
@@ -44,16 +50,24 @@ def _run(mode: str, plain: bool) -> dict[str, tuple[str, str, str, str]]:
 @pytest.mark.parametrize("mode", ["reference", "seed"])
 def test_shortcuts_agree_with_the_plain_path(fresh_caches: None, mode: str) -> None:
     plain = _run(mode, True)
-    assert SHARED.hits == 0 and len(SHARED) == 0
-    hits = SHARED.hits
+    assert SHARED.hits == 0 and len(SHARED) == 0 and PATHS.hits == 0 and len(PATHS) == 0
     fast = _run(mode, False)
-    # The shortcut is taken, not just allowed.
-    assert SHARED.hits > hits
+    # The shortcuts are taken, not just allowed.
+    assert SHARED.hits > 0 and PATHS.hits > 0
     assert len(plain) == 411
     assert fast == plain
     # The seed's bugs: the comparison covers refuted programs and their messages too.
     verdicts = {v for v, *_ in plain.values()}
     assert verdicts >= ({"verified", "bounded", "refuted"} if mode == "seed" else {"verified", "bounded"})
+
+
+@pytest.mark.slow
+def test_shortcuts_agree_with_the_plain_path_to_size_3(fresh_caches: None) -> None:
+    plain = _run("reference", True, 3)
+    fast = _run("reference", False, 3)
+    assert len(plain) == 13_952
+    assert fast == plain
+    assert {v for v, *_ in plain.values()} == {"verified", "bounded"}
 
 
 def test_only_the_runs_checks_share_proofs(fresh_caches: None) -> None:

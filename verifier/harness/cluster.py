@@ -2,15 +2,15 @@
 
 The driver enumerates the programs (as the in-process run does, skipping
 those a resumed `--results` file holds) and hands them out in chunks of
-`CHUNK` (id, size and text each: enumerating costs some 20 microseconds a
-program, checking a hundred times more), never more than `WINDOW` chunks
-per worker ahead, so that its memory stays flat. Each worker runs its
-chunks in-process with the same runner as `--jobs` (`RefimplRunner`, or
-`CommandRunner` for `--impl`), so its verdicts are the in-process run's;
-the driver merges the results into one summary and one `--results`
-stream. A chunk whose worker is lost is run again by the scheduler
-(Dask's own retry of the tasks of a dead worker; `RETRIES` more for a
-chunk that raised).
+`CHUNK` (each program with its ops and text: enumerating costs some 20
+microseconds a program, checking tens of times more), never more than
+`WINDOW` chunks per worker ahead, so that its memory stays flat. Each
+worker runs its chunks in-process with the same runner as `--jobs`
+(`RefimplRunner`, or `CommandRunner` for `--impl`), so its verdicts are
+the in-process run's; the driver merges the results into one summary and
+one `--results` stream. A chunk whose worker is lost is run again by the
+scheduler (Dask's own retry of the tasks of a dead worker; `RETRIES` more
+for a chunk that raised).
 
 `ADDRESS` is a running scheduler (`tcp://host:8786`); without one a local
 cluster is started with one single-threaded worker process per core (or
@@ -37,10 +37,11 @@ RETRIES = 2
 """Extra runs of a chunk that raised (a lost worker's chunks are rerun by the scheduler anyway)."""
 
 
-def run_chunk(runner: Any, chunk: list[tuple[str, int, str]]) -> list:
-    """On a worker: the results of a chunk's programs, given as (id, size, text)."""
+def run_chunk(runner: Any, chunk: list[Program]) -> list:
+    """On a worker: the results of a chunk's programs (each with its ops, so
+    that the refimpl runner builds its IR rather than parsing it)."""
     results = []
-    for batch in batched((Program(pid, size, (), text) for pid, size, text in chunk), 64):
+    for batch in batched(chunk, 64):
         results.extend(runner.run(batch))
     return results
 
@@ -54,15 +55,33 @@ def available() -> bool:
     return True
 
 
-def _chunks(work: Iterable[Program], chunk: int) -> Iterator[list[tuple[str, int, str]]]:
-    out: list[tuple[str, int, str]] = []
+def _chunks(work: Iterable[Program], chunk: int) -> Iterator[list[Program]]:
+    out: list[Program] = []
     for p in work:
-        out.append((p.id, p.size, p.text))
+        out.append(p)
         if len(out) == chunk:
             yield out
             out = []
     if out:
         yield out
+
+
+def connect(stack: ExitStack, address: str | None, workers: int | None) -> tuple[Any, int]:
+    """A `distributed.Client` to the scheduler at `address`, or to a local
+    cluster of `workers` single-threaded processes (default: one per core),
+    closed with `stack`; and how many workers it has now (at least 1)."""
+    from distributed import Client, LocalCluster
+
+    if address:
+        client = stack.enter_context(Client(address))
+    else:
+        cluster = stack.enter_context(
+            LocalCluster(
+                n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+        )
+        client = stack.enter_context(Client(cluster))
+    return client, max(1, len(client.scheduler_info().get("workers", {})))
 
 
 def run_on_cluster(
@@ -74,22 +93,11 @@ def run_on_cluster(
     workers finish them. `client`, a connected `distributed.Client`, is
     used as it is (tests); else one to `address`, or to a local cluster of
     `workers` processes (default: the cores)."""
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import as_completed
 
     with ExitStack() as stack:
         if client is None:
-            if address:
-                client = stack.enter_context(Client(address))
-            else:
-                cluster = stack.enter_context(
-                    LocalCluster(
-                        n_workers=workers or os.cpu_count() or 1,
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=None,
-                    )
-                )
-                client = stack.enter_context(Client(cluster))
+            client, _ = connect(stack, address, workers)
         pending = _chunks(work, chunk)
         running = as_completed()
 

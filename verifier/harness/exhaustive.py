@@ -5,12 +5,15 @@ Every program of `verifier.programs.enumeration` up to `--max-size` (over one
 `verifier.check`, all in-process and in batches, so a small program costs
 milliseconds, not a process:
 
-- the refimpl (`--mode M`, no `--impl`): parsed once, rewritten in-process
-  on a pickled copy (`verifier.harness.reference_impl`, the one module of the
-  verifier that imports the refimpl) and the rewritten IR handed to
-  `check` as it is (no printing, no second parse; `--plain` parses twice
+- the refimpl (`--mode M`, no `--impl`): the program's IR built from the
+  enumerator's ops (`verifier.programs.program_ir`: what parsing its text
+  gives, without parsing), twice, one copy rewritten in-process
+  (`verifier.harness.reference_impl`, the one module of the verifier that
+  imports the refimpl) and the rewritten IR handed to `check` as it is (no
+  printing, no parse); Z3's `unsat` answers are shared across programs
+  (`SHARED_PROOFS`, `SHARED_PATH_PROOFS`). `--plain` parses the text twice
   and shares no Z3 answer across programs: the path these shortcuts are
-  checked against);
+  checked against;
 - an external command (`--impl CMD`): `--impl-batch` programs (default 100)
   are joined with `// -----` lines into one file and run as
   `CMD --split-input-file FILE`, the way mlir-opt takes many modules; the
@@ -77,6 +80,7 @@ from verifier.harness.external import IMPL_TIMEOUT_S, run_impl
 from verifier.harness.gate import Failure
 from verifier.output.progress import Progress
 from verifier.programs.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
+from verifier.programs.program_ir import program_ir
 from verifier.proof.budget import default_seconds
 from verifier.smt.solver import ProvedQueries, Status
 
@@ -129,13 +133,16 @@ def _judge(
     t0: float,
     timeout_ms: int,
     proofs: ProvedQueries | None = None,
+    path_proofs: ProvedQueries | None = None,
 ) -> Result:
     import verifier
 
     # Each program within `python -m verifier check`'s default budget: one
     # that would hold the run for long is `unknown`, not a hang.
     budget_s = default_seconds(module_in)
-    report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s, proofs=proofs)
+    report = verifier.check(
+        module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s, proofs=proofs, path_proofs=path_proofs
+    )
     verdict = report.verdict
     sig, msg = signature(report) if verdict == "refuted" else ("", "")
     if verdict in ("unknown", "inconsistent"):
@@ -154,12 +161,13 @@ def _failed(p: Program, verdict: Failure, detail: str, t0: float) -> Result:
 class RefimplRunner:
     """The refimpl in `mode`, called in-process (`verifier.harness.reference_impl`).
 
-    Each program is parsed once; the refimpl rewrites a copy made by
-    pickling the parsed module (a third of a parse's cost, and the same IR:
-    `spec.syntax.parse_many` hands IR over the same way), and every check
-    takes the guarded queries proved before in this process as proved
-    (`SHARED_PROOFS`). `plain` parses twice instead and shares no Z3 answer
-    across programs: the path the shortcuts are checked against."""
+    Each program's IR is built twice from its ops (`program_ir`, the IR its
+    text parses to, at a tenth of a parse's cost), once for the check and
+    once for the refimpl to rewrite; a program known only by its text is
+    parsed once and copied by pickling. Every check takes the queries proved
+    before in this process as proved (`SHARED_PROOFS`,
+    `SHARED_PATH_PROOFS`). `plain` parses twice instead and shares no Z3
+    answer across programs: the path the shortcuts are checked against."""
 
     mode: str
     timeout_ms: int
@@ -167,14 +175,11 @@ class RefimplRunner:
 
     def run(self, batch: list[Program]) -> list[Result]:
         proofs = None if self.plain else SHARED_PROOFS
+        paths = None if self.plain else SHARED_PATH_PROOFS
         out = []
         for p in batch:
             t0 = time.perf_counter()
-            module_in = parse_module(p.text, "<input>")
-            if self.plain:
-                copy = parse_module(p.text, "<input>")
-            else:
-                copy = pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
+            module_in, copy = self._modules(p)
             result = reference_impl.rewrite(copy, self.mode)
             if not result.ok:
                 out.append(
@@ -186,24 +191,65 @@ class RefimplRunner:
                     )
                 )
                 continue
-            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs))
+            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs, paths))
+            _release(module_in)
+            _release(result.module)
         return out
+
+    def _modules(self, p: Program) -> tuple[Operation, Operation]:
+        """The program's IR twice: for the check, and for the refimpl to rewrite."""
+        if self.plain:
+            return parse_module(p.text, "<input>"), parse_module(p.text, "<input>")
+        built, copy = program_ir(p, "<input>"), program_ir(p, "<input>")
+        if built is not None and copy is not None:
+            return built, copy
+        module_in = parse_module(p.text, "<input>")
+        return module_in, pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
 
     def label(self) -> str:
         return f"refimpl --mode {self.mode} (in-process)"
 
 
-SHARED_PROOFS = ProvedQueries(20_000)
+def _release(module: Operation) -> None:
+    """Unlink a checked module's parent and owner links, so that reference
+    counting frees it at once. Its links make every op, block and value a
+    cycle; left to the cyclic collector, a run's garbage cost more to
+    collect (the collector walks it, and what is alive, several times) than
+    making it."""
+    for op in module.walk():
+        op.parent = None
+        for v in op.results:
+            v.owner = None
+        for region in op.regions:
+            region.parent = None
+            for block in region.blocks:
+                block.parent = None
+                for arg in block.args:
+                    arg.owner = None
+
+
+SHARED_PROOFS = ProvedQueries(2_000)
 """The guarded queries this process's exhaustive checks have proved, handed
 to every check a `RefimplRunner` runs (not `plain`) as its
 `CheckOptions.proofs`; any other check is given none, so its verdict never
-depends on what the process checked before. 2-3 KB a key over `whole` to
-size 4, so at most some 60 MB; an exhaustive run's programs come in an
-order where equal queries are near each other. A cache of Z3's `unsat`
+depends on what the process checked before. An exhaustive run's programs
+come in an order where equal queries are near each other, so a small table
+keeps nearly every hit: over the first 26,000 programs of size 4 of
+`whole`, 500 keys answer 14,984 queries where 20,000 keys answer 15,221.
+About 3 KB a key there, so a few MB: what keeps a run's memory flat (with
+20,000 keys it grew by some 90 MB over `whole` to size 4, the table
+filling). A cache of Z3's `unsat`
 answers: a query found here is one Z3 proved, so an answer it gives is the
 one Z3 gives, short of a query Z3 would now give up on (its timeout, the
 run's budget), which stays proved. Within one function's check,
 straight-line queries are shared either way (`FunctionRun.proved`)."""
+
+SHARED_PATH_PROOFS = ProvedQueries(20_000)
+"""The same for the one-path (straight-line) queries (`encode.Query`),
+handed to the checks as `CheckOptions.path_proofs`: a small program's
+queries are a handful of shapes (over `whole` to size 3, the 10,413 asked
+are one: a single edge from the first event to the second), so Z3 is
+asked about them once per process."""
 
 
 @dataclass(frozen=True)

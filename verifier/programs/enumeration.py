@@ -233,6 +233,12 @@ class Program:
     size: int
     body: tuple[Op, ...] = field(repr=False)
     text: str = field(repr=False)
+    ret: str = field(default="", repr=False)
+    """The returned token ("" for a plain `return`)."""
+    arguments: tuple[int, int, bool] | None = field(default=None, repr=False)
+    """Buffers and conditions used, and whether the token argument is: with
+    `body` and `ret`, what `render` made `text` of (None: only the text is
+    known, as for a program read back from elsewhere)."""
 
 
 # ---------------------------------------------------------------- choices
@@ -439,7 +445,9 @@ def programs(a: Alphabet, size: int) -> Iterator[Program]:
     """Every program of exactly `size` ops over `a`, once up to renaming, in
     a fixed order (ids `SIZE-0`, `SIZE-1`, ...)."""
     for i, (body, ret, s) in enumerate(_bodies(a, size, True)):
-        yield Program(f"{size}-{i}", size, body, render(body, ret, s.nbuf, s.ncond, s.targ))
+        yield Program(
+            f"{size}-{i}", size, body, render(body, ret, s.nbuf, s.ncond, s.targ), ret, (s.nbuf, s.ncond, s.targ)
+        )
 
 
 def programs_up_to(a: Alphabet, max_size: int, min_size: int = 1) -> Iterator[Program]:

@@ -235,6 +235,8 @@ def check_function(
     if problems:
         return FunctionReport(name, Status.REFUTED, violations=tuple(mismatch_violation(m) for m in problems))
     run = FunctionRun(fin, fout, corr, Tally(name, unroll=opts.unroll), opts, budget, timings, LoopLemma(opts.unroll))
+    if opts.path_proofs is not None:
+        run.proved = opts.path_proofs
     try:
         proved = (step or prove)(run)
     except z3.Z3Exception:

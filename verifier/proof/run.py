@@ -78,6 +78,10 @@ class CheckOptions:
     as proved and adds its own to (an exhaustive run shares one table across
     its programs); None: every guarded query asked afresh, so the verdict
     never depends on what was checked before."""
+    path_proofs: ProvedQueries | None = field(default=None, compare=False)
+    """One-path (straight-line) queries proved by earlier checks, taken as
+    proved and added to as `proofs` is (an exhaustive run's table of them);
+    None: each function check starts a table of its own."""
 
     @property
     def solver(self) -> SolverSettings:

@@ -117,7 +117,7 @@ class Prover:
         self.ctx: z3.Context | None = None
         """The Z3 context of the solvers here: None, Z3's main one, except
         after `start_afresh`."""
-        self.solver = self._new_solver()
+        self._solver: z3.Solver | None = None
         self.vars: dict[int, z3.ArithRef] = {}
         self._preds: list[list[int]] | None = None
         self.checks = 0
@@ -128,6 +128,19 @@ class Prover:
         (added by its `Share`)."""
         self.constants: _Constants | None = None
         """The constants `_group_proved` names its slices' nodes with (in `ctx`)."""
+
+    @property
+    def solver(self) -> z3.Solver:
+        """The solver of this prover's queries, made when first asked: most
+        provers of a small function (a region run each) find every query
+        proved before (`proved`) and ask Z3 nothing."""
+        if self._solver is None:
+            self._solver = self._new_solver()
+        return self._solver
+
+    @solver.setter
+    def solver(self, solver: z3.Solver) -> None:
+        self._solver = solver
 
     def _new_solver(self, ctx: z3.Context | None = None) -> z3.Solver:
         return new_solver(self.settings, Logic.DIFFERENCE, ctx or self.ctx)

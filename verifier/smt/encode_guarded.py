@@ -71,6 +71,8 @@ class GuardedProver:
         asked afresh."""
         self._solver: z3.Solver | None = None
         self.timeout_ms = int(settings.timeout_ms)
+        self._timeout_set = self.timeout_ms
+        """The solver's timeout now (`new_solver` sets `timeout_ms`)."""
         self.budget = budget
         """The run's budget: each query's timeout is cut to what is left."""
         self.checks = 0
@@ -265,9 +267,15 @@ class GuardedProver:
 
     def _check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         self.checks += 1
+        solver = self.solver
         if self.budget.seconds is not None:
-            self.solver.set("timeout", self.budget.cap_ms(self.timeout_ms))
-        return self.solver.check(*assumptions)
+            # Set only when the cap changes it: setting a parameter costs
+            # Z3 more than a small query (its solver is rebuilt).
+            cap = self.budget.cap_ms(self.timeout_ms)
+            if cap != self._timeout_set:
+                solver.set("timeout", cap)
+                self._timeout_set = cap
+        return solver.check(*assumptions)
 
     def prove(self, a_in: int, b_in: int, a_out: int, b_out: int, minimise: bool = True) -> ObligationResult:
         """Is `end a` (node `a_out`) before `start b` (node `b_out`) in the
