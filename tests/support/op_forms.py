@@ -8,20 +8,23 @@ that list an op per case (each test file keeps its own cases).
   the text as `-gpu-async-region` does;
 - `waits_before`: how many `gpu.wait`s the rewrite puts before an op;
 - `refusal` and `first_error_19`: our first diagnostic and 19's first error
-  line, in the same `line:col: message` form.
+  line, in the same `line:col: message` form;
+- `printed`, `first_error` and `run19_file`: the same on a file named
+  `in.mlir`, for tests that compare whole printouts and messages.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from refimpl import rewrite
 from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
-from spec.syntax.printing import print_op
+from spec.syntax.printing import join_outputs, print_op
 from tests.mlir_tools import MLIR_OPT_19
 
 
@@ -84,3 +87,25 @@ def first_error_19(text: str) -> str:
     ref = run19(text)
     first = next(line for line in ref.stderr.splitlines() if ": error: " in line)
     return first.removeprefix("<stdin>:").replace(": error: ", ": ", 1)
+
+
+def printed(text: str, generic: bool = False) -> str:
+    """`text` parsed (as `in.mlir`) and printed as `mlir-opt` prints a file."""
+    return join_outputs([print_op(parse_module(text, "in.mlir"), generic=generic)])
+
+
+def first_error(text: str) -> str:
+    """Our first diagnostic on `text` (as `in.mlir`), as `line:col: severity: message`."""
+    with pytest.raises(DiagnosticError) as info:
+        parse_module(text, "in.mlir")
+    d = info.value.diagnostics[0]
+    return f"{d.loc.line}:{d.loc.col}: {d.severity}: {d.message}"
+
+
+def run19_file(text: str, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """mlir-opt-19 with `flags` on `text` written to `tmp_path/in.mlir`, run
+    there (so its messages name `in.mlir`)."""
+    assert MLIR_OPT_19 is not None
+    path = tmp_path / "in.mlir"
+    path.write_text(text)
+    return subprocess.run([MLIR_OPT_19, *flags, path.name], capture_output=True, text=True, cwd=tmp_path, timeout=60)

@@ -13,16 +13,15 @@ with it where it is installed.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from refimpl import rewrite
-from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
-from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+from tests.mlir_tools import needs_mlir19
+from tests.support.op_forms import first_error, printed, run19_file
 
 FUNCS = """async.func @stateful(%x: f32, %m: memref<4xf32>) -> (!async.token, !async.value<f32>) attributes {k = 1} {
   %c0 = arith.constant 0 : index
@@ -210,28 +209,10 @@ GPU_WORK_REWRITTEN = """module attributes {gpu.container_module} {
 """
 
 
-def _printed(text: str, generic: bool = False) -> str:
-    return join_outputs([print_op(parse_module(text, "in.mlir"), generic=generic)])
-
-
-def _first_error(text: str) -> str:
-    with pytest.raises(DiagnosticError) as info:
-        parse_module(text, "in.mlir")
-    d = info.value.diagnostics[0]
-    return f"{d.loc.line}:{d.loc.col}: {d.severity}: {d.message}"
-
-
-def _mlir19(text: str, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    assert MLIR_OPT_19 is not None
-    path = tmp_path / "in.mlir"
-    path.write_text(text)
-    return subprocess.run([MLIR_OPT_19, *flags, path.name], capture_output=True, text=True, cwd=tmp_path, timeout=60)
-
-
 def test_printed_as_19_prints_them() -> None:
-    assert _printed(FUNCS) == FUNCS_PRINTED
-    assert _printed(FUNCS, generic=True).startswith(FUNCS_GENERIC_HEAD)
-    assert _printed(_printed(FUNCS, generic=True)) == FUNCS_PRINTED
+    assert printed(FUNCS) == FUNCS_PRINTED
+    assert printed(FUNCS, generic=True).startswith(FUNCS_GENERIC_HEAD)
+    assert printed(printed(FUNCS, generic=True)) == FUNCS_PRINTED
 
 
 def test_bare_return_and_call_in_an_async_func_are_the_async_ops() -> None:
@@ -245,7 +226,7 @@ def test_bare_return_and_call_in_an_async_func_are_the_async_ops() -> None:
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_refused_with_19s_first_error(name: str) -> None:
     text, expected = REFUSED[name]
-    assert _first_error(text) == expected
+    assert first_error(text) == expected
 
 
 @pytest.mark.parametrize("mode", ["mlir19", "reference", "seed"])
@@ -262,22 +243,22 @@ def test_the_pass_leaves_async_func_bodies_alone(mode: str) -> None:
 @needs_mlir19
 @pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
 def test_printed_as_mlir_opt_19(generic: bool, tmp_path: Path) -> None:
-    run = _mlir19(FUNCS, tmp_path, *(["--mlir-print-op-generic"] if generic else []))
+    run = run19_file(FUNCS, tmp_path, *(["--mlir-print-op-generic"] if generic else []))
     assert run.returncode == 0, run.stderr
-    assert _printed(FUNCS, generic) == run.stdout
+    assert printed(FUNCS, generic) == run.stdout
 
 
 @needs_mlir19
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_expected_error_is_mlir_opt_19s(name: str, tmp_path: Path) -> None:
     text, expected = REFUSED[name]
-    run = _mlir19(text, tmp_path)
+    run = run19_file(text, tmp_path)
     assert run.returncode == 1
     assert run.stderr.splitlines()[0] == f"in.mlir:{expected}"
 
 
 @needs_mlir19
 def test_the_rewrite_is_mlir_opt_19s(tmp_path: Path) -> None:
-    run = _mlir19(GPU_WORK, tmp_path, "-gpu-async-region")
+    run = run19_file(GPU_WORK, tmp_path, "-gpu-async-region")
     assert run.returncode == 0, run.stderr
     assert run.stdout == GPU_WORK_REWRITTEN

@@ -13,16 +13,15 @@ the trailing attr-dict.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from refimpl import rewrite
-from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
-from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+from tests.mlir_tools import needs_mlir19
+from tests.support.op_forms import first_error, printed, run19_file
 
 LOOPS = """func.func @f(%m: memref<16xf32>, %n: index, %x: f32) {
   %c0 = arith.constant 0 : index
@@ -247,42 +246,24 @@ GPU_INSIDE_REWRITTEN = """module attributes {gpu.container_module} {
 """
 
 
-def _printed(text: str, generic: bool = False) -> str:
-    return join_outputs([print_op(parse_module(text, "in.mlir"), generic=generic)])
-
-
-def _first_error(text: str) -> str:
-    with pytest.raises(DiagnosticError) as info:
-        parse_module(text, "in.mlir")
-    d = info.value.diagnostics[0]
-    return f"{d.loc.line}:{d.loc.col}: {d.severity}: {d.message}"
-
-
-def _mlir19(text: str, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    assert MLIR_OPT_19 is not None
-    path = tmp_path / "in.mlir"
-    path.write_text(text)
-    return subprocess.run([MLIR_OPT_19, *flags, path.name], capture_output=True, text=True, cwd=tmp_path, timeout=60)
-
-
 def test_bounds_print_as_19_prints_them() -> None:
-    assert _printed(LOOPS) == LOOPS_PRINTED
+    assert printed(LOOPS) == LOOPS_PRINTED
 
 
 def test_the_generic_form_reads_back_to_the_same_ops() -> None:
     for text in (LOOPS, SHARED_OUTS):
-        assert _printed(_printed(text, generic=True)) == _printed(text)
+        assert printed(printed(text, generic=True)) == printed(text)
 
 
 def test_shared_outs_show_their_terminator() -> None:
-    assert _printed(SHARED_OUTS) == SHARED_OUTS_PRINTED
-    assert _printed(SHARED_OUTS, generic=True) == SHARED_OUTS_GENERIC
+    assert printed(SHARED_OUTS) == SHARED_OUTS_PRINTED
+    assert printed(SHARED_OUTS, generic=True) == SHARED_OUTS_GENERIC
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_refused_with_19s_first_error(name: str) -> None:
     text, expected = REFUSED[name]
-    assert _first_error(text) == expected
+    assert first_error(text) == expected
 
 
 @pytest.mark.parametrize("mode", ["mlir19", "reference"])
@@ -296,22 +277,22 @@ def test_the_pass_waits_around_gpu_work_in_the_body(mode: str) -> None:
 @pytest.mark.parametrize("text", [LOOPS, SHARED_OUTS, GPU_INSIDE], ids=["loops", "shared-outs", "gpu-inside"])
 @pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
 def test_printed_as_mlir_opt_19(text: str, generic: bool, tmp_path: Path) -> None:
-    run = _mlir19(text, tmp_path, *(["--mlir-print-op-generic"] if generic else []))
+    run = run19_file(text, tmp_path, *(["--mlir-print-op-generic"] if generic else []))
     assert run.returncode == 0, run.stderr
-    assert _printed(text, generic) == run.stdout
+    assert printed(text, generic) == run.stdout
 
 
 @needs_mlir19
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_expected_error_is_mlir_opt_19s(name: str, tmp_path: Path) -> None:
     text, expected = REFUSED[name]
-    run = _mlir19(text, tmp_path)
+    run = run19_file(text, tmp_path)
     assert run.returncode == 1
     assert run.stderr.splitlines()[0] == f"in.mlir:{expected}"
 
 
 @needs_mlir19
 def test_the_rewrite_is_mlir_opt_19s(tmp_path: Path) -> None:
-    run = _mlir19(GPU_INSIDE, tmp_path, "-gpu-async-region")
+    run = run19_file(GPU_INSIDE, tmp_path, "-gpu-async-region")
     assert run.returncode == 0, run.stderr
     assert run.stdout == GPU_INSIDE_REWRITTEN

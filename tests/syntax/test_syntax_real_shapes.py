@@ -25,15 +25,14 @@ and compared with it where it is installed.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from spec.diagnostics import DiagnosticError
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
-from tests.mlir_tools import MLIR_OPT_19, needs_mlir19
+from tests.mlir_tools import needs_mlir19
+from tests.support.op_forms import first_error, run19_file
 
 
 def _f(args: str, line: str) -> str:
@@ -341,24 +340,10 @@ PRINTED: dict[str, tuple[str, str]] = {
 }
 
 
-def _first_error(text: str) -> str:
-    with pytest.raises(DiagnosticError) as info:
-        parse_module(text, "in.mlir")
-    d = info.value.diagnostics[0]
-    return f"{d.loc.line}:{d.loc.col}: {d.severity}: {d.message}"
-
-
-def _mlir19(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    assert MLIR_OPT_19 is not None
-    path = tmp_path / "in.mlir"
-    path.write_text(text)
-    return subprocess.run([MLIR_OPT_19, path.name], capture_output=True, text=True, cwd=tmp_path, timeout=60)
-
-
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_refused_with_mlir_opt_19s_first_error(name: str) -> None:
     text, expected = REFUSED[name]
-    assert _first_error(text) == expected
+    assert first_error(text) == expected
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
@@ -376,7 +361,7 @@ def test_printed(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(PRINTED))
 def test_printed_bytes_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
     text, expected = PRINTED[name]
-    run = _mlir19(text, tmp_path)
+    run = run19_file(text, tmp_path)
     assert run.returncode == 0, run.stderr
     assert run.stdout == expected
 
@@ -385,7 +370,7 @@ def test_printed_bytes_are_mlir_opt_19s(name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_expected_error_is_mlir_opt_19s(name: str, tmp_path: Path) -> None:
     text, expected = REFUSED[name]
-    run = _mlir19(text, tmp_path)
+    run = run19_file(text, tmp_path)
     assert run.returncode == 1
     assert run.stderr.splitlines()[0] == f"in.mlir:{expected}"
 
@@ -393,6 +378,6 @@ def test_expected_error_is_mlir_opt_19s(name: str, tmp_path: Path) -> None:
 @needs_mlir19
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
 def test_accepted_prints_as_mlir_opt_19(name: str, tmp_path: Path) -> None:
-    run = _mlir19(ACCEPTED[name], tmp_path)
+    run = run19_file(ACCEPTED[name], tmp_path)
     assert run.returncode == 0, run.stderr
     assert join_outputs([print_op(parse_module(ACCEPTED[name], "in.mlir"))]) == run.stdout
