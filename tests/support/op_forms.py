@@ -109,3 +109,13 @@ def run19_file(text: str, tmp_path: Path, *flags: str) -> subprocess.CompletedPr
     path = tmp_path / "in.mlir"
     path.write_text(text)
     return subprocess.run([MLIR_OPT_19, *flags, path.name], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+
+
+def refusal_19_file(text: str, tmp_path: Path) -> str:
+    """mlir-opt-19's first stderr line on `text` as `in.mlir` (which must
+    fail with exit 1), without the file name: `line:col: error: message`."""
+    run = run19_file(text, tmp_path)
+    assert run.returncode == 1, run.stdout
+    first = run.stderr.splitlines()[0]
+    assert first.startswith("in.mlir:"), first
+    return first.removeprefix("in.mlir:")
