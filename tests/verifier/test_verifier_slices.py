@@ -11,6 +11,9 @@ definitions on random graphs:
   group asks Z3) keeps exactly the reachability of the slice, and a group
   is proved iff every obligation in it holds: the elimination never proves
   one that does not;
+- the slices of obligations that end at one node from far before it,
+  taken from that node's shared reduction (`Prover.prepare`), keep the
+  answer too;
 - a guarded graph's edge conditions (`GuardedGraph.eguards`) read back as
   made, whether a node's edges are all unconditional (the shared `ALWAYS`)
   or not.
@@ -130,6 +133,34 @@ def test_the_reduced_slice_keeps_the_answer(seed: int, forward: bool) -> None:
         assert prover._group_proved(holds)
     for bad in fails[:10]:
         assert not prover._group_proved([*holds, bad])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_far_obligations_sharing_their_end_keep_the_answer(seed: int) -> None:
+    # Long braided graphs; many obligations end at a few nodes from more
+    # than `FAR` nodes before them (as GPU work that must be complete at a
+    # function's end), some of them from nodes that do not reach it.
+    n = 3 * encode.FAR
+    g = _graph(n, 4 * n, seed, span=10)
+    rng = random.Random(seed)
+    ends = rng.sample(range(n - 40, n), 3)
+    pairs = [(rng.randrange(n - encode.FAR - 41), dst) for dst in ends for _ in range(2 * encode.SHARED_END)]
+    pairs += [(a, a + rng.randrange(1, 5)) for a in rng.sample(range(n - 5), 20)]
+    shared, plain = Prover(g), Prover(g)
+    shared.prepare(pairs)
+    assert set(shared._toward) == set(ends)
+    for src, dst in pairs:
+        nodes, edges = shared.reduced_slice(src, dst)
+        assert src in nodes and dst in nodes
+        reduced = EventGraph(Operation("func.func"))
+        index = {x: reduced.node("point", None, 0) for x in nodes}
+        for u, v in edges:
+            reduced.edge(index[u], index[v])
+        assert reachable(reduced, index[src], index[dst]) == reachable(g, src, dst), (src, dst)
+        assert shared._group_proved([shared.query(src, dst)]) == reachable(g, src, dst), (src, dst)
+    assert any(reachable(g, *p) for p in pairs) and not all(reachable(g, *p) for p in pairs)
+    got = [o.status for o in Prover(g).prove_all(pairs, batch=8)]
+    assert got == [plain.prove(*p).status for p in pairs]
 
 
 @pytest.mark.parametrize("seed", range(4))

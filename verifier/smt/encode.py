@@ -54,6 +54,12 @@ DEFAULT_BATCH = 64
 """Obligations asked per Z3 query (see `Prover.prove_all`)."""
 RENEW_AFTER = 4096
 """Slice copies asked of one solver before it is replaced by a fresh one."""
+FAR = 256
+"""An obligation whose endpoints are more than this many nodes apart (on a
+forward-only graph) may take its slice from its end's shared reduction
+(`Prover.prepare`)."""
+SHARED_END = 4
+"""Far obligations ending at one node before their slices share a reduction."""
 WINDOW_MARGIN = 4
 """Nodes taken before and after the endpoints for a counterexample schedule."""
 MAX_SCHEDULE = 40
@@ -128,6 +134,9 @@ class Prover:
         (added by its `Share`)."""
         self.constants: _Constants | None = None
         """The constants `_group_proved` names its slices' nodes with (in `ctx`)."""
+        self._toward: dict[int, _Toward] = {}
+        """Per end node, the graph reduced once for the obligations that
+        end there from far before it (`prepare`)."""
 
     @property
     def solver(self) -> z3.Solver:
@@ -207,35 +216,36 @@ class Prover:
         series-parallel slice (a GPU op to the function's end across
         branches and region summaries) a single edge; parallel edges are one
         (a set)."""
+        shared = self._toward.get(dst)
+        if shared is not None and src in shared.ends:
+            return shared.reduced_slice(src)
         nodes = self.slice_between(src, dst)
         succ = self.g.succ
         if len(nodes) == 2:
             # The endpoints alone (a dependency edge, or no path at all).
             return [src, dst], {(src, dst)} if dst in succ[src] else set()
         out: dict[int, set[int]] = {u: {v for v in succ[u] if v in nodes and v != u} for u in nodes}
-        into: dict[int, set[int]] = {u: set() for u in nodes}
-        for u, vs in out.items():
-            for v in vs:
-                into[v].add(u)
-        work = [u for u in nodes if u != src and u != dst]
-        while work:
-            x = work.pop()
-            if x not in out or (len(into[x]) != 1 and len(out[x]) != 1):
-                continue
-            preds, succs = into.pop(x), out.pop(x)
-            for u in preds:
-                out[u].discard(x)
-            for w in succs:
-                into[w].discard(x)
-            for u in preds:
-                for w in succs:
-                    # A self-loop `t(u) <= t(u)` holds always: dropped.
-                    if u != w:
-                        out[u].add(w)
-                        into[w].add(u)
-            work.extend(n for n in (*preds, *succs) if n != src and n != dst)
-        kept = [u for u in nodes if u in out]
-        return kept, {(u, v) for u in kept for v in out[u]}
+        return _eliminate(out, {src, dst})
+
+    def prepare(self, pairs: list[tuple[int, int]]) -> None:
+        """Get ready to make the queries of `pairs`: where at least
+        `SHARED_END` obligations of a forward-only graph end at one node
+        `dst` from more than `FAR` nodes before it (GPU work that must be
+        complete at a function's end, across the whole function), the part
+        of the graph that reaches `dst` is reduced once for all of them
+        (`_Toward`), and each of their slices is then taken from that
+        reduction instead of from the graph: the cost of those obligations
+        is one pass over the function, not one each."""
+        g = self.g
+        if not g.forward_only:
+            return
+        far: dict[int, list[int]] = {}
+        for src, dst in pairs:
+            if dst - src > FAR:
+                far.setdefault(dst, []).append(src)
+        for dst, srcs in far.items():
+            if len(srcs) >= SHARED_END and dst not in self._toward:
+                self._toward[dst] = _Toward(g.succ, dst, srcs)
 
     def window(self, src: int, dst: int) -> set[int]:
         g = self.g
@@ -319,6 +329,7 @@ class Prover:
         all here by default; whoever does part of them, the outcomes are the
         same."""
         batch = batch or DEFAULT_BATCH
+        self.prepare(pairs)
         keys, every = self.queries(pairs)
         memo = self.proved
         known = {q for q in every if q in memo} if memo is not None else set()
@@ -488,6 +499,76 @@ MAX_GROUP_NODES = 4096
 """Nodes (constants) a group of queries may name in all (`_groups`): the
 constants pool grows to the largest group, and making a Z3 constant costs
 more than the solver spends on it."""
+
+
+def _eliminate(out: dict[int, set[int]], keep: set[int]) -> tuple[list[int], set[tuple[int, int]]]:
+    """The graph `out` (each node's successors, every one a node of `out`;
+    changed in place) with every node not in `keep` that has one
+    predecessor or one successor eliminated, repeatedly
+    (`Prover.reduced_slice` says why the answer stays the same): the nodes
+    left and their edges."""
+    into: dict[int, set[int]] = {u: set() for u in out}
+    for u, vs in out.items():
+        for v in vs:
+            into[v].add(u)
+    work = [u for u in out if u not in keep]
+    while work:
+        x = work.pop()
+        if x not in out or (len(into[x]) != 1 and len(out[x]) != 1):
+            continue
+        preds, succs = into.pop(x), out.pop(x)
+        for u in preds:
+            out[u].discard(x)
+        for w in succs:
+            into[w].discard(x)
+        for u in preds:
+            for w in succs:
+                # A self-loop `t(u) <= t(u)` holds always: dropped.
+                if u != w:
+                    out[u].add(w)
+                    into[w].add(u)
+        work.extend(n for n in (*preds, *succs) if n not in keep)
+    kept = list(out)
+    return kept, {(u, v) for u in kept for v in out[u]}
+
+
+class _Toward:
+    """The part of a forward-only graph that reaches one node `dst`, from
+    the lowest of `ends` on, reduced (`_eliminate`) keeping `dst` and the
+    `ends`: the start nodes of obligations that end at `dst`. Elimination
+    keeps every path between kept nodes (a path through an eliminated node
+    becomes an edge), so the slice of an end in this reduction has the
+    same answer as its slice in the graph (`Prover.prepare`); and every
+    node here reaches `dst`, so that slice is simply what the end reaches."""
+
+    def __init__(self, succ: list[list[int]], dst: int, ends: list[int]) -> None:
+        self.dst = dst
+        lo = min(ends)
+        # Edges go to higher nodes only: a node reaches `dst` iff one of
+        # its successors does, decided from `dst` down.
+        reach = {dst}
+        for n in range(dst - 1, lo - 1, -1):
+            if not reach.isdisjoint(succ[n]):
+                reach.add(n)
+        self.ends = frozenset(e for e in ends if e in reach)
+        out = {u: {v for v in succ[u] if v in reach} for u in reach}
+        kept, edges = _eliminate(out, {dst, *self.ends})
+        self.succ: dict[int, list[int]] = {u: [] for u in kept}
+        for u, v in edges:
+            self.succ[u].append(v)
+
+    def reduced_slice(self, src: int) -> tuple[list[int], set[tuple[int, int]]]:
+        """`Prover.reduced_slice(src, dst)` from this reduction (`src` one
+        of `ends`): the nodes `src` reaches here, reduced again."""
+        seen = {src}
+        stack = [src]
+        while stack:
+            for m in self.succ[stack.pop()]:
+                if m not in seen:
+                    seen.add(m)
+                    stack.append(m)
+        out = {u: {v for v in self.succ[u] if v in seen} for u in seen}
+        return _eliminate(out, {src, self.dst})
 
 
 def _groups(queries: list[Query], batch: int) -> list[list[Query]]:
