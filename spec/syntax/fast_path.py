@@ -153,6 +153,10 @@ class FastPath:
             "gpu.launch_func": self._launch,
             "call": self._call,
             "func.call": self._call,
+            "scf.yield": self._return_like,
+            "async.yield": self._return_like,
+            "scf.condition": self._condition,
+            "async.await": self._await,
         }
         for name in ARITH_BINARY:
             self.by_name[f"arith.{name}"] = self._binary
@@ -472,6 +476,60 @@ class FastPath:
             return None
         is_async, operands = self._deps(text, m, loc, ls)
         return _op(name, operands, EMPTY_DICT, loc), [GPU_TOKEN] if is_async else [], is_async, m.end()
+
+    def _typed_uses(self, text: str, m: re.Match, group: int, loc: Location, ls: int) -> list[UseRef | Value] | None:
+        # The values of `group` and their types (the next group), one type
+        # each; None if the counts differ (the rule's callback reports it).
+        if m.start(group + 1) < 0:
+            return [] if m.end(group) <= m.start(group) else None
+        types = [self._type(t.group()) for t in shapes.ANY_TYPE_RE.finditer(text, m.start(group + 1), m.end(group + 1))]
+        start, stop = m.start(group), m.end(group)
+        if stop == start:
+            return None
+        file, line, col = loc[0], loc[1], 1 - ls
+        uses = list(shapes.VALUE_RE.finditer(text, start, stop))
+        if len(uses) != len(types):
+            return None
+        out: list[UseRef | Value] = []
+        scope = self.scope
+        for u, t in zip(uses, types):
+            used = u.group()
+            v = scope.get(used)
+            if v is not None and v.type is t:
+                out.append(v)
+                continue
+            at = _new_location(Location, (file, line, u.start() + col))
+            if "#" in used:
+                used, _, num = used.partition("#")
+                out.append(UseRef(used, int(num), at, t))
+            else:
+                out.append(UseRef(used, 0, at, t))
+        return out
+
+    def _return_like(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
+        # `scf.yield`, `async.yield` (their rules take no default properties).
+        m = shapes.RETURN_LIKE(text, pos, end)
+        if m is None:
+            return None
+        operands = self._typed_uses(text, m, 1, loc, ls)
+        if operands is None:
+            return None
+        return _op(name, operands, EMPTY_DICT, loc), [], False, m.end()
+
+    def _condition(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
+        m = shapes.CONDITION(text, pos, end)
+        if m is None:
+            return None
+        operands = self._typed_uses(text, m, 2, loc, ls)
+        if operands is None:
+            return None
+        return _op(name, [self._use(m, 1, loc, ls, I1), *operands], EMPTY_DICT, loc), [], False, m.end()
+
+    def _await(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
+        m = shapes.AWAIT(text, pos, end)
+        if m is None:
+            return None
+        return _op(name, [self._use(m, 1, loc, ls, self._type(m.group(2)))], EMPTY_DICT, loc), [], False, m.end()
 
     def _alloc(self, text: str, pos: int, end: int, name: str, loc: Location, ls: int) -> tuple | None:
         m = shapes.ALLOC(text, pos, end)

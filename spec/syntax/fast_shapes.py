@@ -31,6 +31,10 @@ TYPE = rf"(memref<(?:(?:[0-9]+|\?)x)*{ELEMENT}>|(?:index|bf16|f16|f32|f64|[su]?i
 `SIMPLE_TYPE` (with its lookahead)."""
 TYPE_NC = rf"(?:memref<(?:(?:[0-9]+|\?)x)*{ELEMENT}>|(?:index|bf16|f16|f32|f64|[su]?i[1-9][0-9]*){END_WORD})"
 """`TYPE` without its group, inside the lists of a shape."""
+TOKEN_NC = r"(?:!gpu\.async\.token|!async\.token)(?![\w$.<])"
+"""The two token types, each spelt out whole (no alias, no `!async.value<...>`)."""
+TYPES_NC = rf"(?:{TYPE_NC}|{TOKEN_NC})(?:{B},{B}(?:{TYPE_NC}|{TOKEN_NC}))*"
+"""A non-empty `type_list` of those types and tokens, read again type by type (`ANY_TYPE_RE`)."""
 SIMPLE = rf"((?:index|bf16|f16|f32|f64|[su]?i[1-9][0-9]*){END_WORD})"
 SYMBOL = r"(@[A-Za-z_$.][\w$.\-]*)"
 LIST = rf"((?:{VALUE}(?:{B},{B}{VALUE})*)?)"
@@ -83,3 +87,13 @@ CALL = _shape(
     rf"{B}{SYMBOL}{B}\({B}{LIST}{B}\){B}:{B}\({B}((?:{TYPE_NC}(?:{B},{B}{TYPE_NC})*)?){B}\){B}->{B}(?:\({B}\)|{TYPE})"
 )
 TYPES_RE = re.compile(TYPE)
+ANY_TYPE_RE = re.compile(rf"{TYPE_NC}|{TOKEN_NC}")
+LINE_ENDS = r"(?=[ \t]*(?:[\r\n}]|//|\Z))"
+"""Nothing more on the op's line: where an op's operands are optional and
+absent, what follows is not one of them (a value the shape's types did not
+cover)."""
+RETURN_LIKE = _shape(rf"(?:{B}{LIST}{B}:{B}({TYPES_NC})|{LINE_ENDS})")
+"""`scf.yield`, `async.yield`: values and their types, or nothing."""
+CONDITION = _shape(rf"{B}\({B}{V}{B}\)(?:{B}{LIST}{B}:{B}({TYPES_NC})|{LINE_ENDS})")
+AWAIT = _shape(rf"{B}{V}{B}:{B}(!async\.token)(?![\w$.<])")
+"""`async.await` of a token (no result)."""
