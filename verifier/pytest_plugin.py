@@ -59,6 +59,10 @@ if TYPE_CHECKING:
 
     from verifier.harness.gate import Implementation
 
+LEAVABLE_DIALECTS = frozenset({"async"})
+"""The dialects whose ops the gate can leave out of its programs (its
+generators and alphabet make programs without them)."""
+
 GATE_PROFILES: dict[str, dict[str, Any]] = {
     # Hypothesis' built-in `ci` spelled out, so that a project re-registering
     # `ci` for its own tests does not change the gate's.
@@ -124,10 +128,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         choices=["reference", "mlir19"],
         help="also require the output to equal the refimpl's in this mode (structurally)",
     )
+    group.addoption(
+        "--impl-lacks",
+        "--gpu-async-impl-lacks",
+        dest="impl_lacks",
+        action="append",
+        default=None,
+        choices=sorted(LEAVABLE_DIALECTS),
+        metavar="DIALECT",
+        help="a dialect the implementation does not register (LLVM head's iree-opt: async); the gate leaves "
+        "out the programs and corpus files that use it and says how many",
+    )
     # The same from a project's pytest.ini / pyproject.toml ([tool.pytest.ini_options]),
     # so a CI job need not repeat the command; the command line wins.
     parser.addini("gpu_async_impl", "the gate's implementation command (as --impl)", default="")
     parser.addini("gpu_async_expect_output_of", "as --expect-output-of: reference or mlir19", default="")
+    parser.addini("gpu_async_impl_lacks", "as --impl-lacks: dialects, blank-separated", default="")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -161,3 +177,16 @@ def expect_output_of(request: pytest.FixtureRequest) -> str | None:
     if mode not in (None, "reference", "mlir19"):
         raise pytest.UsageError(f"gpu_async_expect_output_of = {mode!r}: expected reference or mlir19")
     return mode
+
+
+@pytest.fixture(scope="session")
+def impl_lacks(request: pytest.FixtureRequest) -> frozenset[str]:
+    """`--impl-lacks DIALECT` (repeated), or the ini's blank-separated list:
+    the dialects the gate's programs are made without."""
+    named = request.config.getoption("--impl-lacks") or request.config.getini("gpu_async_impl_lacks").split()
+    unknown = sorted(set(named) - LEAVABLE_DIALECTS)
+    if unknown:
+        raise pytest.UsageError(
+            f"gpu_async_impl_lacks = {' '.join(unknown)}: the gate can leave out only {', '.join(sorted(LEAVABLE_DIALECTS))}"
+        )
+    return frozenset(named)
