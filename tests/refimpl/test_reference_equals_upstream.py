@@ -1,5 +1,5 @@
 """Differential: wherever upstream is right, the reference prints what
-mlir-opt-19 prints (issue 14, class 14).
+mlir-opt-19 prints.
 
 Inputs: the corpus of the verifier (`verifier/corpus/`), every chunk of the
 refimpl lit inputs (`tests/lit/refimpl/`), and generated programs
@@ -79,7 +79,7 @@ def known_deviation(module: Operation) -> str | None:
     - deviation 1 through a returned value: a value result of a deferred
       execute escapes (`return`, a call) with no wait before it; the caller
       may read what the body's GPU work still writes, which the verifier
-      does not model yet (issue 14, class 3)."""
+      does not model yet."""
     reasons = []
     for op in module.walk():
         if op.name != "async.execute":

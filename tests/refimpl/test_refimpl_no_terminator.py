@@ -1,4 +1,4 @@
-"""Blocks without a terminator (issue 14, class 9): the reference closes the
+"""Blocks without a terminator: the reference closes the
 chain at such a block's end, so its output is valid (our model of MLIR's
 verifier finds nothing, and mlir-opt-19 re-parses it); the `mlir19` mode
 lets the token leak and reports the verifier's error. Byte-for-byte

@@ -45,8 +45,8 @@ from verifier.programs.edits import EDITS
 
 HOLES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     # name: (program options that reach it, edits that reach it, reason).
-    # Empty: every hole the judge found (issue 14 classes 1, 2, 3, 4, 5, 7,
-    # 8, 10) is closed; a new one goes here until it is.
+    # Empty: every hole the judge has found is closed; a new one goes
+    # here until it is.
 }
 """Verifier holes open in this branch, with what reaches them."""
 

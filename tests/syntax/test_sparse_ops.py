@@ -1,4 +1,4 @@
-"""The GPU sparse library ops (issue 16, point 1): every one is a GPU async
+"""The GPU sparse library ops: every one is a GPU async
 op the pass rewrites. On hand-written programs in `tests/sparse/` using each
 of them: printing (custom and generic form, and re-reading the generic form)
 and `--mode mlir19` byte-identical with mlir-opt-19 (output, or its

@@ -1,4 +1,4 @@
-"""`--split-input-file` when some chunks fail (issue 29, item 5), as
+"""`--split-input-file` when some chunks fail, as
 mlir-opt-19 does it: every chunk that parsed is still printed on stdout,
 joined by `// -----` (a failed chunk leaves only its separator), the
 diagnostics say `within split at FILE:LINE offset :L:C`, the exit code is

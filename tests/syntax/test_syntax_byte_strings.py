@@ -1,4 +1,4 @@
-"""String attributes are byte strings (issue 29, item 1): bytes that are not
+"""String attributes are byte strings: bytes that are not
 UTF-8 (a `gpu.binary` blob) round-trip exactly and print as `mlir-opt-19`
 prints them, and the lexer takes the escapes 19 takes and no others.
 

@@ -1,4 +1,4 @@
-"""Host-side op verifier checks of mlir-opt-19 (issue 29, item 3): invalid
+"""Host-side op verifier checks of mlir-opt-19: invalid
 IR is refused with 19's first message, never rewritten or proved. The rules
 are the registry's (`OpInfo.verifier`, `operand_types`,
 `DIALECT_ATTRIBUTE_VERIFIERS`), spelled out in `spec.syntax.op_verifiers`.

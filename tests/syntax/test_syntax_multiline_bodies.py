@@ -1,4 +1,4 @@
-"""Attribute and type bodies that span lines (issue 29, item 2): any blank,
+"""Attribute and type bodies that span lines: any blank,
 newlines included, inside `<...>` and `[...]`, as `mlir-opt-19` reads them;
 an error inside such a body is located on its own line.
 

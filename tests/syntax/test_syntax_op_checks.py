@@ -185,7 +185,7 @@ TEMPLATES: dict[str, tuple[str, str, dict[str, str]]] = {
         '%0 = "async.execute"() {P} ({{ "async.yield"() : () -> () }}) {A} : () -> !async.token',
         {"operandSegmentSizes": "array<i32: 0, 0>"},
     ),
-    # The ops found around the pass (issue 16).
+    # The ops found around the pass.
     "gpu.global_id": ("body", _DIM.format(op="gpu.global_id"), {"dimension": "#gpu<dim x>"}),
     **{
         f"gpu.{n}": ("body", _DIM.format(op=f"gpu.{n}"), {})
@@ -299,7 +299,7 @@ def _cases() -> list[tuple[str, str]]:
     out = []
     for name, entries in INHERENT.items():
         if name not in TEMPLATES:
-            continue  # the GPU sparse ops: their property diagnostics are not pinned yet (issue 16)
+            continue  # the GPU sparse ops: their property diagnostics are not pinned yet
         base = TEMPLATES[name][2]
         for key, inherent in entries.items():
             storage_bad, constraint_bad = _BAD[inherent.kind.summary]
@@ -430,7 +430,7 @@ def test_every_registry_constraint_is_defined() -> None:
 
 
 def test_every_table_entry_has_a_template() -> None:
-    # The GPU sparse ops are left out until their diagnostics are pinned (issue 16).
+    # The GPU sparse ops are left out until their diagnostics are pinned.
     # So are `UNPINNED_OPS` (their bad-value diagnostics not yet) and
     # `PINNED_IN_REGISTERED_OPS` (pinned there).
     left_out = UNPINNED_OPS | PINNED_IN_REGISTERED_OPS | PINNED_IN_VECTOR

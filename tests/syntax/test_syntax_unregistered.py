@@ -1,12 +1,12 @@
 """Unregistered dialects are errors unless allowed; unknown ops of registered
-dialects are opaque ops with unknown effects (issue 16, point 4).
+dialects are opaque ops with unknown effects.
 
 mlir-opt-19 rejects an op, type or attribute of a dialect it does not
 register while parsing, unless `-allow-unregistered-dialect` is given; an op
 of a registered dialect that our registry does not know (`vector.scatter`,
 `test.*`) must still be read, and the pass and the verifier must treat it
 as touching anything. (`vector.print` and `memref.atomic_rmw` are known
-ops since issue 16 step 3; their generic forms are kept here as accepted.)
+ops now; their generic forms are kept here as accepted.)
 """
 
 from __future__ import annotations

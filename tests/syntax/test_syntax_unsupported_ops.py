@@ -1,5 +1,4 @@
-"""Ops that mlir-opt-19 has and this tool's subset does not read (issue 29,
-item 4): the message names the op and says it is unsupported, rather than
+"""Ops that mlir-opt-19 has and this tool's subset does not read: the message names the op and says it is unsupported, rather than
 the token where the grammar gave up. Ops nobody has keep 19's `is unknown`.
 
 Each input is this project's own; where `mlir-opt-19` is installed it is

@@ -1,4 +1,4 @@
-"""The classes of disagreement with mlir-opt-19 that issue 19 names (found
+"""The classes of disagreement with mlir-opt-19 found
 by fuzzing against `mlir-opt-19 --allow-unregistered-dialect`), one case
 each: our verdict and first diagnostic line, checked as text (so the test
 runs without mlir-opt), and the whole output compared byte for byte with

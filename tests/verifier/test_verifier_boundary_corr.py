@@ -1,4 +1,4 @@
-"""Correspondence at the boundaries (issue 14, classes 4, 5, 6, 11 and 12).
+"""Correspondence at the boundaries.
 
 Per class: right rewrites verified (hand-written ones, over-synchronised
 ones, ones with renamed values or reordered pure ops, and the outputs of the

@@ -1,4 +1,4 @@
-"""The one-path prover's pieces that issue 18 made cheaper, against plain
+"""The one-path prover's cheaper pieces, against plain
 definitions on random graphs:
 
 - `Prover.slice_between` (on a forward-only graph without predecessor

@@ -1,4 +1,4 @@
-// Every form of the ops rules_more reads (issue 16, part 2), one chunk each
+// Every form of these ops, one chunk each
 // group: globals, switch with case operands, reductions, extract/insert,
 // llvm declarations and calls.
 

@@ -97,7 +97,7 @@ func.func @covered(%m: memref<4xf32>, %c: f32) {
 // The value result escapes through `return` while only another execute
 // waits for the token: a caller awaiting it could read the buffer during
 // the memset. Upstream returns it unsynchronised (the verifier does not yet
-// see this: issue 14, class 3); the reference waits before `return`.
+// see this); the reference waits before `return`.
 // REF-LABEL: func.func @escapes
 // REF: async.execute [%token] (%bodyResults#1 as
 // REF: %[[D:.*]] = async.await %bodyResults#2
