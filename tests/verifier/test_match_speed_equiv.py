@@ -9,17 +9,21 @@ built both ways.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from refimpl import functions, rewrite
-from spec.ir import Operation
+from spec import registry
+from spec.diagnostics import DiagnosticError
+from spec.ir import Block, Operation
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
 from spec.semantics.union_graph import ALWAYS, GuardedGraph, build_guarded
 from spec.syntax.parser import parse_module
-from verifier.match import correspondence
+from verifier.match import correspondence, wellformed
 from verifier.match.correspondence import _PLUMBING, _same_operands, _segmented, match, movable
 from verifier.match.wellformed import well_formed
 
@@ -158,3 +162,45 @@ def test_guarded_graphs_are_deterministic(path: Path) -> None:
             gout = build_guarded(fout, sym, back.get)
             states.append((_state(gin), _state(gout)))
         assert states[0] == states[1]
+
+
+def _undominated_in_general(dom: Any, op: Operation) -> int | None:
+    """`first_undominated` written as `dominates` of each operand."""
+    return next((k for k, v in enumerate(op.operands) if not dom.dominates(v, op)), None)
+
+
+DOMINANCE_FILES = sorted(
+    p for d in ("verifier/corpus", "tests/corpus", "tests/wide") for p in (ROOT / d).glob("*.mlir")
+)
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_operands_from_other_blocks_are_decided_as_dominance_says(seed: int) -> None:
+    # Ops moved to random places of other blocks and regions (at any depth,
+    # CFG blocks included), so that some definitions no longer dominate
+    # their uses: the per-pair-of-blocks path (`_Dominance.relation`)
+    # against `dominates` on every op.
+    rng = random.Random(seed)
+    path = DOMINANCE_FILES[seed % len(DOMINANCE_FILES)]
+    try:
+        module = parse_module(path.read_text(), path.name, allow_unregistered=True)
+    except DiagnosticError:
+        pytest.skip(f"{path.name} is not one module (chunks, or an input that is refused)")
+    for func in functions(module):
+        blocks = [b for op in func.walk() for r in op.regions for b in r.blocks]
+        ops = [op for b in blocks for op in b.ops if not registry.lookup(op.name).terminator]
+        for _ in range(min(6, len(ops))):
+            op = rng.choice(ops)
+            target = rng.choice(blocks)
+            if op.parent is None or any(target is b for b in _blocks_inside(op)):
+                continue
+            op.parent.ops.remove(op)
+            target.insert(rng.randrange(len(target.ops) + 1), op)
+        fast, general = wellformed._Dominance(), wellformed._Dominance()
+        for op in func.nested_ops():
+            if op.operands:
+                assert fast.first_undominated(op) == _undominated_in_general(general, op), (path.name, op)
+
+
+def _blocks_inside(op: Operation) -> list[Block]:
+    return [b for inner in op.walk() for r in inner.regions for b in r.blocks]

@@ -41,6 +41,33 @@ class _Dominance:
     def __init__(self) -> None:
         self.index: dict[Operation, int] = {}
         self.doms: dict[Region, BlockDominance] = {}
+        self.relations: dict[tuple[int, int], Operation | bool] = {}
+        """(`id` of a user's block, `id` of a definition's other block) ->
+        `relation` (the IR holds both blocks, so no id is reused)."""
+
+    def relation(self, ublock: Block, dblock: Block) -> Operation | bool:
+        """How a definition in `dblock` stands to every op of another block
+        `ublock`: the op of `dblock` around `ublock` if `dblock` holds it;
+        otherwise whether `dblock` dominates the block of `dblock`'s region
+        around `ublock` (and is not it). The same for all of `ublock`'s ops,
+        so it is asked once per pair of blocks: a function of 10,000 GPU
+        ops has 60,000 operands defined in another block than their user's."""
+        key = (id(ublock), id(dblock))
+        r = self.relations.get(key)
+        if r is None:
+            holder = ublock.parent_op
+            anc = _ancestor_in(holder, dblock) if holder is not None else None
+            if anc is not None:
+                r = anc
+            else:
+                region = dblock.parent
+                around: Block | None = ublock
+                while around is not None and around.parent is not region:
+                    op = around.parent_op
+                    around = op.parent if op is not None else None
+                r = around is not None and around is not dblock and self.block_dominates(dblock, around)
+            self.relations[key] = r
+        return r
 
     def pos(self, op: Operation) -> int:
         i = self.index.get(op)
@@ -120,7 +147,19 @@ class _Dominance:
                 # `pos(user)` numbered the whole block, `d` included.
                 if index[d] >= at:
                     return k
-            elif not self.dominates(v, user):
+                continue
+            where = d if d.__class__ is Block else d.parent if d.__class__ is Operation else None
+            if where is not None and block is not None and where is not block and where.parent is not None:
+                # Defined in another block (an argument of one, or an op
+                # there): decided per pair of blocks (`relation`).
+                r = self.relation(block, where)
+                if r.__class__ is bool:
+                    if not r:
+                        return k
+                elif d.__class__ is Operation and (r is d or self.pos(d) >= self.pos(r)):  # type: ignore[arg-type]  # r is the op around the user
+                    return k
+                continue
+            if not self.dominates(v, user):
                 return k
         return None
 
