@@ -24,7 +24,7 @@ from tests.support.compose_agreement import compare, rewrites
 from verifier import check
 from verifier.harness.gate import RefimplImpl
 from verifier.output.report import BOUNDED, REFUTED, VERIFIED
-from verifier.proof.compose import crossing_ops
+from verifier.proof.compose import closed_blocks, crossing_ops
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = sorted(
@@ -399,5 +399,26 @@ def test_the_ops_a_token_crosses_are_found_in_one_walk(path: Path) -> None:
             for op in func.nested_ops():
                 seen += 1
                 assert (op in found) == _crosses_one_op(op), f"{op!r} in\n{t}"
+            assert closed_blocks(func) == _closed_by_definition(func), t
     if not seen:
         pytest.skip("no function with a body parses")
+
+
+def _closed_by_definition(func: Operation) -> bool:
+    """What `closed_blocks` finds, asked block by block: no block argument
+    of a token type, no token used in one top-level block (at any depth)
+    and defined in another."""
+    blocks = func.regions[0].blocks
+    if any(is_token_type(a.type) for b in blocks for a in b.args):
+        return False
+    for b in blocks:
+        inside = {id(b)} | {id(x) for op in b.ops for inner in op.walk() for x in (inner, *_blocks_of(inner))}
+        for op in b.ops:
+            for inner in op.walk():
+                if any(is_token_type(v.type) and id(v.owner) not in inside for v in inner.operands):
+                    return False
+    return True
+
+
+def _blocks_of(op: Operation) -> list[object]:
+    return [block for region in op.regions for block in region.blocks]

@@ -668,7 +668,14 @@ def closed_blocks(func: Operation) -> bool:
     a branch, none defined in one block and used in another (or inside a
     region of an op of another)."""
     blocks = func.regions[0].blocks
+    if any(is_token_type(a.type) for b in blocks for a in b.args):
+        return False
+    # One walk: each op and nested block numbered by its top-level block,
+    # the token operands kept (a definition may come in a later block);
+    # token-ness asked once per type text.
     home: dict[int, int] = {}
+    token_text: dict[str, bool] = {}
+    used: list[tuple[Value, int]] = []
     for i, b in enumerate(blocks):
         home[id(b)] = i
         for op in b.ops:
@@ -677,12 +684,11 @@ def closed_blocks(func: Operation) -> bool:
                 for region in inner.regions:
                     for nested in region.blocks:
                         home[id(nested)] = i
-    for i, b in enumerate(blocks):
-        if any(is_token_type(a.type) for a in b.args):
-            return False
-        for op in b.ops:
-            for inner in op.walk():
                 for v in inner.operands:
-                    if is_token_type(v.type) and home.get(id(v.owner)) != i:
-                        return False
-    return True
+                    text = v.type.text
+                    tok = token_text.get(text)
+                    if tok is None:
+                        tok = token_text[text] = is_token_type(v.type)
+                    if tok:
+                        used.append((v, i))
+    return all(home.get(id(v.owner)) == i for v, i in used)
