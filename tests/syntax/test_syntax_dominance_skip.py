@@ -12,6 +12,7 @@ compares the whole parse (IR or diagnostic) with the walk always done.
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 import spec.syntax.parser as parser_module
 from spec import registry
 from spec.diagnostics import DiagnosticError
-from spec.ir import Operation
+from spec.ir import Block, Operation
 from spec.syntax.parser import parse_module, split_input
 from spec.syntax.structure import Dominance
 
@@ -113,3 +114,34 @@ def test_every_mlir_file(path: Path) -> None:
 @pytest.mark.parametrize(("n", "seed"), [(10, 1), (300, 2)])
 def test_generated_programs_are_straight(n: int, seed: int) -> None:
     assert _assert_sound(generate(n, seed)) is True
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_uses_from_other_blocks_are_decided_as_dominance_says(seed: int) -> None:
+    # Ops moved to random places of other blocks and regions (any depth,
+    # CFG blocks included), so that some definitions no longer dominate
+    # their uses: `dominates_from` (one answer per pair of blocks) against
+    # `dominates` for every operand defined in another block than its user.
+    rng = random.Random(seed)
+    path = FILES[seed % len(FILES)]
+    try:
+        module = parse_module(path.read_text(), path.name, allow_unregistered=True)
+    except DiagnosticError:
+        pytest.skip(f"{path.name} is not one module (chunks, or an input that is refused)")
+    blocks = [b for op in module.walk() for r in op.regions for b in r.blocks]
+    ops = [op for b in blocks for op in b.ops if not registry.lookup(op.name).terminator and op.name != "func.func"]
+    for _ in range(min(6, len(ops))):
+        op, target = rng.choice(ops), rng.choice(blocks)
+        inside = {id(b) for inner in op.walk() for r in inner.regions for b in r.blocks}
+        if op.parent is None or id(target) in inside:
+            continue
+        op.parent.ops.remove(op)
+        target.insert(rng.randrange(len(target.ops) + 1), op)
+    fast, general = Dominance(), Dominance()
+    for user in module.walk():
+        for v in user.operands:
+            owner = v.owner
+            where = owner if isinstance(owner, Block) else owner.parent if isinstance(owner, Operation) else None
+            if user.parent is None or where is None or where is user.parent:
+                continue
+            assert fast.dominates_from(v, owner, user.parent) == general.dominates(v, user), (path.name, user)
