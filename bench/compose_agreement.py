@@ -13,6 +13,10 @@ rewrites, most of them):
 - `loops`: `bench/gen_control.py`'s loops in sequence (1 to 6) and nested
   (1 to 5), the shapes whose whole proof grows with the product of trip
   choices;
+- `judge`: with `--judge N`, the first N pairs `bench/judge.py` draws for
+  `--seed` (generated programs, nested modules among them, each with a
+  rewrite by the identity, the refimpl or `mlir-opt-19` and up to two
+  edits, at the pair's own loop bound);
 - `whole 1..N`: every program of the `whole` alphabet up to `--max-size`,
   with the reference rewrite and one edit of it (`--all-modes`: the three
   modes, each with an edit). Their IR is built from the enumerator's ops
@@ -27,7 +31,7 @@ label and verdicts), how many pairs the compositional proof proved at least
 one region of apart, and how many it verified where the whole proof said
 `bounded`.
 
-    python bench/compose_agreement.py [--max-size 3] [--every N] [--jobs 2] [--all-modes]
+    python bench/compose_agreement.py [--max-size 3] [--every N] [--jobs 2] [--all-modes] [--judge N [--seed S]]
 """
 
 from __future__ import annotations
@@ -47,7 +51,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from gen_control import nested, sequence  # noqa: E402
+from judge import drawn_pairs  # noqa: E402
 
+from spec.diagnostics import DiagnosticError  # noqa: E402
 from spec.ir import Operation  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
 from tests.support.compose_agreement import MODES, Comparison, compare, rewrites  # noqa: E402
@@ -55,16 +61,18 @@ from verifier import check  # noqa: E402
 from verifier.harness import reference_impl  # noqa: E402
 from verifier.harness.exhaustive import SHARED_PATH_PROOFS, SHARED_PROOFS  # noqa: E402
 from verifier.harness.gate import ImplFailed, RefimplImpl  # noqa: E402
+from verifier.harness.judge_pairs import SOURCES, Pair, output_text  # noqa: E402
+from verifier.programs.boundary_programs import ALL  # noqa: E402
 from verifier.programs.edits import EDITS  # noqa: E402
 from verifier.programs.enumeration import ALPHABETS, Program, programs_up_to  # noqa: E402
 from verifier.programs.program_ir import program_ir  # noqa: E402
 
-Job = tuple[str, str, bool] | tuple[str, Program, bool]
+Job = tuple[str, str, bool] | tuple[str, Program, bool] | tuple[str, Pair, bool]
 """(set, input text or enumerated program, all modes): one input, every
 pair made of it."""
 
 
-def inputs(max_size: int, all_modes: bool, every: int = 1) -> Iterator[Job]:
+def inputs(max_size: int, all_modes: bool, every: int = 1, judge: int = 0, at_seed: int = 0) -> Iterator[Job]:
     for folder in ("tests/corpus", "verifier/corpus", "tests/wide"):
         for path in sorted((ROOT / folder).glob("*.mlir")):
             yield "corpus", path.read_text(encoding="utf-8"), True
@@ -72,6 +80,9 @@ def inputs(max_size: int, all_modes: bool, every: int = 1) -> Iterator[Job]:
         yield "loops", sequence(n), True
     for d in range(1, 6):
         yield "loops", nested(d), True
+    if judge:
+        for pair in drawn_pairs(judge, at_seed, ALL, SOURCES, lambda: False):
+            yield "judge", pair, False
     name = f"whole 1..{max_size}" + (f", one in {every}" if every > 1 else "")
     for k, p in enumerate(programs_up_to(ALPHABETS["whole"], max_size)):
         if k % every == 0:
@@ -83,6 +94,13 @@ def pairs_of(job: Job) -> tuple[str, list[Comparison]]:
     label, source, all_modes = job
     if isinstance(source, Program):
         return label, _program_pairs(source, all_modes)
+    if isinstance(source, Pair):
+        try:
+            out = output_text(source)
+        except (ImplFailed, DiagnosticError):
+            return label, []
+        c = compare(source.input_text, out, f"{source.describe()}\n{source.input_text}", unroll=source.unroll)
+        return label, [c] if c is not None else []
     text = source
     found: list[Comparison] = []
     if all_modes:
@@ -144,12 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th program of `whole`, in enumeration order")
     ap.add_argument("--all-modes", action="store_true", help="`whole` programs with every mode's rewrite too")
+    ap.add_argument("--judge", type=int, default=0, metavar="N", help="also the first N pairs bench/judge.py draws")
+    ap.add_argument("--seed", type=int, default=0, help="the judge's seed for --judge (default 0)")
     args = ap.parse_args(argv)
     sys.setrecursionlimit(100_000)
     counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     wrong: list[Comparison] = []
     t0 = time.perf_counter()
-    jobs = inputs(args.max_size, args.all_modes, args.every)
+    jobs = inputs(args.max_size, args.all_modes, args.every, args.judge, args.seed)
     with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
         for label, found in pool.imap_unordered(pairs_of, jobs, chunksize=16):
             c = counts[label]
