@@ -13,7 +13,10 @@ reachable from `end(a)` that also reach `start(b)`, with the edges among
 them (a path between the endpoints lies wholly in that slice, so the answer
 is the same as on the whole graph); in a group, with its chain nodes
 eliminated (`Prover.reduced_slice`: an exact elimination, the same answer)
-and renamed in node order: the obligation's `Query`. Equal queries are the
+and renamed in node order: the obligation's `Query`. Obligations that end
+at one node from far before it (GPU work that must be over by a function's
+end) take their slices from one reduction of what reaches that node, made
+once (`Prover.prepare`), not from the graph each. Equal queries are the
 same formula up to renaming, so each distinct one is asked once. One solver
 serves every obligation of a function, with push/pop around each
 (`Prover.prove_all` asks them in groups: one query per group, handed to
