@@ -1,6 +1,6 @@
 """An exhaustive run interrupted and resumed ends as an uninterrupted one.
 
-`python -m verifier exhaustive --alphabet whole --max-size 2 --results F`
+`python -m verifier exhaustive --alphabet whole --max-size 3 --results F`
 is stopped (SIGINT twice, then SIGKILL) once F holds a given number of
 lines, each time resumed with the same F; then it runs to the end. Each
 interrupted run must exit 130 (SIGINT) well before the end, leave F all
@@ -18,8 +18,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ARGS = ["--alphabet", "whole", "--max-size", "2", "--format", "json"]
-PROGRAMS = 411
+ARGS = ["--alphabet", "whole", "--max-size", "3", "--format", "json"]
+PROGRAMS = 13_952
+"""Enough that a run stopped after a few hundred lines is seconds from its
+end: however late the signal lands on a loaded machine, the run cannot
+have finished first."""
 
 
 def _start(results: Path) -> subprocess.Popen:
