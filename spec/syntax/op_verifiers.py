@@ -12,7 +12,7 @@ Per-op dispatch: `RULES` maps the rule names the registry gives to their
 code, as MLIR's verifiers are each op's own; a rule may test the ops it
 meets by name where mlir-opt-19's does (a `gpu.binary` or `gpu.module`
 kernel container). The `vector` ops' rules are
-`spec.syntax.vector_verifiers`'.
+`spec.dialects.vector.verifiers`'.
 
 - `gpu.container_module` on a module: every `gpu.launch_func` two levels
   below it (in a function directly in the module: 19 skips deeper ones)
@@ -116,14 +116,14 @@ from collections.abc import Callable
 from spec import registry
 from spec.attributes import DenseArrayAttr, FunctionType, IntegerAttr, SymbolRefAttr, Type, TypeAttr, UnitAttr
 from spec.diagnostics import DiagnosticError, error, note
+from spec.dialects.async_.verifiers import ASYNC_RULES
+from spec.dialects.scf.verifiers import SCF_RULES
+from spec.dialects.vector.verifiers import RULES as VECTOR_RULES
 from spec.ir import Operation, Value
 from spec.syntax import memref_layouts as layouts
-from spec.syntax.async_verifiers import ASYNC_RULES
 from spec.syntax.build_base import K_DYNAMIC
 from spec.syntax.op_checks import check_reduction_kind
-from spec.syntax.scf_verifiers import SCF_RULES
 from spec.syntax.structure import current_op_note, op_error, symbol_lookup, symbol_name_of
-from spec.syntax.vector_verifiers import RULES as VECTOR_RULES
 
 TYPE_CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
     "unranked_memref": (lambda t: t.text.startswith("memref<*"), "unranked.memref of any type values"),
@@ -746,8 +746,8 @@ RULES.update(VECTOR_RULES)
 RULES.update(SCF_RULES)
 RULES.update(ASYNC_RULES)
 """Each rule the registry names (`OpInfo.verifier`, `DIALECT_ATTRIBUTE_VERIFIERS`);
-the vector ops' are in `spec.syntax.vector_verifiers`, `scf.forall`'s in
-`spec.syntax.scf_verifiers`, `async.func`'s in `spec.syntax.async_verifiers`."""
+the vector ops' are in `spec.dialects.vector.verifiers`, `scf.forall`'s in
+`spec.dialects.scf.verifiers`, `async.func`'s in `spec.dialects.async_.verifiers`."""
 
 
 def check_dialect_attributes(op: Operation) -> None:
