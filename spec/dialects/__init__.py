@@ -10,8 +10,8 @@ A dialect's package holds:
   transformer (a `BuilderBase` mixin named after the dialect) and the
   printers it registers with `spec.syntax.custom_registry.custom_printer`;
 - `verifiers`, where the dialect has its own op checks beyond those every
-  op gets (`vector`, `scf`, `async_`): the rules `spec.syntax.op_verifiers`
-  runs by the op's `verifier` name.
+  op gets (`gpu`, `memref`, `vector`, `scf`, `async_`): the rules
+  `spec.syntax.op_verifiers` runs by the op's `verifier` name.
 
 `spec.registry` gathers the `ops` tables and answers by op name;
 `spec.syntax.dialects` gathers the `syntax` modules for the parser. The
