@@ -7,12 +7,16 @@ side, device side, sparse library). This module gathers those tables and
 answers questions about an op by its name: `lookup(name)` gives its entry,
 and the accessors below one fact each. The syntax checks, the printer, the
 semantics, the pass and the verifier all ask here, so adding an op touches
-its dialect's table and its syntax, and nothing else.
+its dialect's package (its table, its syntax, its checks) and the grammar,
+and nothing else.
 
 It also holds what is said of dialects as a whole: the ops mlir-opt-19
 registers in the dialects known in full (`COMPLETE_DIALECTS`, each
 dialect's list in its table's module), the dialects it registers at all,
 and the discardable attributes that verify their op.
+
+`OpInfo`, `Inherent`, `LibraryForm` and the effect names (`READ`, ...) are
+`spec.op_info`'s, re-exported here for the callers that read an entry.
 
 Unknown ops are what MLIR makes of unregistered ops: unknown effects, possibly
 a terminator.
@@ -41,14 +45,16 @@ from spec.dialects.memref import ops as memref
 from spec.dialects.scf import ops as scf
 from spec.dialects.vector import ops as vector
 from spec.invariant import InternalError
-from spec.op_info import ALLOC, FREE, READ, WRITE, Inherent, LibraryForm, OpInfo
+from spec.op_info import ALLOC as ALLOC
+from spec.op_info import FREE as FREE
+from spec.op_info import READ as READ
+from spec.op_info import WRITE as WRITE
+from spec.op_info import Inherent as Inherent
+from spec.op_info import LibraryForm as LibraryForm
+from spec.op_info import OpInfo as OpInfo
 
 if TYPE_CHECKING:
     from spec.ir import Operation, Value
-
-__all__ = ["ALLOC", "FREE", "READ", "WRITE", "Inherent", "LibraryForm", "OpInfo"]
-"""Re-exported from `spec.op_info`, for the callers that read an entry's
-shape here; the functions and tables below are this module's own."""
 
 
 def _gather(tables: Iterable[tuple[OpInfo, ...]]) -> dict[str, OpInfo]:
