@@ -280,7 +280,7 @@ def _unsupported_control(op: Operation) -> str:
 
 def switch_values(op: Operation) -> list[int]:
     """The case values of a `cf.switch` (`dense<[1, 2]> : vector<2xi32>`)."""
-    from spec.syntax.dialects.cf import switch_case_values
+    from spec.dialects.cf.syntax import switch_case_values
 
     return switch_case_values(op.properties.get("case_values"))
 

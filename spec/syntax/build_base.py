@@ -3,7 +3,7 @@ partial op a rule returns, and the small conversions from tokens.
 
 The builder (`spec.syntax.parser._Builder`) is one lark transformer made of
 mixins: `rules_core` (ops, regions, values, attributes, the generic form)
-and one per dialect (`spec.syntax.dialects`); each builds on `BuilderBase`
+and one per dialect (`spec.dialects.<dialect>.syntax`); each builds on `BuilderBase`
 here, which also holds the helpers several dialects share (function-like
 ops, attr-dict splitting, enum errors, splitting type text at top-level
 commas).

@@ -2,7 +2,7 @@
 
 `Printer.op` looks each op up in `CUSTOM_PRINTERS` (no entry, or an op its
 custom form cannot show: the generic form). The printers themselves live in
-their dialect's module (`spec.syntax.dialects`) and register here with
+their dialect's syntax module (`spec.dialects.<dialect>.syntax`) and register here with
 `@custom_printer(name, ...)`;
 `spec.syntax.printing` loads them all and hands the table to the `Printer`
 it builds.

@@ -30,6 +30,20 @@ from lark.exceptions import UnexpectedInput
 from spec import registry
 from spec.attributes import Attr
 from spec.diagnostics import DiagnosticError, error
+from spec.dialects.affine.syntax import AffineRules
+from spec.dialects.arith.syntax import ArithRules
+from spec.dialects.async_.syntax import AsyncRules
+from spec.dialects.builtin.syntax import BuiltinRules
+from spec.dialects.cf.syntax import CfRules
+from spec.dialects.func.syntax import FuncRules
+from spec.dialects.gpu.device_syntax import GpuDeviceRules
+from spec.dialects.gpu.syntax import GpuRules
+from spec.dialects.index.syntax import IndexRules
+from spec.dialects.llvm.syntax import LLVMRules
+from spec.dialects.math.syntax import MathRules
+from spec.dialects.memref.syntax import MemrefRules
+from spec.dialects.scf.syntax import ScfRules
+from spec.dialects.vector.syntax import VectorRules
 from spec.ir import Location, Operation, new_module
 from spec.syntax.affine import AliasTable
 from spec.syntax.build_base import (  # noqa: F401
@@ -43,20 +57,6 @@ from spec.syntax.build_base import (  # noqa: F401
 )
 from spec.syntax.dialect_attrs import AttrTextError
 from spec.syntax.dialects import DIALECTS
-from spec.syntax.dialects.affine import AffineRules
-from spec.syntax.dialects.arith import ArithRules
-from spec.syntax.dialects.async_ import AsyncRules
-from spec.syntax.dialects.builtin import BuiltinRules
-from spec.syntax.dialects.cf import CfRules
-from spec.syntax.dialects.func import FuncRules
-from spec.syntax.dialects.gpu import GpuRules
-from spec.syntax.dialects.gpu_device import GpuDeviceRules
-from spec.syntax.dialects.index import IndexRules
-from spec.syntax.dialects.llvm import LLVMRules
-from spec.syntax.dialects.math import MathRules
-from spec.syntax.dialects.memref import MemrefRules
-from spec.syntax.dialects.scf import ScfRules
-from spec.syntax.dialects.vector import VectorRules
 from spec.syntax.fast_path import FastPath
 from spec.syntax.lark_fast import COMPACT, FastContextualLexer, FusedLALRParser
 from spec.syntax.options import DEFAULT_OPTIONS, ParseOptions

@@ -2,7 +2,7 @@
 
 `spec.syntax.printer.Printer` knows names, the generic form and regions; the
 custom form of each op is a printer function in its dialect's module
-(`spec.syntax.dialects`: `builtin`, `func`, `gpu`, `arith`, `math`, `index`,
+(`spec.dialects.<dialect>.syntax`: `builtin`, `func`, `gpu`, `arith`, `math`, `index`,
 `memref`, `vector`, `scf`, `cf`, `async_`, `llvm`, `affine`), registered
 with `@custom_printer(name, ...)` in `custom_registry.CUSTOM_PRINTERS`.
 This module loads those modules and hands

@@ -358,7 +358,7 @@ class CoreRules(BuilderBase):
         raw = str(items[0])
         if raw.startswith("affine_") or (raw.startswith("#") and "." not in raw and "<" not in raw):
             # An affine map or set, or an alias use (`spec.syntax.affine`).
-            from spec.syntax.dialects.affine import attr_text
+            from spec.dialects.affine.syntax import attr_text
 
             text = attr_text(items[0], self.aliases)
             if text is not None:

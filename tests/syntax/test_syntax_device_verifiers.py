@@ -2,7 +2,7 @@
 `gpu.all_reduce`, `gpu.func` and `gpu.return`, the `gpu.known_block_size` /
 `gpu.known_grid_size` dialect attributes and the subgroup MMA ops. Invalid
 IR is refused with 19's first message; the valid twins are accepted. The
-rules are `spec.syntax.op_verifiers`'.
+rules are `spec.dialects.gpu.verifiers`'.
 
 The inputs are this project's own; each is compared with `mlir-opt-19`
 (exit code and the whole stderr) where it is installed."""

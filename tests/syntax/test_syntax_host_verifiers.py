@@ -1,7 +1,9 @@
 """Host-side op verifier checks of mlir-opt-19: invalid
 IR is refused with 19's first message, never rewritten or proved. The rules
 are the registry's (`OpInfo.verifier`, `operand_types`,
-`DIALECT_ATTRIBUTE_VERIFIERS`), spelled out in `spec.syntax.op_verifiers`.
+`DIALECT_ATTRIBUTE_VERIFIERS`), spelled out in the dialects' verifier
+modules (`spec.dialects.gpu.verifiers`, `spec.dialects.memref.verifiers`)
+and run by `spec.syntax.op_verifiers`.
 
 The inputs are this project's own; each is compared with `mlir-opt-19`
 (exit code and the whole stderr) where it is installed."""
@@ -14,7 +16,8 @@ import pytest
 
 from spec import registry
 from spec.diagnostics import DiagnosticError
-from spec.syntax.op_verifiers import RULES, TYPE_CONSTRAINTS, layout_symbols
+from spec.dialects.gpu.verifiers import layout_symbols
+from spec.syntax.op_verifiers import RULES, TYPE_CONSTRAINTS
 from spec.syntax.parser import parse_module
 from spec.syntax.string_literals import BYTES
 from tests.mlir_tools import needs_mlir19

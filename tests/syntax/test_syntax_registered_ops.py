@@ -1,6 +1,6 @@
 """The ops mlir-opt-19 registers in `gpu`,
 `arith`, `math`, `index`, `func`, `memref`, and `scf.index_switch`
-(read and printed by the dialects' modules in `spec/syntax/dialects/`).
+(read and printed by the dialects' syntax modules, `spec/dialects/<dialect>/syntax.py`).
 
 Three kinds of checks:
 

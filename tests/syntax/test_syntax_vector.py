@@ -1,5 +1,5 @@
-"""The `vector` ops host code uses around launches (`spec/syntax/dialects/vector.py`,
-their checks `spec/syntax/vector_verifiers.py`): `bitcast`, `shape_cast`,
+"""The `vector` ops host code uses around launches (`spec/dialects/vector/syntax.py`,
+their checks `spec/dialects/vector/verifiers.py`): `bitcast`, `shape_cast`,
 `type_cast`, `transpose`, `fma`, `extract`, `insert`, `reduction`,
 `outerproduct`, `contract`, `constant_mask`, `create_mask`, `gather`,
 `compressstore`, `transfer_read`, `transfer_write`, with `broadcast`,

@@ -1,5 +1,5 @@
 """Issue 16 steps 3-4: syntax mlir-opt-19 takes that we refused, and the ops
-found around the pass (their dialects' modules in `spec/syntax/dialects/`).
+found around the pass (their dialects' syntax modules, `spec/dialects/<dialect>/syntax.py`).
 
 Each case is one input and the custom form we print, written after checking
 it with mlir-opt-19 (so these run without it); with mlir-opt-19 installed,

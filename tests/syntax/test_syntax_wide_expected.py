@@ -3,7 +3,7 @@
 `vector.extract`/`insert`/`transfer_read`/`transfer_write`, the llvm
 declarations and calls, and the `affine` ops, maps, sets and
 `#alias = ...` definitions (each read and printed by its dialect's module
-in `spec/syntax/dialects/`).
+in `spec/dialects/`).
 
 Each file of `tests/wide/` named in `FILES` has mlir-opt-19's output pasted
 next to it (`tests/wide/expected/NAME.19.{custom,generic,pass}.out`: its

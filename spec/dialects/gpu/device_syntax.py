@@ -11,7 +11,7 @@ print them back byte for byte, its spacing quirks included (two blanks
 after `gpu.shuffle`, `gpu.subgroup_reduce`, `gpu.global_id`,
 `gpu.all_reduce` and `gpu.subgroup_mma_elementwise`). The host side of the
 dialect (modules, functions, launches, memory and the sparse library ops)
-is `spec.syntax.dialects.gpu`.
+is `spec.dialects.gpu.syntax`.
 """
 
 from __future__ import annotations

@@ -569,7 +569,7 @@ def _global(p: Printer, op: Operation) -> str:
         text += "constant "
     name = op.properties["sym_name"]
     if not isinstance(name, StringAttr):
-        raise InternalError("spec.syntax.dialects.memref: expected isinstance(name, StringAttr)")
+        raise InternalError("spec.dialects.memref.syntax: expected isinstance(name, StringAttr)")
 
     text += f"{quote_symbol(name.value)} : {op.properties['type']}"
     init = op.properties.get("initial_value")

@@ -150,7 +150,7 @@ def _switch(p: Printer, op: Operation) -> str:
     (flag,), default, case_ops = segments(op)
     width = flag.type.int_width
     if width is None:
-        raise InternalError("spec.syntax.dialects.cf: expected width is not None")
+        raise InternalError("spec.dialects.cf.syntax: expected width is not None")
     values = switch_case_values(op.properties.get("case_values"))
     sizes = op.properties.get("case_operand_segments")
     counts = list(sizes.ints) if isinstance(sizes, DenseArrayAttr) else []

@@ -13,6 +13,7 @@ from lark import Token
 
 from spec.attributes import ASYNC_GROUP, ASYNC_TOKEN, GPU_TOKEN, INDEX, Attr, FunctionType, Type
 from spec.diagnostics import DiagnosticError, error
+from spec.dialects.func.syntax import call_text, function_op_text
 from spec.ir import Operation, Region
 from spec.syntax.build_base import (
     BuilderBase,
@@ -24,7 +25,6 @@ from spec.syntax.build_base import (
     symbol_ref_attr,
 )
 from spec.syntax.custom_registry import custom_printer, return_like, segments
-from spec.syntax.dialects.func import call_text, function_op_text
 from spec.syntax.op_checks import check_region_blocks
 from spec.syntax.printer import Printer
 

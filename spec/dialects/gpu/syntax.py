@@ -3,7 +3,7 @@
 `host_register`, `host_unregister`, `set_default_device`), the library
 (sparse) ops of the registry's `LibraryForm`, `binary`, and the structure
 of kernels (`barrier`, `terminator`, `return`). The ops that compute inside
-kernels are `spec.syntax.dialects.gpu_device`.
+kernels are `spec.dialects.gpu.device_syntax`.
 
 The builder rules make MLIR's generic model (async tokens and dependencies,
 `operandSegmentSizes`, properties) as mlir-opt-19 does; the printers give
@@ -37,9 +37,9 @@ from spec.attributes import (
     quote_symbol,
 )
 from spec.diagnostics import DiagnosticError, error
+from spec.dialects.gpu.library_ops import HANDLE_TYPES
 from spec.invariant import InternalError
 from spec.ir import Block, Location, Operation, Region, Value
-from spec.registry import HANDLE_TYPES
 from spec.syntax.build_base import (
     BuilderBase,
     PartialOp,
@@ -314,7 +314,7 @@ class GpuRules(BuilderBase):
         info = registry.lookup(name)
         form = info.library_form
         if form is None:
-            raise InternalError("spec.syntax.dialects.gpu: expected form is not None")
+            raise InternalError("spec.dialects.gpu.syntax: expected form is not None")
         is_async, deps = items[1]
         lead: dict[str, Attr] | None = None
         written: list[tuple] = []
@@ -654,7 +654,7 @@ def _library_form(p: Printer, op: Operation) -> str:
     info = registry.lookup(op.name)
     form = info.library_form
     if form is None:
-        raise InternalError("spec.syntax.dialects.gpu: expected form is not None")
+        raise InternalError("spec.dialects.gpu.syntax: expected form is not None")
     n_deps = len(gpu_async.async_deps(op))
     deps, rest = op.operands[:n_deps], op.operands[n_deps:]
     if form.order:

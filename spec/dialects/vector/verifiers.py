@@ -16,7 +16,7 @@ data layout gives them (`index` 64), affine maps (`spec.syntax.affine`).
 The subset's own refusal is here too: a transfer of a tensor (19 declares
 no memory effect for it, this tool's registry gives effects by op name), in
 the generic form; the custom form refuses it as it is read
-(`spec.syntax.dialects.vector`).
+(`spec.dialects.vector.syntax`).
 
 Per-op dispatch: `RULES` maps each `vector` op the registry names a
 verifier for to its rule (joined to `spec.syntax.op_verifiers.RULES`).
@@ -153,7 +153,7 @@ def _vector(v: Value) -> VectorShape:
     """The shape of `v`, which the type constraints checked before made a vector."""
     shape = v.type.vector
     if shape is None:
-        raise InternalError(f"spec.syntax.vector_verifiers: expected a vector, got {v.type}")
+        raise InternalError(f"spec.dialects.vector.verifiers: expected a vector, got {v.type}")
     return shape
 
 

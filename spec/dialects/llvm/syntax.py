@@ -215,7 +215,7 @@ def _llvm_func(p: Printer, op: Operation) -> str:
         text += f"{linkage} "
     name = op.properties["sym_name"]
     if not isinstance(name, StringAttr):
-        raise InternalError("spec.syntax.dialects.llvm: expected isinstance(name, StringAttr)")
+        raise InternalError("spec.dialects.llvm.syntax: expected isinstance(name, StringAttr)")
     text += f"{quote_symbol(name.value)}(" + ", ".join([*params, *(["..."] if vararg else [])]) + ")"
     if result is not None:
         text += f" -> {result}"
@@ -233,7 +233,7 @@ def _llvm_global(p: Printer, op: Operation) -> str:
         text += "constant "
     name = op.properties["sym_name"]
     if not isinstance(name, StringAttr):
-        raise InternalError("spec.syntax.dialects.llvm: expected isinstance(name, StringAttr)")
+        raise InternalError("spec.dialects.llvm.syntax: expected isinstance(name, StringAttr)")
     value = op.properties.get("value")
     text += f"{quote_symbol(name.value)}({'' if value is None else value})"
     rest = _left(op, "linkage", "constant", "sym_name", "value", "global_type")

@@ -18,7 +18,7 @@ leaves out a minor identity map and an `in_bounds` with nothing true.
 
 A transfer of a tensor is refused as outside the subset: 19 declares no
 memory effect for it, an effect this tool's registry gives by op name.
-The ops' own checks are `spec.syntax.vector_verifiers`.
+The ops' own checks are `spec.dialects.vector.verifiers`.
 """
 
 from __future__ import annotations
@@ -42,6 +42,14 @@ from spec.attributes import (
     shared_type,
 )
 from spec.diagnostics import DiagnosticError, error
+from spec.dialects.vector.verifiers import (
+    is_minor_identity,
+    kind_name,
+    parse_map,
+    shaped_element,
+    transfer_map,
+    transfer_mask_type,
+)
 from spec.ir import Operation
 from spec.syntax.build_base import (
     BuilderBase,
@@ -55,14 +63,6 @@ from spec.syntax.dialect_attrs.vector_enums import ENUMS, KINDS, failed_paramete
 from spec.syntax.op_checks import declared
 from spec.syntax.printer import Printer
 from spec.syntax.string_literals import unescape
-from spec.syntax.vector_verifiers import (
-    is_minor_identity,
-    kind_name,
-    parse_map,
-    shaped_element,
-    transfer_map,
-    transfer_mask_type,
-)
 
 KEYWORD_FIRST: frozenset[str] = frozenset()
 """Rules whose first child is the op keyword: it locates the op and is dropped
