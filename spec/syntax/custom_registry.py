@@ -75,12 +75,16 @@ def fn_signature(p: Printer, op: Operation, fn: FunctionType, arg_attrs: Attr | 
     text = "(" + ", ".join(parts) + ")"
     if fn.results:
         res = []
+        with_attrs = False
         for i, t in enumerate(fn.results):
             attrs = ""
             if res_attrs is not None and str(res_attrs.elements[i]) != "{}":  # type: ignore[attr-defined]  # an ArrayAttr (registry: res_attrs)
                 attrs = " " + str(res_attrs.elements[i])  # type: ignore[attr-defined]  # as above
+                with_attrs = True
             res.append(f"{t}{attrs}")
-        if len(res) == 1 and not res[0].startswith("(") and res_attrs is None:
+        # One result is written bare unless it has attributes (an empty
+        # dictionary, `res_attrs = [{}]`, is none) or is a function type.
+        if len(res) == 1 and not res[0].startswith("(") and not with_attrs:
             text += f" -> {res[0]}"
         else:
             text += " -> (" + ", ".join(res) + ")"

@@ -330,6 +330,16 @@ PRINTED: dict[str, tuple[str, str]] = {
         "    %2 = memref.load %arg1[%arg2] : memref<3xvector<4xf32>>\n"
         "    memref.store %2, %arg1[%arg2] : memref<3xvector<4xf32>>\n    return\n  }\n}\n\n",
     ),
+    # Result attributes that are all empty dictionaries are none: one
+    # result is written without parentheses.
+    "empty-result-attributes": (
+        '"func.func"() ({^bb0(%z: index): "func.return"(%z) : (index) -> ()}) '
+        '{function_type = (index) -> index, sym_name = "fh", res_attrs = [{}], arg_attrs = [{}]} : () -> ()\n'
+        '"async.func"() ({^bb0(%z: index): "async.return"() : () -> ()}) '
+        '{function_type = (index) -> !async.token, sym_name = "ah", res_attrs = [{}]} : () -> ()\n',
+        "module {\n  func.func @fh(%arg0: index) -> index {\n    return %arg0 : index\n  }\n"
+        "  async.func @ah(%arg0: index) -> !async.token {\n    return\n  }\n}\n\n",
+    ),
     # A zero offset is the default: 19 leaves it out, on any rank.
     "strided-zero-offset": (
         "func.func private @h(memref<4xf32, strided<[1], offset: 0>>, memref<4x4xf32, strided<[4, 1], offset:0>>,"
