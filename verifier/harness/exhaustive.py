@@ -134,6 +134,7 @@ def _judge(
     timeout_ms: int,
     proofs: ProvedQueries | None = None,
     path_proofs: ProvedQueries | None = None,
+    assignments: bool = False,
 ) -> Result:
     import verifier
 
@@ -141,7 +142,13 @@ def _judge(
     # that would hold the run for long is `unknown`, not a hang.
     budget_s = default_seconds(module_in)
     report = verifier.check(
-        module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s, proofs=proofs, path_proofs=path_proofs
+        module_in,
+        module_out,
+        timeout_ms=timeout_ms,
+        budget_s=budget_s,
+        proofs=proofs,
+        path_proofs=path_proofs,
+        assignments=assignments,
     )
     verdict = report.verdict
     sig, msg = signature(report) if verdict == "refuted" else ("", "")
@@ -191,7 +198,11 @@ class RefimplRunner:
                     )
                 )
                 continue
-            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs, paths))
+            out.append(
+                _judge(
+                    p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs, paths, not self.plain
+                )
+            )
             _release(module_in)
             _release(result.module)
         return out

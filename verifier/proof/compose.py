@@ -511,7 +511,10 @@ def _leaves_nothing_pending(run: FunctionRun, rout: RegionGraph, graphs: AllPath
     g, end, unroll = rout.g, rout.exit, run.options.unroll
     ends = [ev.end for ev in g.events] + [e for _, e in rout.completions]
     if not graphs.one_path:
-        prover = GuardedProver(graphs.sym, graphs.gin, g, unroll, run.options.solver, run.budget, run.options.proofs)
+        opts = run.options
+        prover = GuardedProver(
+            graphs.sym, graphs.gin, g, unroll, opts.solver, run.budget, opts.proofs, opts.assignments
+        )
         return all(ordered_on_every_path(prover, g, n, end) for n in ends)
     # One path: plain reachability, backwards from the last point once.
     seen = {end}

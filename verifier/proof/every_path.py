@@ -137,7 +137,14 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     (inconsistent)."""
     tally = run.tally
     prover = GuardedProver(
-        graphs.sym, graphs.gin, graphs.gout, run.options.unroll, run.options.solver, run.budget, run.options.proofs
+        graphs.sym,
+        graphs.gin,
+        graphs.gout,
+        run.options.unroll,
+        run.options.solver,
+        run.budget,
+        run.options.proofs,
+        run.options.assignments,
     )
     run.budget.at(phase="z3")
     t1 = time.perf_counter()

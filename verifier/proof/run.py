@@ -83,6 +83,13 @@ class CheckOptions:
     proved and added to as `proofs` is (an exhaustive run's table of them);
     None: each function check starts a table of its own."""
 
+    assignments: bool = False
+    """Guarded queries of few decisions decided without Z3, by trying every
+    assignment of their decisions (`GuardedProver._by_assignments`: exact,
+    the answer Z3 gives short of its timeout; a violation is still asked of
+    Z3, for its model). An exhaustive run's shortcut, compared with the
+    plain path; False: every query not in `proofs` is asked of Z3."""
+
     @property
     def solver(self) -> SolverSettings:
         return SolverSettings(self.timeout_ms, self.seed, self.rlimit)
