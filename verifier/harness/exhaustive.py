@@ -70,7 +70,7 @@ import time
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from spec.diagnostics import DiagnosticError, render
 from spec.invariant import InternalError
@@ -82,6 +82,7 @@ from verifier.output.progress import Progress
 from verifier.programs.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
 from verifier.programs.program_ir import program_ir
 from verifier.proof.budget import default_seconds
+from verifier.proof.shapes import KnownProofs
 from verifier.smt.solver import ProvedQueries, Status
 
 if TYPE_CHECKING:
@@ -132,24 +133,17 @@ def _judge(
     module_out: Operation,
     t0: float,
     timeout_ms: int,
-    proofs: ProvedQueries | None = None,
-    path_proofs: ProvedQueries | None = None,
-    assignments: bool = False,
+    shortcuts: Shortcuts | None = None,
 ) -> Result:
     import verifier
 
     # Each program within `python -m verifier check`'s default budget: one
     # that would hold the run for long is `unknown`, not a hang.
     budget_s = default_seconds(module_in)
-    report = verifier.check(
-        module_in,
-        module_out,
-        timeout_ms=timeout_ms,
-        budget_s=budget_s,
-        proofs=proofs,
-        path_proofs=path_proofs,
-        assignments=assignments,
-    )
+    if shortcuts is None:
+        report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s)
+    else:
+        report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s, **shortcuts)
     verdict = report.verdict
     sig, msg = signature(report) if verdict == "refuted" else ("", "")
     if verdict in ("unknown", "inconsistent"):
@@ -181,8 +175,14 @@ class RefimplRunner:
     plain: bool = False
 
     def run(self, batch: list[Program]) -> list[Result]:
-        proofs = None if self.plain else SHARED_PROOFS
-        paths = None if self.plain else SHARED_PATH_PROOFS
+        shortcuts: Shortcuts | None = None
+        if not self.plain:
+            shortcuts = {
+                "proofs": SHARED_PROOFS,
+                "path_proofs": SHARED_PATH_PROOFS,
+                "shapes": SHARED_SHAPES,
+                "assignments": True,
+            }
         out = []
         for p in batch:
             t0 = time.perf_counter()
@@ -198,11 +198,7 @@ class RefimplRunner:
                     )
                 )
                 continue
-            out.append(
-                _judge(
-                    p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs, paths, not self.plain
-                )
-            )
+            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, shortcuts))
             _release(module_in)
             _release(result.module)
         return out
@@ -261,6 +257,25 @@ handed to the checks as `CheckOptions.path_proofs`: a small program's
 queries are a handful of shapes (over `whole` to size 3, the 10,413 asked
 are one: a single edge from the first event to the second), so Z3 is
 asked about them once per process."""
+
+
+SHARED_SHAPES = KnownProofs(2_000)
+"""Clean proofs of pairs of graphs by their shape (`verifier.proof.shapes`),
+handed to every check a `RefimplRunner` runs (not `plain`) as its
+`CheckOptions.shapes`: small programs make the same pairs of graphs over
+and over (a launch or a memset, a store or a call, make the same events),
+and a pair proved once, its obligations and its cross-checks, is not
+proved again."""
+
+
+class Shortcuts(TypedDict):
+    """The `CheckOptions` fields a `RefimplRunner` sets on its checks unless
+    `plain`: the tables shared across programs and `assignments`."""
+
+    proofs: ProvedQueries
+    path_proofs: ProvedQueries
+    shapes: KnownProofs
+    assignments: bool
 
 
 @dataclass(frozen=True)

@@ -226,10 +226,11 @@ def prove_composed(run: FunctionRun) -> bool:
     t0 = time.perf_counter()
     back = {o: i for i, o in run.corr.to_output.items()}
     comp = Composition()
-    crossing = crossing_ops(run.fin) | crossing_ops(run.fout)
-    for op_out in run.fout.post_order():
-        if op_out.name not in COMPOSED_OPS or op_out is run.fout:
-            continue
+    # The region ops of the output, innermost first; which of them a token
+    # crosses is asked only if there is one (a walk of both functions).
+    candidates = [op for op in run.fout.post_order() if op.name in COMPOSED_OPS and op is not run.fout]
+    crossing = crossing_ops(run.fin) | crossing_ops(run.fout) if candidates else set()
+    for op_out in candidates:
         op_in = back.get(op_out)
         if (
             op_in is None

@@ -25,6 +25,7 @@ from verifier.output.progress import Progress
 from verifier.output.report import Violation
 from verifier.proof.budget import Budget
 from verifier.proof.lemma import LoopLemma
+from verifier.proof.shapes import KnownProofs
 from verifier.smt.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, ProvedQueries, SolverSettings, Status
 
 MAX_REASONS = 3
@@ -83,6 +84,11 @@ class CheckOptions:
     proved and added to as `proofs` is (an exhaustive run's table of them);
     None: each function check starts a table of its own."""
 
+    shapes: KnownProofs | None = field(default=None, compare=False)
+    """Clean proofs of pairs of graphs by their shape (`shapes.py`), which
+    a proof of a pair of the same shape takes instead of proving it again,
+    and adds its own to (an exhaustive run's table, shared across its
+    programs); None: every pair proved."""
     assignments: bool = False
     """Guarded queries of few decisions decided without Z3, by trying every
     assignment of their decisions (`GuardedProver._by_assignments`: exact,
