@@ -102,15 +102,14 @@ def crossing_ops(func: Operation) -> set[Operation]:
 
     holders: dict[Value, set[Operation]] = {}
     for op in func.nested_ops():
-        if any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results):
+        tokens = [v for v in op.operands if is_token_type(v.type)]
+        if tokens or any(is_token_type(v.type) for v in op.results):
             crossing.add(op)
         for region in op.regions:
             for block in region.blocks:
                 if any(is_token_type(a.type) for a in block.args):
                     mark_up(op, set())
-        for v in op.operands:
-            if not is_token_type(v.type):
-                continue
+        for v in tokens:
             held = holders.get(v)
             if held is None:
                 held = holders[v] = _enclosing(v)

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from spec.semantics.union_graph import ALWAYS
@@ -85,6 +86,9 @@ class KnownProofs:
         self._known.clear()
 
 
+_EVENT = attrgetter("kind", "role", "start", "end", "thread", "occurrence")
+
+
 def graph_shape(g: GuardedGraph) -> tuple:
     """One graph's part of `proof_key` (see the module docstring)."""
     ops: dict[int, int] = {}
@@ -92,12 +96,12 @@ def graph_shape(g: GuardedGraph) -> tuple:
         tuple(g.kinds),
         tuple(g.threads),
         tuple(g.guards),
-        tuple(tuple(s) for s in g.succ),
-        tuple(() if e is ALWAYS else tuple(e) for e in g.eguards),
-        tuple((ev.kind, ev.role, ev.start, ev.end, ev.thread, ev.occurrence) for ev in g.events),
-        tuple(ops.setdefault(id(ev.op), len(ops)) for ev in g.events),
+        tuple(map(tuple, g.succ)),
+        tuple([() if e is ALWAYS else tuple(e) for e in g.eguards]),
+        tuple(map(_EVENT, g.events)),
+        tuple([ops.setdefault(id(ev.op), len(ops)) for ev in g.events]),
         tuple(sorted(g.loops)),
-        tuple((first, end, crosses_iterations(loop)) for loop, first, end in g.iterations),
+        tuple([(first, end, crosses_iterations(loop)) for loop, first, end in g.iterations]),
         tuple(g.excluded),
         tuple(g.met),
         g.path_count,
