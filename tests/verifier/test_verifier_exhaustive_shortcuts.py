@@ -5,8 +5,9 @@ from its ops instead of parsed (`program_ir`), Z3's answers shared
 across programs (guarded queries in `exhaustive.SHARED_PROOFS`, given to
 each check as `CheckOptions.proofs`; one-path queries in
 `SHARED_PATH_PROOFS`, as `CheckOptions.path_proofs`), proofs of pairs of
-graphs shared by shape (`SHARED_SHAPES`, as `CheckOptions.shapes`) and
-guarded queries of few decisions decided by trying every assignment
+graphs shared by shape (`SHARED_SHAPES`, as `CheckOptions.shapes`), the
+function pairs of inductions verified before (`SHARED_PAIRS`, as
+`CheckOptions.verified_pairs`) and guarded queries of few decisions decided by trying every assignment
 (`CheckOptions.assignments`), against the plain path (`--plain`: parsed
 twice, every query asked of Z3 afresh, every pair proved): the same
 verdict, signature, message and text for every program of `whole` up to
@@ -31,15 +32,16 @@ from verifier.smt.solver import ProvedQueries
 SHARED = exhaustive.SHARED_PROOFS
 PATHS = exhaustive.SHARED_PATH_PROOFS
 SHAPES = exhaustive.SHARED_SHAPES
+PAIRS = exhaustive.SHARED_PAIRS
 
 
 @pytest.fixture
 def fresh_caches() -> Iterator[None]:
-    for table in (SHARED, PATHS, SHAPES):
+    for table in (SHARED, PATHS, SHAPES, PAIRS):
         table.clear()
         table.hits = 0
     yield
-    for table in (SHARED, PATHS, SHAPES):
+    for table in (SHARED, PATHS, SHAPES, PAIRS):
         table.clear()
 
 
@@ -66,10 +68,10 @@ def test_shortcuts_agree_with_the_plain_path(fresh_caches: None, mode: str, monk
 
     monkeypatch.setattr(GuardedProver, "_by_assignments", counted)
     plain = _run(mode, True)
-    assert all(t.hits == 0 and len(t) == 0 for t in (SHARED, PATHS, SHAPES)) and not decided
+    assert all(t.hits == 0 and len(t) == 0 for t in (SHARED, PATHS, SHAPES, PAIRS)) and not decided
     fast = _run(mode, False)
     # The shortcuts are taken, not just allowed.
-    assert SHARED.hits > 0 and PATHS.hits > 0 and SHAPES.hits > 0
+    assert SHARED.hits > 0 and PATHS.hits > 0 and SHAPES.hits > 0 and PAIRS.hits > 0
     assert False in decided  # a query proved without Z3
     assert len(plain) == 411
     assert fast == plain

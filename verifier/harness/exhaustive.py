@@ -82,6 +82,7 @@ from verifier.output.progress import Progress
 from verifier.programs.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
 from verifier.programs.program_ir import program_ir
 from verifier.proof.budget import default_seconds
+from verifier.proof.pairs import VerifiedPairs
 from verifier.proof.shapes import KnownProofs
 from verifier.smt.solver import ProvedQueries, Status
 
@@ -181,6 +182,7 @@ class RefimplRunner:
                 "proofs": SHARED_PROOFS,
                 "path_proofs": SHARED_PATH_PROOFS,
                 "shapes": SHARED_SHAPES,
+                "verified_pairs": SHARED_PAIRS,
                 "assignments": True,
             }
         out = []
@@ -268,6 +270,14 @@ and a pair proved once, its obligations and its cross-checks, is not
 proved again."""
 
 
+SHARED_PAIRS = VerifiedPairs(5_000)
+"""Pairs of functions verified by earlier checks, by their IR
+(`verifier.proof.pairs`), handed to every check a `RefimplRunner` runs
+(not `plain`) as its `CheckOptions.verified_pairs`: the steps and contexts
+of loops proved by induction are a few functions, the same for many
+programs."""
+
+
 class Shortcuts(TypedDict):
     """The `CheckOptions` fields a `RefimplRunner` sets on its checks unless
     `plain`: the tables shared across programs and `assignments`."""
@@ -275,6 +285,7 @@ class Shortcuts(TypedDict):
     proofs: ProvedQueries
     path_proofs: ProvedQueries
     shapes: KnownProofs
+    verified_pairs: VerifiedPairs
     assignments: bool
 
 

@@ -117,6 +117,12 @@ def crossing_ops(func: Operation) -> set[Operation]:
     return crossing
 
 
+def _token_operand_or_result(op: Operation) -> bool:
+    """A token-like value is among `op`'s operands or results (so a token
+    crosses its boundary: `crossing_ops` has it)."""
+    return any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results)
+
+
 def _enclosing(v: Value) -> set[Operation]:
     """The ops that hold `v`'s definition: its defining op (or the op whose
     region has the block it is an argument of) and every op around it."""
@@ -225,19 +231,27 @@ def prove_composed(run: FunctionRun) -> bool:
     t0 = time.perf_counter()
     back = {o: i for i, o in run.corr.to_output.items()}
     comp = Composition()
-    # The region ops of the output, innermost first; which of them a token
-    # crosses is asked only if there is one (a walk of both functions).
-    candidates = [op for op in run.fout.post_order() if op.name in COMPOSED_OPS and op is not run.fout]
-    crossing = crossing_ops(run.fin) | crossing_ops(run.fout) if candidates else set()
-    for op_out in candidates:
+    # The region ops of the output, innermost first, with their input
+    # counterparts: those of one name, both modelled, no token among their
+    # own operands and results (an `async.execute` always has one). Which
+    # of them a token crosses otherwise is asked only if there is one (a
+    # walk of both functions).
+    pairs = []
+    for op_out in run.fout.post_order():
+        if op_out.name not in COMPOSED_OPS or op_out is run.fout:
+            continue
         op_in = back.get(op_out)
         if (
-            op_in is None
-            or op_in.name != op_out.name
-            or not (modelled(op_in) and modelled(op_out))
-            or op_in in crossing
-            or op_out in crossing
+            op_in is not None
+            and op_in.name == op_out.name
+            and modelled(op_in)
+            and modelled(op_out)
+            and not (_token_operand_or_result(op_in) or _token_operand_or_result(op_out))
         ):
+            pairs.append((op_in, op_out))
+    crossing = crossing_ops(run.fin) | crossing_ops(run.fout) if pairs else set()
+    for op_in, op_out in pairs:
+        if op_in in crossing or op_out in crossing:
             continue
         proved = _prove_op(run, comp, op_in, op_out, back)
         if comp.refutation is not None:
