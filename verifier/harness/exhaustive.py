@@ -7,13 +7,17 @@ milliseconds, not a process:
 
 - the refimpl (`--mode M`, no `--impl`): the program's IR built from the
   enumerator's ops (`verifier.programs.program_ir`: what parsing its text
-  gives, without parsing), twice, one copy rewritten in-process
-  (`verifier.harness.reference_impl`, the one module of the verifier that
-  imports the refimpl) and the rewritten IR handed to `check` as it is (no
-  printing, no parse); Z3's `unsat` answers are shared across programs
-  (`SHARED_PROOFS`, `SHARED_PATH_PROOFS`). `--plain` parses the text twice
-  and shares no Z3 answer across programs: the path these shortcuts are
-  checked against;
+  gives, without parsing) and copied (`induction.clone`), the copy
+  rewritten in-process (`verifier.harness.reference_impl`, the one module
+  of the verifier that imports the refimpl) and the rewritten IR handed
+  to `check` as it is (no printing, no parse). The checks share what the
+  earlier ones proved: Z3's `unsat` answers (`SHARED_PROOFS`,
+  `SHARED_PATH_PROOFS`), the proofs of pairs of graphs by shape
+  (`SHARED_SHAPES`), the function pairs of inductions verified
+  (`SHARED_PAIRS`); and they decide a guarded query of few decisions by
+  trying every assignment instead of asking Z3 (`CheckOptions.assignments`).
+  `--plain` parses the text twice, shares nothing across programs and asks
+  Z3 every query: the path these shortcuts are checked against;
 - an external command (`--impl CMD`): `--impl-batch` programs (default 100)
   are joined with `// -----` lines into one file and run as
   `CMD --split-input-file FILE`, the way mlir-opt takes many modules; the
@@ -61,7 +65,6 @@ import contextlib
 import gc
 import json
 import os
-import pickle
 import shlex
 import signal
 import sys
@@ -82,6 +85,7 @@ from verifier.output.progress import Progress
 from verifier.programs.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
 from verifier.programs.program_ir import program_ir
 from verifier.proof.budget import default_seconds
+from verifier.proof.induction import clone
 from verifier.proof.pairs import VerifiedPairs
 from verifier.proof.shapes import KnownProofs
 from verifier.smt.solver import ProvedQueries, Status
@@ -163,13 +167,14 @@ def _failed(p: Program, verdict: Failure, detail: str, t0: float) -> Result:
 class RefimplRunner:
     """The refimpl in `mode`, called in-process (`verifier.harness.reference_impl`).
 
-    Each program's IR is built twice from its ops (`program_ir`, the IR its
-    text parses to, at a tenth of a parse's cost), once for the check and
-    once for the refimpl to rewrite; a program known only by its text is
-    parsed once and copied by pickling. Every check takes the queries proved
-    before in this process as proved (`SHARED_PROOFS`,
-    `SHARED_PATH_PROOFS`). `plain` parses twice instead and shares no Z3
-    answer across programs: the path the shortcuts are checked against."""
+    Each program's IR is built from its ops (`program_ir`, the IR its text
+    parses to, at a tenth of a parse's cost; a program known only by its
+    text is parsed) for the check, and copied (`induction.clone`) for the
+    refimpl to rewrite. Every check is given the process's tables of what
+    earlier checks proved (`Shortcuts`) and decides small guarded queries
+    without Z3. `plain` parses twice instead, shares nothing across
+    programs and asks Z3 every query: the path the shortcuts are checked
+    against."""
 
     mode: str
     timeout_ms: int
@@ -209,11 +214,10 @@ class RefimplRunner:
         """The program's IR twice: for the check, and for the refimpl to rewrite."""
         if self.plain:
             return parse_module(p.text, "<input>"), parse_module(p.text, "<input>")
-        built, copy = program_ir(p, "<input>"), program_ir(p, "<input>")
-        if built is not None and copy is not None:
-            return built, copy
-        module_in = parse_module(p.text, "<input>")
-        return module_in, pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
+        module_in = program_ir(p, "<input>")
+        if module_in is None:
+            module_in = parse_module(p.text, "<input>")
+        return module_in, clone(module_in)[0]
 
     def label(self) -> str:
         return f"refimpl --mode {self.mode} (in-process)"
