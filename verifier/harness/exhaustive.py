@@ -274,7 +274,7 @@ and a pair proved once, its obligations and its cross-checks, is not
 proved again."""
 
 
-SHARED_PAIRS = VerifiedPairs(5_000)
+SHARED_PAIRS = VerifiedPairs(2_000)
 """Pairs of functions verified by earlier checks, by their IR
 (`verifier.proof.pairs`), handed to every check a `RefimplRunner` runs
 (not `plain`) as its `CheckOptions.verified_pairs`: the steps and contexts

@@ -86,7 +86,7 @@ class VerifiedPairs:
     check verified, the most recent `capacity` of them. `hits` counts the
     answers given from the table."""
 
-    def __init__(self, capacity: int = 5_000) -> None:
+    def __init__(self, capacity: int = 2_000) -> None:
         self.capacity = capacity
         self.hits = 0
         self._seen: OrderedDict[Hashable, None] = OrderedDict()
