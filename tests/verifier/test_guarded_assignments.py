@@ -19,6 +19,7 @@ from spec.semantics.conditions import Symbols
 from spec.semantics.union_graph import GuardedGraph
 from verifier.harness.exhaustive import RefimplRunner
 from verifier.programs.enumeration import ALPHABETS, WHOLE, batched, programs_up_to
+from verifier.proof.budget import Budget
 from verifier.smt import encode_guarded
 from verifier.smt.encode_guarded import GuardedProver
 from verifier.smt.solver import ObligationResult, SolverSettings, Status
@@ -129,3 +130,7 @@ def test_not_tried_beyond_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     assert prover._by_assignments(conds, lambda holds: False) is False
     prover.assignments = False
     assert prover._by_assignments(conds, lambda holds: False) is None
+    # Past the run's budget: Z3's, as on the plain path.
+    prover.assignments = True
+    prover.budget = Budget(0.0)
+    assert prover.budget.spent() and prover._by_assignments(conds, lambda holds: False) is None

@@ -71,3 +71,24 @@ def test_known_proofs_are_bounded_and_most_recent_first() -> None:
     table.add(("k", 3), KnownProof(3, 3, 3, 0))
     assert table.get(("k", 1)) is not None and table.get(("k", 2)) is None
     assert table.hits == 2
+
+
+def test_nothing_is_taken_from_the_tables_past_the_budget() -> None:
+    # A run past its budget leaves what is left undecided, with or without
+    # the tables: a known proof is not `verified` there.
+    from verifier.proof.pairs import VerifiedPairs
+
+    shapes, pairs = KnownProofs(500), VerifiedPairs(500)
+    programs = [p for p in programs_up_to(WHOLE, 3) if "scf.for" in p.text and "gpu.launch_func" in p.text][:40]
+    for p in programs:
+        before = parse_module(p.text, "<input>")
+        result = reference_impl.rewrite(parse_module(p.text, "<input>"), "reference")
+        assert result.ok
+        verifier.check(before, result.module, shapes=shapes, verified_pairs=pairs, assignments=True)
+        hits = (shapes.hits, pairs.hits)
+        late = verifier.check(
+            before, result.module, shapes=shapes, verified_pairs=pairs, assignments=True, budget_s=1e-9
+        )
+        plain = verifier.check(before, result.module, budget_s=1e-9)
+        assert (shapes.hits, pairs.hits) == hits
+        assert [f.verdict for f in late.functions] == [f.verdict for f in plain.functions] != ["verified"], p.id

@@ -151,7 +151,9 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     t1 = time.perf_counter()
     c1 = time.process_time()
     run.lemma.guarded(graphs.gin, graphs.gout, lambda g, a, b: ordered_on_every_path(prover, g, a, b))
-    table = run.options.shapes
+    # Past the run's budget nothing is taken from the table: what is left
+    # is undecided, as on the plain path.
+    table = run.options.shapes if not run.budget.spent() else None
     key = proof_key("all", run, graphs.sym, graphs.gin, graphs.gout) if table is not None else None
     known = table.get(key) if table is not None else None
     if known is not None:

@@ -268,7 +268,7 @@ def _prove_by_induction(run: FunctionRun, fr: FunctionReport, step: ProveStep | 
         # A pair verified before (`pairs.py`): the same IR, the same options.
         ka, kb = function_key(a), function_key(b)
         key = None if ka is None or kb is None else (_pair_options(opts), ka, kb)
-        if key is not None and key in table:
+        if key is not None and not run.budget.spent() and key in table:
             return FunctionReport(function_name(a), Status.VERIFIED)
         fr = check_function(a, b, opts, run.budget, run.timings, step)
         if key is not None and fr.verdict == Status.VERIFIED and not run.budget.spent():

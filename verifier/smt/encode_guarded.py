@@ -338,8 +338,9 @@ class GuardedProver:
         """A query decided without Z3: True if some assignment of the
         decisions `conds` (and the input's excluded conditions) speak of
         makes `violated` (given how each condition reads under it) true,
-        False if none does, None if not tried (`assignments` off, an atom
-        `_holds` does not read, more than `MAX_ASSIGNMENTS` assignments).
+        False if none does, None if not tried (`assignments` off, the
+        budget spent, an atom `_holds` does not read, more than
+        `MAX_ASSIGNMENTS` assignments).
 
         Exact for the formulas of `prove` and `ordered_everywhere`: the
         base constraints (`solver`) say that a loop's flags are monotone
@@ -353,7 +354,9 @@ class GuardedProver:
         with `t(b') < t(a')` are satisfiable iff no present path leads from
         `a'` to `b'`. So the formula is satisfiable iff some assignment has
         `violated` true, the answer Z3 gives short of its timeout."""
-        if not self.assignments:
+        if not self.assignments or self.budget.spent():
+            # Past the run's budget every query is Z3's, with what is left
+            # of it, as on the plain path.
             return None
         decisions: set[int] = set()
         for c in itertools.chain(conds, self.gin.excluded):
