@@ -1,11 +1,15 @@
 """The exhaustive run's shortcuts change no verdict.
 
 For the reference and the seed (which has bugs): a program's IR built
-from its ops instead of parsed (`program_ir`), and Z3's answers shared
+from its ops instead of parsed (`program_ir`), Z3's answers shared
 across programs (guarded queries in `exhaustive.SHARED_PROOFS`, given to
 each check as `CheckOptions.proofs`; one-path queries in
-`SHARED_PATH_PROOFS`, as `CheckOptions.path_proofs`), against the plain
-path (`--plain`: parsed twice, every query asked afresh): the same
+`SHARED_PATH_PROOFS`, as `CheckOptions.path_proofs`), proofs of pairs of
+graphs shared by shape (`SHARED_SHAPES`, as `CheckOptions.shapes`), the
+function pairs of inductions verified before (`SHARED_PAIRS`, as
+`CheckOptions.verified_pairs`) and guarded queries of few decisions decided by trying every assignment
+(`CheckOptions.assignments`), against the plain path (`--plain`: parsed
+twice, every query asked of Z3 afresh, every pair proved): the same
 verdict, signature, message and text for every program of `whole` up to
 size 2, and (slow) up to size 3 for the reference.
 """
@@ -13,6 +17,7 @@ size 2, and (slow) up to size 3 for the reference.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -21,20 +26,23 @@ from spec.syntax.parser import parse_module
 from verifier.harness import exhaustive
 from verifier.harness.exhaustive import RefimplRunner, Result
 from verifier.programs.enumeration import WHOLE, batched, programs_up_to
+from verifier.smt.encode_guarded import GuardedProver
 from verifier.smt.solver import ProvedQueries
 
 SHARED = exhaustive.SHARED_PROOFS
 PATHS = exhaustive.SHARED_PATH_PROOFS
+SHAPES = exhaustive.SHARED_SHAPES
+PAIRS = exhaustive.SHARED_PAIRS
 
 
 @pytest.fixture
 def fresh_caches() -> Iterator[None]:
-    for table in (SHARED, PATHS):
+    for table in (SHARED, PATHS, SHAPES, PAIRS):
         table.clear()
         table.hits = 0
     yield
-    SHARED.clear()
-    PATHS.clear()
+    for table in (SHARED, PATHS, SHAPES, PAIRS):
+        table.clear()
 
 
 def _run(mode: str, plain: bool, size: int = 2) -> dict[str, tuple[str, str, str, str]]:
@@ -48,12 +56,23 @@ def _run(mode: str, plain: bool, size: int = 2) -> dict[str, tuple[str, str, str
 
 
 @pytest.mark.parametrize("mode", ["reference", "seed"])
-def test_shortcuts_agree_with_the_plain_path(fresh_caches: None, mode: str) -> None:
+def test_shortcuts_agree_with_the_plain_path(fresh_caches: None, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    decided: list[bool | None] = []
+    by_assignments = GuardedProver._by_assignments
+
+    def counted(self: GuardedProver, *args: Any) -> bool | None:
+        answer = by_assignments(self, *args)
+        if self.assignments:
+            decided.append(answer)
+        return answer
+
+    monkeypatch.setattr(GuardedProver, "_by_assignments", counted)
     plain = _run(mode, True)
-    assert SHARED.hits == 0 and len(SHARED) == 0 and PATHS.hits == 0 and len(PATHS) == 0
+    assert all(t.hits == 0 and len(t) == 0 for t in (SHARED, PATHS, SHAPES, PAIRS)) and not decided
     fast = _run(mode, False)
     # The shortcuts are taken, not just allowed.
-    assert SHARED.hits > 0 and PATHS.hits > 0
+    assert SHARED.hits > 0 and PATHS.hits > 0 and SHAPES.hits > 0 and PAIRS.hits > 0
+    assert False in decided  # a query proved without Z3
     assert len(plain) == 411
     assert fast == plain
     # The seed's bugs: the comparison covers refuted programs and their messages too.

@@ -7,13 +7,17 @@ milliseconds, not a process:
 
 - the refimpl (`--mode M`, no `--impl`): the program's IR built from the
   enumerator's ops (`verifier.programs.program_ir`: what parsing its text
-  gives, without parsing), twice, one copy rewritten in-process
-  (`verifier.harness.reference_impl`, the one module of the verifier that
-  imports the refimpl) and the rewritten IR handed to `check` as it is (no
-  printing, no parse); Z3's `unsat` answers are shared across programs
-  (`SHARED_PROOFS`, `SHARED_PATH_PROOFS`). `--plain` parses the text twice
-  and shares no Z3 answer across programs: the path these shortcuts are
-  checked against;
+  gives, without parsing) and copied (`induction.clone`), the copy
+  rewritten in-process (`verifier.harness.reference_impl`, the one module
+  of the verifier that imports the refimpl) and the rewritten IR handed
+  to `check` as it is (no printing, no parse). The checks share what the
+  earlier ones proved: Z3's `unsat` answers (`SHARED_PROOFS`,
+  `SHARED_PATH_PROOFS`), the proofs of pairs of graphs by shape
+  (`SHARED_SHAPES`), the function pairs of inductions verified
+  (`SHARED_PAIRS`); and they decide a guarded query of few decisions by
+  trying every assignment instead of asking Z3 (`CheckOptions.assignments`).
+  `--plain` parses the text twice, shares nothing across programs and asks
+  Z3 every query: the path these shortcuts are checked against;
 - an external command (`--impl CMD`): `--impl-batch` programs (default 100)
   are joined with `// -----` lines into one file and run as
   `CMD --split-input-file FILE`, the way mlir-opt takes many modules; the
@@ -61,7 +65,6 @@ import contextlib
 import gc
 import json
 import os
-import pickle
 import shlex
 import signal
 import sys
@@ -70,7 +73,7 @@ import time
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from spec.diagnostics import DiagnosticError, render
 from spec.invariant import InternalError
@@ -82,6 +85,9 @@ from verifier.output.progress import Progress
 from verifier.programs.enumeration import ALPHABETS, Alphabet, Program, batched, counts, programs_up_to
 from verifier.programs.program_ir import program_ir
 from verifier.proof.budget import default_seconds
+from verifier.proof.induction import clone
+from verifier.proof.pairs import VerifiedPairs
+from verifier.proof.shapes import KnownProofs
 from verifier.smt.solver import ProvedQueries, Status
 
 if TYPE_CHECKING:
@@ -132,17 +138,17 @@ def _judge(
     module_out: Operation,
     t0: float,
     timeout_ms: int,
-    proofs: ProvedQueries | None = None,
-    path_proofs: ProvedQueries | None = None,
+    shortcuts: Shortcuts | None = None,
 ) -> Result:
     import verifier
 
     # Each program within `python -m verifier check`'s default budget: one
     # that would hold the run for long is `unknown`, not a hang.
     budget_s = default_seconds(module_in)
-    report = verifier.check(
-        module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s, proofs=proofs, path_proofs=path_proofs
-    )
+    if shortcuts is None:
+        report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s)
+    else:
+        report = verifier.check(module_in, module_out, timeout_ms=timeout_ms, budget_s=budget_s, **shortcuts)
     verdict = report.verdict
     sig, msg = signature(report) if verdict == "refuted" else ("", "")
     if verdict in ("unknown", "inconsistent"):
@@ -161,21 +167,29 @@ def _failed(p: Program, verdict: Failure, detail: str, t0: float) -> Result:
 class RefimplRunner:
     """The refimpl in `mode`, called in-process (`verifier.harness.reference_impl`).
 
-    Each program's IR is built twice from its ops (`program_ir`, the IR its
-    text parses to, at a tenth of a parse's cost), once for the check and
-    once for the refimpl to rewrite; a program known only by its text is
-    parsed once and copied by pickling. Every check takes the queries proved
-    before in this process as proved (`SHARED_PROOFS`,
-    `SHARED_PATH_PROOFS`). `plain` parses twice instead and shares no Z3
-    answer across programs: the path the shortcuts are checked against."""
+    Each program's IR is built from its ops (`program_ir`, the IR its text
+    parses to, at a tenth of a parse's cost; a program known only by its
+    text is parsed) for the check, and copied (`induction.clone`) for the
+    refimpl to rewrite. Every check is given the process's tables of what
+    earlier checks proved (`Shortcuts`) and decides small guarded queries
+    without Z3. `plain` parses twice instead, shares nothing across
+    programs and asks Z3 every query: the path the shortcuts are checked
+    against."""
 
     mode: str
     timeout_ms: int
     plain: bool = False
 
     def run(self, batch: list[Program]) -> list[Result]:
-        proofs = None if self.plain else SHARED_PROOFS
-        paths = None if self.plain else SHARED_PATH_PROOFS
+        shortcuts: Shortcuts | None = None
+        if not self.plain:
+            shortcuts = {
+                "proofs": SHARED_PROOFS,
+                "path_proofs": SHARED_PATH_PROOFS,
+                "shapes": SHARED_SHAPES,
+                "verified_pairs": SHARED_PAIRS,
+                "assignments": True,
+            }
         out = []
         for p in batch:
             t0 = time.perf_counter()
@@ -191,7 +205,7 @@ class RefimplRunner:
                     )
                 )
                 continue
-            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, proofs, paths))
+            out.append(_judge(p.id, p.size, p.text, module_in, result.module, t0, self.timeout_ms, shortcuts))
             _release(module_in)
             _release(result.module)
         return out
@@ -200,11 +214,10 @@ class RefimplRunner:
         """The program's IR twice: for the check, and for the refimpl to rewrite."""
         if self.plain:
             return parse_module(p.text, "<input>"), parse_module(p.text, "<input>")
-        built, copy = program_ir(p, "<input>"), program_ir(p, "<input>")
-        if built is not None and copy is not None:
-            return built, copy
-        module_in = parse_module(p.text, "<input>")
-        return module_in, pickle.loads(pickle.dumps(module_in, pickle.HIGHEST_PROTOCOL))
+        module_in = program_ir(p, "<input>")
+        if module_in is None:
+            module_in = parse_module(p.text, "<input>")
+        return module_in, clone(module_in)[0]
 
     def label(self) -> str:
         return f"refimpl --mode {self.mode} (in-process)"
@@ -250,6 +263,34 @@ handed to the checks as `CheckOptions.path_proofs`: a small program's
 queries are a handful of shapes (over `whole` to size 3, the 10,413 asked
 are one: a single edge from the first event to the second), so Z3 is
 asked about them once per process."""
+
+
+SHARED_SHAPES = KnownProofs(2_000)
+"""Clean proofs of pairs of graphs by their shape (`verifier.proof.shapes`),
+handed to every check a `RefimplRunner` runs (not `plain`) as its
+`CheckOptions.shapes`: small programs make the same pairs of graphs over
+and over (a launch or a memset, a store or a call, make the same events),
+and a pair proved once, its obligations and its cross-checks, is not
+proved again."""
+
+
+SHARED_PAIRS = VerifiedPairs(2_000)
+"""Pairs of functions verified by earlier checks, by their IR
+(`verifier.proof.pairs`), handed to every check a `RefimplRunner` runs
+(not `plain`) as its `CheckOptions.verified_pairs`: the steps and contexts
+of loops proved by induction are a few functions, the same for many
+programs."""
+
+
+class Shortcuts(TypedDict):
+    """The `CheckOptions` fields a `RefimplRunner` sets on its checks unless
+    `plain`: the tables shared across programs and `assignments`."""
+
+    proofs: ProvedQueries
+    path_proofs: ProvedQueries
+    shapes: KnownProofs
+    verified_pairs: VerifiedPairs
+    assignments: bool
 
 
 @dataclass(frozen=True)

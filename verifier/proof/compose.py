@@ -151,6 +151,12 @@ def crossing_ops(func: Operation) -> set[Operation]:
     return crossing
 
 
+def _token_operand_or_result(op: Operation) -> bool:
+    """A token-like value is among `op`'s operands or results (so a token
+    crosses its boundary: `crossing_ops` has it)."""
+    return any(is_token_type(v.type) for v in op.operands) or any(is_token_type(v.type) for v in op.results)
+
+
 def _holders(v: Value, chains: dict[int, list[Operation]]) -> list[Operation]:
     """The ops inside the walked function that hold `v`'s definition,
     outermost first: the chain of the block it is an argument of, or of
@@ -259,18 +265,27 @@ def prove_composed(run: FunctionRun) -> bool:
     t0 = time.perf_counter()
     back = {o: i for i, o in run.corr.to_output.items()}
     comp = Composition()
-    crossing = crossing_ops(run.fin) | crossing_ops(run.fout)
+    # The region ops of the output, innermost first, with their input
+    # counterparts: those of one name, both modelled, no token among their
+    # own operands and results (an `async.execute` always has one). Which
+    # of them a token crosses otherwise is asked only if there is one (a
+    # walk of both functions).
+    pairs = []
     for op_out in run.fout.post_order():
         if op_out.name not in COMPOSED_OPS or op_out is run.fout:
             continue
         op_in = back.get(op_out)
         if (
-            op_in is None
-            or op_in.name != op_out.name
-            or not (modelled(op_in) and modelled(op_out))
-            or op_in in crossing
-            or op_out in crossing
+            op_in is not None
+            and op_in.name == op_out.name
+            and modelled(op_in)
+            and modelled(op_out)
+            and not (_token_operand_or_result(op_in) or _token_operand_or_result(op_out))
         ):
+            pairs.append((op_in, op_out))
+    crossing = crossing_ops(run.fin) | crossing_ops(run.fout) if pairs else set()
+    for op_in, op_out in pairs:
+        if op_in in crossing or op_out in crossing:
             continue
         proved = _prove_op(run, comp, op_in, op_out, back)
         if comp.refutation is not None:
@@ -544,7 +559,10 @@ def _leaves_nothing_pending(run: FunctionRun, rout: RegionGraph, graphs: AllPath
     g, end, unroll = rout.g, rout.exit, run.options.unroll
     ends = [ev.end for ev in g.events] + [e for _, e in rout.completions]
     if not graphs.one_path:
-        prover = GuardedProver(graphs.sym, graphs.gin, g, unroll, run.options.solver, run.budget, run.options.proofs)
+        opts = run.options
+        prover = GuardedProver(
+            graphs.sym, graphs.gin, g, unroll, opts.solver, run.budget, opts.proofs, opts.assignments
+        )
         return all(ordered_on_every_path(prover, g, n, end) for n in ends)
     # One path: plain reachability, backwards from the last point once.
     seen = {end}

@@ -38,6 +38,7 @@ from verifier.proof.obligations import Obligation, obligations
 from verifier.proof.reach import reachable
 from verifier.proof.replay import Replay
 from verifier.proof.run import FunctionRun, unsupported_reason
+from verifier.proof.shapes import KnownProof, proof_key
 from verifier.smt.encode import Prover
 from verifier.smt.encode_guarded import GuardedProver
 from verifier.smt.solver import ObligationResult, Status
@@ -137,12 +138,35 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
     (inconsistent)."""
     tally = run.tally
     prover = GuardedProver(
-        graphs.sym, graphs.gin, graphs.gout, run.options.unroll, run.options.solver, run.budget, run.options.proofs
+        graphs.sym,
+        graphs.gin,
+        graphs.gout,
+        run.options.unroll,
+        run.options.solver,
+        run.budget,
+        run.options.proofs,
+        run.options.assignments,
     )
     run.budget.at(phase="z3")
     t1 = time.perf_counter()
     c1 = time.process_time()
     run.lemma.guarded(graphs.gin, graphs.gout, lambda g, a, b: ordered_on_every_path(prover, g, a, b))
+    # Past the run's budget nothing is taken from the table: what is left
+    # is undecided, as on the plain path.
+    table = run.options.shapes if not run.budget.spent() else None
+    key = proof_key("all", run, graphs.sym, graphs.gin, graphs.gout) if table is not None else None
+    known = table.get(key) if table is not None else None
+    if known is not None:
+        # A pair of this shape was proved and cross-checked before: the
+        # same obligations, each proved, the same sampled paths agreeing.
+        run.time("z3", time.perf_counter() - t1)
+        tally.z3_checks += prover.checks
+        tally.obligations += known.obligations
+        tally.proved += known.proved
+        tally.sampled_paths += known.sampled_paths
+        tally.agreements += tally.obligations - len(run.undecided)
+        return True
+    before = (tally.obligations, tally.proved, tally.sampled_paths, len(run.undecided), len(tally.violations))
     proofs = prove_obligations(run, graphs, prover)
     done = proofs is not None and all(cross_check_refuted(run, graphs, r) for r in proofs.refuted)
     run.time("z3", time.perf_counter() - t1)
@@ -158,6 +182,17 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
         # Every decided obligation passed the cross-check (its own path if
         # refuted, the sampled paths if proved).
         tally.agreements += tally.obligations - len(run.undecided)
+        clean = (len(run.undecided), len(tally.violations)) == before[3:] and tally.stopped is None
+        if table is not None and clean and not proofs.refuted and not run.budget.spent():
+            table.add(
+                key,
+                KnownProof(
+                    tally.obligations - before[0],
+                    tally.proved - before[1],
+                    0,
+                    tally.sampled_paths - before[2],
+                ),
+            )
     return done
 
 

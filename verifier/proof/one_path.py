@@ -26,6 +26,7 @@ from verifier.proof.reach import reachable
 from verifier.proof.replay import Replay, replay
 from verifier.proof.run import FunctionRun
 from verifier.proof.second_process import Sharing
+from verifier.proof.shapes import KnownProof, proof_key
 from verifier.smt.encode import Prover
 from verifier.smt.solver import Status
 
@@ -40,7 +41,26 @@ def prove_one_path(run: FunctionRun, graphs: AllPaths) -> bool:
         return True
     run.lemma.path(gin, gout)
     tally.graph = gout
-    return check_path(run, gin, gout, set())
+    table = run.options.shapes
+    if table is None or run.budget.spent():
+        return check_path(run, gin, gout, set())
+    key = proof_key("one", run, graphs.sym, gin, gout)
+    known = table.get(key)
+    if known is not None:
+        # A pair of this shape was proved before: the same obligations, each
+        # proved by Z3 and by reachability.
+        tally.obligations += known.obligations
+        tally.proved += known.proved
+        tally.agreements += known.agreements
+        return True
+    before = (tally.obligations, tally.proved, tally.agreements, len(run.undecided), len(tally.violations))
+    done = check_path(run, gin, gout, set())
+    clean = (len(run.undecided), len(tally.violations)) == before[3:] and tally.stopped is None
+    if done and clean and not run.budget.spent():
+        table.add(
+            key, KnownProof(tally.obligations - before[0], tally.proved - before[1], tally.agreements - before[2], 0)
+        )
+    return done
 
 
 def check_path(run: FunctionRun, gin: EventGraph, gout: EventGraph, reported: set[tuple[int, int]]) -> bool:

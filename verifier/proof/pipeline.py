@@ -55,6 +55,7 @@ from verifier.proof.compose import prove_composed
 from verifier.proof.every_path import Undecided, build_graphs, check_all_paths
 from verifier.proof.lemma import LoopLemma
 from verifier.proof.one_path import prove_one_path
+from verifier.proof.pairs import function_key
 from verifier.proof.run import CheckOptions, FunctionRun, Tally
 from verifier.proof.second_process import well_formed_while
 from verifier.smt.solver import Status
@@ -257,12 +258,42 @@ def check_function(
 def _prove_by_induction(run: FunctionRun, fr: FunctionReport, step: ProveStep | None) -> FunctionReport:
     """A `bounded` function whose loops carry tokens: proved for every trip
     count if each loop's step and its context are (`induction.py`)."""
-    lemma = induction.prove(
-        run.fin, run.fout, run.corr, lambda a, b: check_function(a, b, run.options, run.budget, run.timings, step)
-    )
+    opts = run.options
+    # Only the pipeline's own proof (a test's `prove_step` proves otherwise).
+    table = opts.verified_pairs if step in (None, prove) else None
+
+    def check_pair(a: Operation, b: Operation) -> FunctionReport:
+        if table is None:
+            return check_function(a, b, opts, run.budget, run.timings, step)
+        # A pair verified before (`pairs.py`): the same IR, the same options.
+        ka, kb = function_key(a), function_key(b)
+        key = None if ka is None or kb is None else (_pair_options(opts), ka, kb)
+        if key is not None and not run.budget.spent() and key in table:
+            return FunctionReport(function_name(a), Status.VERIFIED)
+        fr = check_function(a, b, opts, run.budget, run.timings, step)
+        if key is not None and fr.verdict == Status.VERIFIED and not run.budget.spent():
+            table.add(key)
+        return fr
+
+    lemma = induction.prove(run.fin, run.fout, run.corr, check_pair)
     if lemma is not None and not run.budget.spent():
         return replace(fr, verdict=Status.VERIFIED, bounded=False, lemma=lemma)
     return fr
+
+
+def _pair_options(opts: CheckOptions) -> tuple[object, ...]:
+    """The options a function pair's verdict depends on (`pairs.py`)."""
+    return (
+        opts.func,
+        opts.timeout_ms,
+        opts.seed,
+        opts.rlimit,
+        opts.unroll,
+        opts.max_paths,
+        opts.compose,
+        opts.induction,
+        opts.assignments,
+    )
 
 
 def prove(run: FunctionRun) -> bool:

@@ -25,6 +25,8 @@ from verifier.output.progress import Progress
 from verifier.output.report import Violation
 from verifier.proof.budget import Budget
 from verifier.proof.lemma import LoopLemma
+from verifier.proof.pairs import VerifiedPairs
+from verifier.proof.shapes import KnownProofs
 from verifier.smt.solver import DEFAULT_SEED, DEFAULT_TIMEOUT_MS, ProvedQueries, SolverSettings, Status
 
 MAX_REASONS = 3
@@ -82,6 +84,23 @@ class CheckOptions:
     """One-path (straight-line) queries proved by earlier checks, taken as
     proved and added to as `proofs` is (an exhaustive run's table of them);
     None: each function check starts a table of its own."""
+
+    shapes: KnownProofs | None = field(default=None, compare=False)
+    """Clean proofs of pairs of graphs by their shape (`shapes.py`), which
+    a proof of a pair of the same shape takes instead of proving it again,
+    and adds its own to (an exhaustive run's table, shared across its
+    programs); None: every pair proved."""
+    verified_pairs: VerifiedPairs | None = field(default=None, compare=False)
+    """Pairs of functions verified by earlier checks, by their IR
+    (`pairs.py`), which the checks of an induction's steps and contexts
+    take as verified and add to (an exhaustive run's table); None: every
+    pair checked."""
+    assignments: bool = False
+    """Guarded queries of few decisions decided without Z3, by trying every
+    assignment of their decisions (`GuardedProver._by_assignments`: exact,
+    the answer Z3 gives short of its timeout; a violation is still asked of
+    Z3, for its model). An exhaustive run's shortcut, compared with the
+    plain path; False: every query not in `proofs` is asked of Z3."""
 
     @property
     def solver(self) -> SolverSettings:

@@ -39,6 +39,9 @@ it does not depend on the number of paths.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable, Iterable
+
 import z3
 
 from spec.semantics.conditions import TRUE, Symbols
@@ -48,6 +51,11 @@ from verifier.smt.solver import Logic, ObligationResult, ProvedQueries, SolverSe
 
 MAX_MINIMISE = 64
 """Refuted obligations whose path is made least; later ones keep the model's."""
+
+MAX_ASSIGNMENTS = 64
+"""`GuardedProver(assignments=True)`: a query whose decisions have at most
+this many assignments is decided by trying each (`_by_assignments`);
+larger ones are asked of Z3."""
 
 
 class GuardedProver:
@@ -62,6 +70,7 @@ class GuardedProver:
         settings: SolverSettings,
         budget: Budget = UNLIMITED,
         proofs: ProvedQueries | None = None,
+        assignments: bool = False,
     ) -> None:
         self.sym, self.gin, self.gout, self.unroll = sym, gin, gout, unroll
         self.settings = settings
@@ -69,6 +78,14 @@ class GuardedProver:
         """Guarded queries proved by earlier checks of the same caller, read
         and added to by `prove` (`CheckOptions.proofs`); None: every query
         asked afresh."""
+        self.assignments = assignments
+        """A query of few decisions is decided without Z3, by trying every
+        assignment of its decisions (`_by_assignments`,
+        `CheckOptions.assignments`); False: every query not in `proofs` is
+        asked of Z3."""
+        self.decided = 0
+        """Queries decided by `_by_assignments` (not counted in `checks`)."""
+        self._atoms: dict[int, frozenset[int] | None] = {}
         self._solver: z3.Solver | None = None
         self.timeout_ms = int(settings.timeout_ms)
         self._timeout_set = self.timeout_ms
@@ -263,6 +280,137 @@ class GuardedProver:
                     out.append(self._guard(c, t(u) <= t(v)))
         return out
 
+    # -- deciding by assignments ---------------------------------------------------
+
+    def _decisions_of(self, c: int) -> frozenset[int] | None:
+        """The decisions condition `c` speaks of; None if one of its atoms
+        is not one `_holds` reads as `z` encodes it (an option or a trip
+        flag outside the decision's range, an option of a loop, a flag of a
+        non-loop: each a free Bool for Z3)."""
+        if c in self._atoms:
+            return self._atoms[c]
+        term = self.sym.conds[c]
+        kind = term[0]
+        out: frozenset[int] | None
+        if kind == "true":
+            out = frozenset()
+        elif kind in ("opt", "runs"):
+            dec = self.sym.decisions[term[1]]
+            if kind == "opt":
+                ok = not dec.on_trip_count and (not self._many(term[1]) or 0 <= term[2] < dec.options)
+            else:
+                ok = dec.on_trip_count and 1 <= term[2] < dec.options
+            out = frozenset((term[1],)) if ok else None
+        else:
+            parts = [term[1], term[2]] if kind == "and" else list(term[1]) if kind == "or" else [term[1]]
+            found = [self._decisions_of(x) for x in parts]
+            out = None if any(f is None for f in found) else frozenset().union(*found)  # type: ignore[arg-type]
+        self._atoms[c] = out
+        return out
+
+    def _holds(self, c: int, values: dict[int, int], memo: dict[int, bool]) -> bool:
+        """Condition `c` under `values` (per decision: its option, for a
+        loop its trip count), read as `z` encodes it: a two-way decision is
+        one Bool (option 1 true), a many-way one a flag per option, a loop's
+        "iteration j runs" true for j up to the trip count."""
+        hit = memo.get(c)
+        if hit is not None:
+            return hit
+        term = self.sym.conds[c]
+        kind = term[0]
+        if kind == "true":
+            out = True
+        elif kind == "opt":
+            v = values[term[1]]
+            out = v == term[2] if self._many(term[1]) else (v == 1) == (term[2] == 1)
+        elif kind == "runs":
+            out = values[term[1]] >= term[2]
+        elif kind == "and":
+            out = self._holds(term[1], values, memo) and self._holds(term[2], values, memo)
+        elif kind == "or":
+            out = any(self._holds(x, values, memo) for x in term[1])
+        else:
+            out = not self._holds(term[1], values, memo)
+        memo[c] = out
+        return out
+
+    def _by_assignments(self, conds: Iterable[int], violated: Callable[[Callable[[int], bool]], bool]) -> bool | None:
+        """A query decided without Z3: True if some assignment of the
+        decisions `conds` (and the input's excluded conditions) speak of
+        makes `violated` (given how each condition reads under it) true,
+        False if none does, None if not tried (`assignments` off, the
+        budget spent, an atom `_holds` does not read, more than
+        `MAX_ASSIGNMENTS` assignments).
+
+        Exact for the formulas of `prove` and `ordered_everywhere`: the
+        base constraints (`solver`) say that a loop's flags are monotone
+        (a trip count 0..options-1), a many-way decision takes exactly one
+        option and no excluded condition holds; a decision no condition of
+        the query speaks of can take any value, and does not change the
+        answer. Under one assignment every guard is a constant, and what
+        is left is reachability: the input's `r` chain holds iff a present
+        path of the slice leads from the first event to the second (the
+        input graph is acyclic), and the output's difference constraints
+        with `t(b') < t(a')` are satisfiable iff no present path leads from
+        `a'` to `b'`. So the formula is satisfiable iff some assignment has
+        `violated` true, the answer Z3 gives short of its timeout."""
+        if not self.assignments or self.budget.spent():
+            # Past the run's budget every query is Z3's, with what is left
+            # of it, as on the plain path.
+            return None
+        decisions: set[int] = set()
+        for c in itertools.chain(conds, self.gin.excluded):
+            found = self._decisions_of(c)
+            if found is None:
+                return None
+            decisions |= found
+        order = sorted(decisions)
+        domains = [
+            range(self.sym.decisions[d].options if self._many(d) or self.sym.decisions[d].on_trip_count else 2)
+            for d in order
+        ]
+        count = 1
+        for dom in domains:
+            count *= len(dom)
+        if count > MAX_ASSIGNMENTS:
+            return None
+        self.decided += 1
+        excluded = self.gin.excluded
+        for combo in itertools.product(*domains):
+            values = dict(zip(order, combo, strict=True))
+            memo: dict[int, bool] = {}
+
+            def holds(c: int, values: dict[int, int] = values, memo: dict[int, bool] = memo) -> bool:
+                return self._holds(c, values, memo)
+
+            if any(holds(c) for c in excluded):
+                continue
+            if violated(holds):
+                return True
+        return False
+
+    @staticmethod
+    def _reaches(g: GuardedGraph, src: int, dst: int, nodes: set[int], holds: Callable[[int], bool]) -> bool:
+        """A path of present edges (`holds` their condition) from `src` to
+        `dst` through `nodes` (`src == dst`: the empty path)."""
+        if src == dst:
+            return True
+        seen = {src}
+        stack = [src]
+        while stack:
+            n = stack.pop()
+            for m, c in zip(g.succ[n], g.eguards[n]):
+                if m in nodes and m not in seen and holds(c):
+                    if m == dst:
+                        return True
+                    seen.add(m)
+                    stack.append(m)
+        return False
+
+    def _edge_conditions(self, g: GuardedGraph, nodes: set[int]) -> set[int]:
+        """The conditions of the edges between `nodes`."""
+        return {c for u in nodes for v, c in zip(g.succ[u], g.eguards[u]) if v in nodes}
+
     # -- queries -------------------------------------------------------------------
 
     def _check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
@@ -285,6 +433,10 @@ class GuardedProver:
         key = self.query_key(a_in, b_in, nodes_in, a_out, b_out, nodes_out)
         proofs = self.proofs
         if proofs is not None and key in proofs:
+            return ObligationResult(Status.VERIFIED)
+        if self.assignments and self._violated_somewhere(a_in, b_in, nodes_in, a_out, b_out, nodes_out) is False:
+            if proofs is not None:
+                proofs.add([key])
             return ObligationResult(Status.VERIFIED)
         s = self.solver
         s.push()
@@ -318,6 +470,30 @@ class GuardedProver:
         finally:
             s.pop()
 
+    def _violated_somewhere(
+        self, a_in: int, b_in: int, nodes_in: set[int], a_out: int, b_out: int, nodes_out: set[int]
+    ) -> bool | None:
+        """`prove`'s query decided by `_by_assignments`: True if some path
+        has the input ordering the pair and the output not, False if none
+        has, None if not tried (then Z3 is asked, and a violation is always
+        Z3's, with its model and least path)."""
+        gin, gout = self.gin, self.gout
+        if not nodes_in:
+            return False  # the input orders the pair on no path: `ordered_constraints` is False
+        if any(v <= u for u in nodes_in for v in gin.succ[u] if v in nodes_in):
+            return None  # not acyclic by numbering: leave the `r` chain to Z3
+        guard = gin.guards[a_in]
+        conds = {guard} | self._edge_conditions(gin, nodes_in) | self._edge_conditions(gout, nodes_out)
+
+        def violated(holds: Callable[[int], bool]) -> bool:
+            return (
+                holds(guard)
+                and self._reaches(gin, a_in, b_in, nodes_in, holds)
+                and not self._reaches(gout, a_out, b_out, nodes_out, holds)
+            )
+
+        return self._by_assignments(conds, violated)
+
     def query_key(
         self, a_in: int, b_in: int, nodes_in: set[int], a_out: int, b_out: int, nodes_out: set[int]
     ) -> tuple[object, ...]:
@@ -346,6 +522,16 @@ class GuardedProver:
     def ordered_everywhere(self, g: GuardedGraph, src: int, dst: int) -> bool | None:
         """Does `g` order `src` before `dst` on every path where `src` is?
         (None: Z3 gave up.)"""
+        if self.assignments:
+            nodes = self.slice_between(g, src, dst)
+            guard = g.guards[src]
+
+            def unordered(holds: Callable[[int], bool]) -> bool:
+                return holds(guard) and not self._reaches(g, src, dst, nodes, holds)
+
+            found = self._by_assignments({guard} | self._edge_conditions(g, nodes), unordered)
+            if found is not None:
+                return not found
         s = self.solver
         s.push()
         try:
