@@ -94,14 +94,3 @@ def test_a_check_with_verified_pairs_reports_what_one_without_does() -> None:
             ], p.id
         checked += 1
     assert checked > 500 and len(table) > 50 and table.hits > checked
-
-
-def test_verified_pairs_are_bounded_and_most_recent_first() -> None:
-    table = VerifiedPairs(2)
-    for k in range(3):
-        table.add(("k", k))
-    assert len(table) == 2 and ("k", 0) not in table
-    assert ("k", 1) in table  # a hit makes it the most recent
-    table.add(("k", 3))
-    assert ("k", 1) in table and ("k", 2) not in table
-    assert table.hits == 2

@@ -19,7 +19,7 @@ from spec.syntax.parser import parse_module
 from verifier.harness import reference_impl
 from verifier.programs.enumeration import WHOLE, programs_up_to
 from verifier.proof.pipeline import functions_of
-from verifier.proof.shapes import KnownProof, KnownProofs, graph_shape
+from verifier.proof.shapes import KnownProofs, graph_shape
 
 
 def _counts(report: verifier.Report) -> list[tuple]:
@@ -60,17 +60,6 @@ def test_the_key_tells_the_ops_of_events_apart() -> None:
     same.events = [Event(first, ev.kind, ev.start, ev.end, ev.thread, ev.occurrence, ev.role) for ev in g.events]
     assert graph_shape(same) != graph_shape(g)
     assert graph_shape(copy.copy(g)) == graph_shape(g)
-
-
-def test_known_proofs_are_bounded_and_most_recent_first() -> None:
-    table = KnownProofs(2)
-    for k in range(3):
-        table.add(("k", k), KnownProof(k, k, k, 0))
-    assert len(table) == 2 and table.get(("k", 0)) is None
-    assert table.get(("k", 1)) == KnownProof(1, 1, 1, 0)  # a hit makes it the most recent
-    table.add(("k", 3), KnownProof(3, 3, 3, 0))
-    assert table.get(("k", 1)) is not None and table.get(("k", 2)) is None
-    assert table.hits == 2
 
 
 def test_nothing_is_taken_from_the_tables_past_the_budget() -> None:

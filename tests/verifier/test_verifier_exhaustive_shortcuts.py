@@ -130,13 +130,3 @@ def test_path_choices_is_on_path_choices() -> None:
             assert path_choices(g, sym, choices) == tuple(on_path(g, sym, choices).choices), (p.id, choices)
             checked += 1
     assert checked > 1000
-
-
-def test_proved_guarded_is_bounded_and_most_recent_first() -> None:
-    cache = ProvedQueries(3)
-    for k in range(5):
-        cache.add([("q", k)])
-    assert len(cache) == 3 and ("q", 0) not in cache and ("q", 1) not in cache
-    assert ("q", 2) in cache  # a hit makes it the most recent
-    cache.add([("q", 5)])
-    assert ("q", 2) in cache and ("q", 3) not in cache

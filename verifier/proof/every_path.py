@@ -184,7 +184,7 @@ def check_all_paths(run: FunctionRun, graphs: AllPaths) -> bool:
         tally.agreements += tally.obligations - len(run.undecided)
         clean = (len(run.undecided), len(tally.violations)) == before[3:] and tally.stopped is None
         if table is not None and clean and not proofs.refuted and not run.budget.spent():
-            table.add(
+            table.put(
                 key,
                 KnownProof(
                     tally.obligations - before[0],

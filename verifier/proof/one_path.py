@@ -57,7 +57,7 @@ def prove_one_path(run: FunctionRun, graphs: AllPaths) -> bool:
     done = check_path(run, gin, gout, set())
     clean = (len(run.undecided), len(tally.violations)) == before[3:] and tally.stopped is None
     if done and clean and not run.budget.spent():
-        table.add(
+        table.put(
             key, KnownProof(tally.obligations - before[0], tally.proved - before[1], tally.agreements - before[2], 0)
         )
     return done

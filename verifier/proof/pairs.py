@@ -21,10 +21,8 @@ and attributes their order too.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Hashable
-
 from spec.ir import Operation
+from verifier.recent import RecentKeys
 
 
 def function_key(func: Operation) -> tuple | None:
@@ -81,31 +79,10 @@ def function_key(func: Operation) -> tuple | None:
     return tuple(out)
 
 
-class VerifiedPairs:
+class VerifiedPairs(RecentKeys):
     """Keys of pairs of functions (with the options that matter) that a
     check verified, the most recent `capacity` of them. `hits` counts the
     answers given from the table."""
 
     def __init__(self, capacity: int = 2_000) -> None:
-        self.capacity = capacity
-        self.hits = 0
-        self._seen: OrderedDict[Hashable, None] = OrderedDict()
-
-    def __contains__(self, key: Hashable) -> bool:
-        if key in self._seen:
-            self._seen.move_to_end(key)
-            self.hits += 1
-            return True
-        return False
-
-    def add(self, key: Hashable) -> None:
-        self._seen[key] = None
-        self._seen.move_to_end(key)
-        while len(self._seen) > self.capacity:
-            self._seen.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._seen)
-
-    def clear(self) -> None:
-        self._seen.clear()
+        super().__init__(capacity)

@@ -30,14 +30,13 @@ location).
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Hashable
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from spec.semantics.union_graph import ALWAYS
 from verifier.proof.lemma import crosses_iterations
+from verifier.recent import Recent
 
 if TYPE_CHECKING:
     from spec.semantics.conditions import Symbols
@@ -56,34 +55,13 @@ class KnownProof:
     sampled_paths: int
 
 
-class KnownProofs:
+class KnownProofs(Recent[KnownProof]):
     """Clean proofs of pairs of graphs by `proof_key`, the most recent
     `capacity` of them (the bound keeps a run's memory flat). `hits` counts
     the proofs taken from the table."""
 
     def __init__(self, capacity: int = 2_000) -> None:
-        self.capacity = capacity
-        self.hits = 0
-        self._known: OrderedDict[Hashable, KnownProof] = OrderedDict()
-
-    def get(self, key: Hashable) -> KnownProof | None:
-        known = self._known.get(key)
-        if known is not None:
-            self._known.move_to_end(key)
-            self.hits += 1
-        return known
-
-    def add(self, key: Hashable, known: KnownProof) -> None:
-        self._known[key] = known
-        self._known.move_to_end(key)
-        while len(self._known) > self.capacity:
-            self._known.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._known)
-
-    def clear(self) -> None:
-        self._known.clear()
+        super().__init__(capacity)
 
 
 _EVENT = attrgetter("kind", "role", "start", "end", "thread", "occurrence")

@@ -339,7 +339,7 @@ class Prover:
         distinct = [q for q in every if q not in known]
         proved_queries = self.share.proved(self, _groups(distinct, batch))
         if memo is not None:
-            memo.add(proved_queries)
+            memo.add_all(proved_queries)
         proved_queries |= known
         verified = ObligationResult(Status.VERIFIED)
         # One shared outcome for the proved (read, never changed: an outcome

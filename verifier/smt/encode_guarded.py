@@ -436,7 +436,7 @@ class GuardedProver:
             return ObligationResult(Status.VERIFIED)
         if self.assignments and self._violated_somewhere(a_in, b_in, nodes_in, a_out, b_out, nodes_out) is False:
             if proofs is not None:
-                proofs.add([key])
+                proofs.add(key)
             return ObligationResult(Status.VERIFIED)
         s = self.solver
         s.push()
@@ -446,7 +446,7 @@ class GuardedProver:
             r = self._check()
             if r == z3.unsat:
                 if proofs is not None:
-                    proofs.add([key])
+                    proofs.add(key)
                 return ObligationResult(Status.VERIFIED)
             if r == z3.unknown:
                 return ObligationResult(Status.UNKNOWN, reason=f"Z3: {s.reason_unknown()}")

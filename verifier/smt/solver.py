@@ -23,11 +23,12 @@ inconsistent < refuted < unknown < bounded < verified (`min` is the worst).
 from __future__ import annotations
 
 import enum
-from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 import z3
+
+from verifier.recent import RecentKeys
 
 DEFAULT_TIMEOUT_MS = 10_000
 DEFAULT_SEED = 0
@@ -139,7 +140,7 @@ class ObligationResult:
         return {Status.VERIFIED: "proved", Status.REFUTED: "violated"}.get(self.status, str(self.status))
 
 
-class ProvedQueries:
+class ProvedQueries(RecentKeys):
     """Queries Z3 has answered `unsat`, the most recent `capacity` of them,
     each as a key that is its formula up to the names of its unknowns
     (`encode.Query`, `encode_guarded.GuardedProver.query_key`), so a query
@@ -153,26 +154,8 @@ class ProvedQueries:
     counts the answers given from the table."""
 
     def __init__(self, capacity: int = 50_000) -> None:
-        self.capacity = capacity
-        self.hits = 0
-        self._seen: OrderedDict[Hashable, None] = OrderedDict()
+        super().__init__(capacity)
 
-    def __contains__(self, key: Hashable) -> bool:
-        if key in self._seen:
-            self._seen.move_to_end(key)
-            self.hits += 1
-            return True
-        return False
-
-    def add(self, keys: Iterable[Hashable]) -> None:
+    def add_all(self, keys: Iterable[Hashable]) -> None:
         for k in keys:
-            self._seen[k] = None
-            self._seen.move_to_end(k)
-        while len(self._seen) > self.capacity:
-            self._seen.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._seen)
-
-    def clear(self) -> None:
-        self._seen.clear()
+            self.add(k)
