@@ -322,8 +322,11 @@ def release(root: Operation) -> None:
     when nothing will use it again, so that reference counting frees it at
     once. Those links make every op, block and value a cycle; left to the
     cyclic collector, a program's IR costs more to collect (the collector
-    walks it, and what is alive, several times) than to make."""
-    for op in root.walk():
+    walks it, and what is alive, several times) than to make. (The walk
+    written out: no generator step per op.)"""
+    stack = [root]
+    while stack:
+        op = stack.pop()
         op.parent = None
         for v in op.results:
             v.owner = None
@@ -333,6 +336,7 @@ def release(root: Operation) -> None:
                 block.parent = None
                 for arg in block.args:
                     arg.owner = None
+                stack.extend(block.ops)
 
 
 def uses(root: Operation) -> dict[Value, list[Operation]]:

@@ -190,3 +190,19 @@ def test_a_batch_collects_once_at_its_end_and_fully_now_and_then() -> None:
             gc.enable()
         else:
             gc.disable()
+
+
+def test_release_unlinks_every_op_region_block_and_value() -> None:
+    from verifier.programs.enumeration import ALPHABETS, programs_up_to
+    from verifier.programs.program_ir import program_ir
+
+    for p in programs_up_to(ALPHABETS["whole"], 2):
+        m = program_ir(p, "<input>")
+        assert m is not None
+        ops = list(m.walk())
+        regions = [r for op in ops for r in op.regions]
+        blocks = [b for r in regions for b in r.blocks]
+        values = [v for op in ops for v in op.results] + [a for b in blocks for a in b.args]
+        release(m)
+        assert all(x.parent is None for x in [*ops, *regions, *blocks])
+        assert all(v.owner is None for v in values)
