@@ -898,42 +898,27 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int], free: Mapping[int
             out.path.append(describe_choice(op, values[d]))
             seen.add(d)
     out.loops = set(g.loops)
+    kinds = g.kinds
     # Which node each guarded node is on the path (None: absent); a join is
     # the node of its one present alternative.
-    present = [holds(c) and kind != "join" for c, kind in zip(g.guards, g.kinds)]
+    present = [kind != "join" and holds(c) for c, kind in zip(g.guards, kinds)]
     # Threads too: those with a node on the path, renumbered in order.
     tids = sorted({0, *(t for t, p in zip(g.threads, present) if p)})
     thread = {t: k for k, t in enumerate(tids)}
     out.thread_ops = [g.thread_ops[t] for t in tids]
-    new: list[int | None] = [None] * len(g.kinds)
+    # `EventGraph.node` and `edge` written out (this runs for every sampled
+    # path of every cross-check).
+    new: list[int | None] = [None] * len(kinds)
+    out_kinds, out_ops, out_threads, out_succ = out.kinds, out.ops, out.threads, out.succ
+    ops, threads = g.ops, g.threads
     for n, p in enumerate(present):
         if p:
-            new[n] = out.node(g.kinds[n], g.ops[n], thread[g.threads[n]])
-    preds: dict[int, int] = {}
-    for n, succ in enumerate(g.succ):
-        for m, c in zip(succ, g.eguards[n]):
-            if g.kinds[m] == "join" and holds(c) and holds(g.guards[m]):
-                preds.setdefault(m, n)
-
-    def rep(n: int) -> int | None:
-        while g.kinds[n] == "join":
-            p = preds.get(n)
-            if p is None:
-                return None
-            n = p
-        return new[n]
-
-    edges: list[tuple[int, int, int]] = []
-    for n, succ in enumerate(g.succ):
-        for m, c in zip(succ, g.eguards[n]):
-            if g.kinds[m] == "join" or not holds(c) or new[m] is None:
-                continue
-            a = rep(n)
-            b = new[m]
-            if a is not None and b is not None:
-                edges.append((a, b, m))
-    for a, b, _ in sorted(edges, key=lambda e: (e[0], e[1])):
-        out.edge(a, b)
+            new[n] = len(out_kinds)
+            out_kinds.append(kinds[n])
+            out_ops.append(ops[n])
+            out_threads.append(thread[threads[n]])
+            out_succ.append([])
+    _path_edges(g, holds, new, out)
     for ev in g.events:
         s, e = new[ev.start], new[ev.end]
         if s is not None and e is not None:
@@ -941,6 +926,53 @@ def on_path(g: GuardedGraph, sym: Symbols, choices: list[int], free: Mapping[int
     out.iterations = [(op, new[first] or 0, new[end]) for op, first, end in g.iterations if new[end] is not None]  # type: ignore[misc]  # new[end] is filtered to an int; mypy cannot narrow an index
     out.unsupported = list(g.unsupported)
     return out
+
+
+def _path_edges(g: GuardedGraph, holds: _Evaluator, new: list[int | None], out: EventGraph) -> None:
+    """`on_path`'s edges: those of `g` present on the path, between the
+    nodes `new` numbers, each edge out of a join made an edge out of the
+    join's one present alternative, in order of their ends."""
+    kinds, guards = g.kinds, g.guards
+    # One pass over the edges present (an edge of condition TRUE always
+    # is): into a join, the first one names the alternative the join
+    # stands for; into a node on the path, an edge of the path's graph
+    # once the joins are resolved.
+    preds: dict[int, int] = {}
+    present_edges: list[tuple[int, int]] = []
+    for n, succ in enumerate(g.succ):
+        for m, c in zip(succ, g.eguards[n]):
+            if c != TRUE and not holds(c):
+                continue
+            if kinds[m] == "join":
+                if holds(guards[m]):
+                    preds.setdefault(m, n)
+                continue
+            b = new[m]
+            if b is not None:
+                present_edges.append((n, b))
+
+    def rep(n: int) -> int | None:
+        while kinds[n] == "join":
+            p = preds.get(n)
+            if p is None:
+                return None
+            n = p
+        return new[n]
+
+    edges: list[tuple[int, int]] = []
+    for n, b in present_edges:
+        a = rep(n)
+        if a is not None:
+            edges.append((a, b))
+    edges.sort()
+    forward_only = True
+    out_succ = out.succ
+    for a, b in edges:
+        out_succ[a].append(b)
+        if a >= b:
+            forward_only = False
+    out.edge_count = len(edges)
+    out.forward_only = forward_only
 
 
 def describe_choice(op: Operation, c: int) -> str:

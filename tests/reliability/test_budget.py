@@ -34,6 +34,19 @@ def test_default_scales_with_the_input() -> None:
     assert budget.default_seconds(big) > budget.default_seconds(small)
 
 
+def test_op_count_is_the_walks_count() -> None:
+    # Counted a block at a time, as many as `nested_ops` walks: on nested
+    # regions, on several blocks (`cf`) and on every program of `whole` to size 2.
+    from verifier.programs.enumeration import ALPHABETS, programs_up_to
+    from verifier.programs.program_ir import program_ir
+
+    modules = [parse_module(SMALL, "small.mlir"), parse_module(nested_loops(40), "big.mlir")]
+    modules += [m for p in programs_up_to(ALPHABETS["whole"], 2) if (m := program_ir(p, "<input>")) is not None]
+    assert len(modules) > 400
+    for m in modules:
+        assert budget.op_count(m) == sum(1 for _ in m.nested_ops())
+
+
 def test_budget_zero_is_unbounded_and_negative_refused(tmp_path: Path) -> None:
     src = tmp_path / "small.mlir"
     src.write_text(SMALL)

@@ -5,13 +5,27 @@ switched off."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
 
-from verifier.harness.exhaustive import Done, Result, ResultsFile, Summary, load_results
+from spec.ir import Operation, release
+from spec.syntax.parser import parse_module
+from tests.verifier.test_verifier_induction import INPUT as INDUCTION_PROGRAM
+from verifier import check
+from verifier.harness.exhaustive import (
+    FULL_COLLECTION_EVERY,
+    Done,
+    Result,
+    ResultsFile,
+    Summary,
+    _collected_after,
+    load_results,
+)
+from verifier.proof.induction import clone
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,3 +127,82 @@ def test_a_run_does_not_keep_its_programs_ir() -> None:
     )
     assert r.returncode == 0, r.stderr
     assert int(r.stdout.strip()) < 2000
+
+
+def _operations() -> int:
+    return sum(1 for o in gc.get_objects() if isinstance(o, Operation))
+
+
+def test_an_induction_leaves_no_ir_to_the_collector() -> None:
+    # An induction checks copies of both modules (steps split out, the loop
+    # a call); they are released when it returns, so that with the cyclic
+    # collector off nothing of them is kept. The two checked modules are
+    # released the same way (as the exhaustive runner does).
+    # (Copies of one parsed module: the parser keeps what it parsed last; and
+    # a first check, for what the process makes once.)
+    parsed = parse_module(INDUCTION_PROGRAM, "in.mlir")
+    check(clone(parsed)[0], clone(parsed)[0])
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        before = _operations()
+        a, b = clone(parsed)[0], clone(parsed)[0]
+        report = check(a, b)
+        assert report.functions[0].lemma.startswith("by induction")
+        release(a)
+        release(b)
+        del a, b, report
+        assert _operations() == before
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_a_batch_collects_once_at_its_end_and_fully_now_and_then() -> None:
+    was = gc.isenabled()
+    gc.collect()
+    try:
+        # The collector off: a batch leaves it off and collects nothing.
+        gc.disable()
+        with _collected_after():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+        # On: off within the batch, on after it, young generations
+        # collected (a cycle made in the batch is gone), and the count of
+        # full collections' trigger goes up by one per batch until a full one.
+        gc.enable()
+        gc.collect()
+        collections = [s["collections"] for s in gc.get_stats()]
+        for k in range(1, FULL_COLLECTION_EVERY + 1):
+            with _collected_after():
+                assert not gc.isenabled()
+                cycle: list[object] = []
+                cycle.append(cycle)
+                del cycle
+            assert gc.isenabled() and gc.get_count()[0] < 50
+            after = [s["collections"] for s in gc.get_stats()]
+            if k < FULL_COLLECTION_EVERY:
+                assert gc.get_count()[2] == k and after[2] == collections[2]
+        assert after[2] == collections[2] + 1 and gc.get_count()[2] == 0
+    finally:
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
+
+
+def test_release_unlinks_every_op_region_block_and_value() -> None:
+    from verifier.programs.enumeration import ALPHABETS, programs_up_to
+    from verifier.programs.program_ir import program_ir
+
+    for p in programs_up_to(ALPHABETS["whole"], 2):
+        m = program_ir(p, "<input>")
+        assert m is not None
+        ops = list(m.walk())
+        regions = [r for op in ops for r in op.regions]
+        blocks = [b for r in regions for b in r.blocks]
+        values = [v for op in ops for v in op.results] + [a for b in blocks for a in b.args]
+        release(m)
+        assert all(x.parent is None for x in [*ops, *regions, *blocks])
+        assert all(v.owner is None for v in values)

@@ -320,7 +320,13 @@ def cross_check_samples(run: FunctionRun, graphs: AllPaths, not_proved: set[tupl
     n = max(decisions, 1)
     tries = [[], [1] * n, [unroll] * n] + [[rng.randint(0, unroll) for _ in range(n)] for _ in range(SAMPLES)]
     seen: set[tuple[int, ...]] = set()
+    tried: set[tuple[int, ...]] = set()
     for choices in tries:
+        # Few decisions make the random lists repeat: a list tried before
+        # names a path already checked (or skipped).
+        if tuple(choices) in tried:
+            continue
+        tried.add(tuple(choices))
         if path_choices(graphs.gin, graphs.sym, choices) in seen:
             continue  # a path already checked: its graph is not built again
         cin = on_path(graphs.gin, graphs.sym, choices)

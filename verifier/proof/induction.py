@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from spec import registry
 from spec.attributes import Attr, FunctionType, StringAttr, SymbolRefAttr, Type, TypeAttr
-from spec.ir import EMPTY_DICT, EMPTY_LIST, Block, Location, Operation, Region, Value, outermost
+from spec.ir import EMPTY_DICT, EMPTY_LIST, Block, Location, Operation, Region, Value, outermost, release
 from spec.semantics.events import is_effectful, is_token_type
 from verifier.match.correspondence import Correspondence
 from verifier.output.report import FunctionReport
@@ -349,12 +349,38 @@ def prove(fin: Operation, fout: Operation, corr: Correspondence, check: CheckPai
     if len(pairs) != len(found):
         return None
     cin, cout = _Copy(fin), _Copy(fout)
+    split: list[Operation] = []
+    try:
+        return _prove_on_copies(fin, fout, found, pairs, cin, cout, split, check)
+    finally:
+        # Nothing keeps the copies (only the checks' verdicts are read), nor
+        # the loops replaced by calls in them: freed at once, not left to the
+        # cyclic collector.
+        for root in (cin.root, cout.root, *split):
+            release(root)
+
+
+def _prove_on_copies(
+    fin: Operation,
+    fout: Operation,
+    found: list[Operation],
+    pairs: list[tuple[Operation, Operation, list[Value], list[Value]]],
+    cin: _Copy,
+    cout: _Copy,
+    split: list[Operation],
+    check: CheckPair,
+) -> str | None:
+    """`prove` on the copies of both modules: each loop split into its
+    steps and a call (the loops replaced go to `split`), every step pair
+    and the context checked."""
     steps: list[tuple[Operation, Operation]] = []
     for k, (loop, other, capture_in, capture_out) in enumerate(pairs):
         name = f"__step{k}_{_root_name(fin)}"
         try:
             made_in = _split(cin.op(loop), [cin.value(v) for v in capture_in], name)
+            split.append(cin.op(loop))
             made_out = _split(cout.op(other), [cout.value(v) for v in capture_out], name)
+            split.append(cout.op(other))
         except KeyError:
             return None
         steps.extend(zip(made_in, made_out, strict=True))
