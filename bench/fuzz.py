@@ -35,32 +35,10 @@ from spec.diagnostics import DiagnosticError  # noqa: E402
 from spec.syntax.parser import parse_module  # noqa: E402
 from spec.syntax.printing import print_op  # noqa: E402
 from spec.tool import decode_source, run_per_module  # noqa: E402
+from tests.support.mutations import TOKENS as MUTATION_TOKENS  # noqa: E402
 
 TOKENS = [
-    b"%0",
-    b"%arg0",
-    b"{",
-    b"}",
-    b"(",
-    b")",
-    b"[",
-    b"]",
-    b",",
-    b":",
-    b"=",
-    b"->",
-    b"gpu.wait",
-    b"async",
-    b"^bb1",
-    b"index",
-    b"!gpu.async.token",
-    b"\n",
-    b"@k",
-    b"0",
-    b"-1",
-    b'"x"',
-    b"scf.yield",
-    b"// -----\n",
+    *MUTATION_TOKENS,
     b"<",
     b">",
     b"#",
@@ -71,6 +49,7 @@ TOKENS = [
     b"loc(",
     b"\\",
 ]
+"""The tests' mutation tokens, and bytes and words a parser finds harder."""
 
 
 def mutate(rng: random.Random, seeds: list[bytes]) -> bytes:

@@ -13,7 +13,7 @@ CORPUS = sorted((Path(__file__).resolve().parents[1] / "corpus").glob("*.mlir"))
 _SEEDS = [p.read_bytes() for p in CORPUS]
 
 
-_TOKENS = [
+TOKENS = [
     b"%0",
     b"%arg0",
     b"{",
@@ -73,5 +73,5 @@ def token_mutations(draw: st.DrawFn) -> bytes:
         elif op == "dup":
             words.insert(i, words[i])
         else:
-            words[i] = draw(st.sampled_from(_TOKENS))
+            words[i] = draw(st.sampled_from(TOKENS))
     return b" ".join(words)
