@@ -31,10 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from spec.diagnostics import DiagnosticError  # noqa: E402
-from spec.syntax.parser import parse_module  # noqa: E402
-from spec.syntax.printing import print_op  # noqa: E402
-from spec.tool import decode_source, run_per_module  # noqa: E402
+from tests.support.hostile import answer  # noqa: E402
 from tests.support.mutations import TOKENS as MUTATION_TOKENS  # noqa: E402
 
 TOKENS = [
@@ -82,22 +79,6 @@ def mutate(rng: random.Random, seeds: list[bytes]) -> bytes:
         cut_a, cut_b = rng.randrange(len(data) + 1), rng.randrange(len(other) + 1)
         data = bytearray(data[:cut_a] + other[cut_b:])
     return bytes(data)
-
-
-def classify(data: bytes) -> str:
-    try:
-        src = decode_source(data, "fuzz.mlir")
-    except DiagnosticError:
-        return "rejected: encoding"
-    text, diags = run_per_module(src, split=True, transform=lambda m: m, generic=False)
-    if text is None:
-        if any(d.loc.line < 1 or d.loc.col < 1 for d in diags):
-            raise AssertionError(f"unlocated diagnostic: {diags[0].message}")
-        return "rejected: " + diags[0].message.split("(")[0].split("'")[0].strip()[:40]
-    for chunk in filter(None, text.split("// -----\n")):
-        if print_op(parse_module(chunk)) + "\n" != chunk:
-            raise AssertionError("output is not a fixed point")
-    return "accepted"
 
 
 KINDS = ("print-equal", "print-mismatch", "both-reject", "we-accept", "we-reject", "we-crash", "19-crash")
@@ -169,14 +150,14 @@ def main() -> int:
     for _ in range(count):
         data = mutate(rng, seeds)
         try:
-            answers[classify(data)] += 1
+            answers[answer(data)] += 1
         except Exception:
             findings.append((data, traceback.format_exc(limit=3)))
             answers["FINDING"] += 1
     elapsed = time.perf_counter() - start
     print(f"fuzz inputs: {count} in {elapsed:.0f} s ({count / elapsed:.0f}/s), seed {seed}, {len(seeds)} corpus files")
-    for answer, n in answers.most_common():
-        print(f"  {n:7d}  {answer}")
+    for kind, n in answers.most_common():
+        print(f"  {n:7d}  {kind}")
     print(f"findings: {len(findings)}")
     for data, tb in findings[:20]:
         print("----", repr(data[:300]))
