@@ -19,6 +19,7 @@ the ratios of the medians to mlir-opt-19.
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import statistics
 import subprocess
@@ -73,7 +74,9 @@ def line(name: str, times: list[float], verdicts: Counter | None = None) -> str:
 
 
 def main() -> int:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("count", nargs="?", type=int, default=100, help="programs to draw (default 100)")
+    count = ap.parse_args().count
     texts, gen_s = draw(count)
     print(
         f"{len(texts)} programs, {sum(len(t) for t in texts) // len(texts)} bytes on average; drawn and parsed in {gen_s:.2f} s"

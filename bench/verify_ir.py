@@ -12,6 +12,7 @@ chained on the previous token from a fresh `gpu.wait async`, and a blocking
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -96,8 +97,12 @@ def build(ks: list[str], file: str, rewrite: bool) -> Operation:
 
 
 def main() -> None:
-    n = int(sys.argv[1])
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else n
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("n", type=int, help="GPU ops in the program")
+    ap.add_argument("seed", nargs="?", type=int, default=None, help="the generator's seed (default: N)")
+    args = ap.parse_args()
+    n = args.n
+    seed = args.seed if args.seed is not None else n
     ks = kinds(n, seed)
     t0 = time.perf_counter()
     import verifier
