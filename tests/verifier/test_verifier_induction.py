@@ -175,3 +175,45 @@ def test_a_host_wait_on_the_previous_iteration_is_kept() -> None:
     assert check(fin, parse_module(HOST_WAIT, "out.mlir"), unroll=1).verdict == VERIFIED
     assert check(fin, parse_module(wrong, "out.mlir"), unroll=1).verdict == BOUNDED
     assert check(fin, parse_module(wrong, "out.mlir")).verdict == REFUTED
+
+
+SYNC_LOOP = """func.func private @g()
+func.func @f(%a: memref<16xf32>, %n: index, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    gpu.memset %a, %x : memref<16xf32>, f32
+  }
+  func.call @g() : () -> ()
+  return
+}
+"""
+
+CHAINED = """func.func private @g()
+func.func @f(%a: memref<16xf32>, %n: index, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %t0) -> (!gpu.async.token) {
+    %m = gpu.memset async [DEP] %a, %x : memref<16xf32>, f32
+    scf.yield %m : !gpu.async.token
+  }
+  gpu.wait [%r]
+  func.call @g() : () -> ()
+  return
+}
+"""
+
+
+def test_iterations_chained_through_a_token_the_input_does_not_carry_stay_bounded() -> None:
+    """The rewrite chains each iteration's memset to the last one's on the
+    GPU and waits once after the loop: right, but the input's loop carries
+    nothing, so there is no step pair to check (the carried tokens changed)
+    and the verdict is the unrolled proof's: bounded, never verified. The
+    same chain with the dependency on the last iteration dropped is
+    refuted."""
+    fin = parse_module(SYNC_LOOP, "in.mlir")
+    right = check(fin, parse_module(CHAINED.replace("DEP", "%t"), "out.mlir"))
+    assert right.verdict == BOUNDED, right.text()
+    wrong = check(fin, parse_module(CHAINED.replace("DEP", "%t0"), "out.mlir"))
+    assert wrong.verdict == REFUTED, wrong.text()
