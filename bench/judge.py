@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from verifier.harness.gate import Failure
 from verifier.harness.judge_pairs import SOURCES, Pair, Row, evaluate, pairs
@@ -56,6 +56,10 @@ PAIR_SECONDS = 20
 
 class _Slow(Exception):
     pass
+
+
+class _Quit(Exception):
+    """The reader of the drawn pairs stopped: Hypothesis stops drawing."""
 
 
 _armed = [False]
@@ -286,8 +290,19 @@ def drawn_pairs(
     handoff: queue.Queue[Pair | None] = queue.Queue(maxsize=1)
     quit_ = threading.Event()
 
+    # A reader that stops early (`stop()`, Ctrl-C) makes the next draw
+    # raise `_Quit`: without shrinking, and stopping at its first failure,
+    # Hypothesis then ends at once instead of drawing the rest of `count`.
+    # Neither setting changes which pairs are drawn before that.
     @seed(at_seed)
-    @settings(max_examples=count, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[p for p in Phase if p not in (Phase.shrink, Phase.explain)],
+        report_multiple_bugs=False,
+    )
     @given(pairs(options, sources=sources))
     def one(pair: Pair) -> None:
         while not quit_.is_set():
@@ -296,10 +311,13 @@ def drawn_pairs(
                 return
             except queue.Full:
                 continue
+        raise _Quit
 
     def draw() -> None:
         try:
             one()
+        except _Quit:
+            pass
         finally:
             # The end of the stream, unless the reader has gone (a blocking
             # put would then wait for ever on a full queue).
@@ -368,8 +386,14 @@ def main(argv: list[str] | None = None) -> int:
         return args.time_budget is not None and time.time() - t0 > args.time_budget
 
     stream = drawn_pairs(args.pairs, args.seed, options, args.sources.split(","), spent)
-    for row, cpu in judged(stream, args.bound, args.steps, args.jobs, args.cluster, args.pair_seconds):
-        tallies.add(row, cpu, t0)
+    interrupted = False
+    try:
+        for row, cpu in judged(stream, args.bound, args.steps, args.jobs, args.cluster, args.pair_seconds):
+            tallies.add(row, cpu, t0)
+    except KeyboardInterrupt:
+        # Ctrl-C: the report of the pairs judged so far.
+        interrupted = True
+        print("interrupted: the report covers the pairs judged so far\n")
     table = tallies.table
     verdicts = sorted({v for v, _ in table}, key=str)
     judgements = ["ok", "wrong", "undecided", "-"]
@@ -411,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("---- input:\n" + _body(r.pair.input_text))
                 print("---- output:\n" + _body(r.output))
                 print("---- " + r.detail[:1500])
+    if interrupted:
+        return 130
     return 1 if tallies.unsound or tallies.crashed else 0
 
 
