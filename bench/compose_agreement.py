@@ -59,7 +59,7 @@ from spec.syntax.parser import parse_module  # noqa: E402
 from tests.support.compose_agreement import MODES, Comparison, compare, rewrites  # noqa: E402
 from verifier import check  # noqa: E402
 from verifier.harness import reference_impl  # noqa: E402
-from verifier.harness.exhaustive import SHARED_PATH_PROOFS, SHARED_PROOFS  # noqa: E402
+from verifier.harness.exhaustive_runners import SHARED_PATH_PROOFS, SHARED_PROOFS  # noqa: E402
 from verifier.harness.gate import ImplFailed, RefimplImpl  # noqa: E402
 from verifier.harness.judge_pairs import SOURCES, Pair, output_text  # noqa: E402
 from verifier.programs.boundary_programs import ALL  # noqa: E402

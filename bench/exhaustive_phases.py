@@ -49,7 +49,7 @@ PHASES: list[tuple[str, str, str]] = [
     ("verifier.proof.pipeline", "conclude", "verdict"),
 ]
 CONSUMERS = [
-    "verifier.harness.exhaustive",
+    "verifier.harness.exhaustive_runners",
     "verifier.proof.pipeline",
     "verifier.proof.compose",
     "verifier.proof.every_path",
@@ -97,7 +97,8 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=15_000)
     args = ap.parse_args()
     _install()
-    from verifier.harness.exhaustive import RefimplRunner, _collecting
+    from verifier.harness.exhaustive import _collecting
+    from verifier.harness.exhaustive_runners import RefimplRunner
     from verifier.programs.enumeration import ALPHABETS, batched, programs
 
     work = list(itertools.islice(programs(ALPHABETS[args.alphabet], args.size), args.start, args.start + args.count))

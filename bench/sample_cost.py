@@ -29,7 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from verifier.harness.exhaustive import RefimplRunner, _collecting  # noqa: E402
+from verifier.harness.exhaustive import _collecting  # noqa: E402
+from verifier.harness.exhaustive_runners import RefimplRunner  # noqa: E402
 from verifier.programs.enumeration import ALPHABETS, batched, programs  # noqa: E402
 
 

@@ -35,8 +35,9 @@ import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from verifier.harness.exhaustive import CommandRunner, RefimplRunner, Result
 from verifier.harness.exhaustive import run as run_programs
+from verifier.harness.exhaustive_results import Result
+from verifier.harness.exhaustive_runners import CommandRunner, RefimplRunner
 from verifier.harness.gate import FAIL, UNDECIDED, CommandImpl, Implementation, RefimplImpl, judge
 from verifier.programs.enumeration import GATE, Alphabet, programs_up_to
 from verifier.programs.generators import STRAIGHT, Features, programs

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.mlir_tools import needs_mlir19
-from verifier.harness.exhaustive import split_output
+from verifier.harness.exhaustive_runners import split_output
 from verifier.programs.enumeration import TINY, programs_up_to
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,7 +123,7 @@ def test_readme_smallest_upstream_bugs() -> None:
     """verifier/README.md, "Every small program": the smallest programs of
     upstream's two bugs, by id, are refuted in mlir19 mode with the
     signatures given there, and verified for the reference."""
-    from verifier.harness.exhaustive import RefimplRunner
+    from verifier.harness.exhaustive_runners import RefimplRunner
     from verifier.programs.enumeration import ALPHABETS, programs
 
     cases = {

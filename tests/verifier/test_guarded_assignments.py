@@ -17,7 +17,7 @@ import pytest
 
 from spec.semantics.conditions import Symbols
 from spec.semantics.union_graph import GuardedGraph
-from verifier.harness.exhaustive import RefimplRunner
+from verifier.harness.exhaustive_runners import RefimplRunner
 from verifier.programs.enumeration import ALPHABETS, WHOLE, batched, programs_up_to
 from verifier.proof.budget import Budget
 from verifier.smt import encode_guarded

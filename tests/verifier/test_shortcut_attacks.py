@@ -1,6 +1,6 @@
 """Wrong rewrites met by an exhaustive run's shared tables are still refuted.
 
-The tables an exhaustive run hands its checks (`exhaustive.Shortcuts`:
+The tables an exhaustive run hands its checks (`exhaustive_runners.Shortcuts`:
 Z3's `unsat` answers, proofs of pairs of graphs by shape, function pairs
 verified before, guarded queries decided by trying every assignment) are
 filled by the reference's rewrites, which are all right. Here the same
@@ -25,7 +25,7 @@ from spec.ir import Operation
 from spec.syntax.parser import parse_module
 from spec.syntax.printing import join_outputs, print_op
 from verifier.harness import reference_impl
-from verifier.harness.exhaustive import Shortcuts
+from verifier.harness.exhaustive_runners import Shortcuts
 from verifier.programs.edits import EDITS
 from verifier.programs.enumeration import WHOLE, programs_up_to
 from verifier.proof.pairs import VerifiedPairs

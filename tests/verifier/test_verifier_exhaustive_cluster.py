@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier.harness.exhaustive import RefimplRunner, Summary
+from verifier.harness.exhaustive_runners import RefimplRunner
+from verifier.harness.exhaustive_summary import Summary
 from verifier.programs.enumeration import WHOLE, batched, programs_up_to
 
 distributed = pytest.importorskip("distributed")

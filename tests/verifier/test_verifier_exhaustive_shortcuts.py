@@ -2,7 +2,7 @@
 
 For the reference and the seed (which has bugs): a program's IR built
 from its ops instead of parsed (`program_ir`), Z3's answers shared
-across programs (guarded queries in `exhaustive.SHARED_PROOFS`, given to
+across programs (guarded queries in `exhaustive_runners.SHARED_PROOFS`, given to
 each check as `CheckOptions.proofs`; one-path queries in
 `SHARED_PATH_PROOFS`, as `CheckOptions.path_proofs`), proofs of pairs of
 graphs shared by shape (`SHARED_SHAPES`, as `CheckOptions.shapes`), the
@@ -23,16 +23,17 @@ import pytest
 
 import verifier
 from spec.syntax.parser import parse_module
-from verifier.harness import exhaustive
-from verifier.harness.exhaustive import RefimplRunner, Result
+from verifier.harness import exhaustive_runners
+from verifier.harness.exhaustive_results import Result
+from verifier.harness.exhaustive_runners import RefimplRunner
 from verifier.programs.enumeration import WHOLE, batched, programs_up_to
 from verifier.smt.encode_guarded import GuardedProver
 from verifier.smt.solver import ProvedQueries
 
-SHARED = exhaustive.SHARED_PROOFS
-PATHS = exhaustive.SHARED_PATH_PROOFS
-SHAPES = exhaustive.SHARED_SHAPES
-PAIRS = exhaustive.SHARED_PAIRS
+SHARED = exhaustive_runners.SHARED_PROOFS
+PATHS = exhaustive_runners.SHARED_PATH_PROOFS
+SHAPES = exhaustive_runners.SHARED_SHAPES
+PAIRS = exhaustive_runners.SHARED_PAIRS
 
 
 @pytest.fixture

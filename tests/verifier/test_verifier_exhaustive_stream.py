@@ -16,15 +16,9 @@ from spec.ir import Operation, release
 from spec.syntax.parser import parse_module
 from tests.verifier.test_verifier_induction import INPUT as INDUCTION_PROGRAM
 from verifier import check
-from verifier.harness.exhaustive import (
-    FULL_COLLECTION_EVERY,
-    Done,
-    Result,
-    ResultsFile,
-    Summary,
-    _collected_after,
-    load_results,
-)
+from verifier.harness.exhaustive_results import Done, Result, ResultsFile, load_results
+from verifier.harness.exhaustive_runners import FULL_COLLECTION_EVERY, _collected_after
+from verifier.harness.exhaustive_summary import Summary
 from verifier.proof.induction import clone
 
 ROOT = Path(__file__).resolve().parents[2]

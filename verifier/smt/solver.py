@@ -150,7 +150,7 @@ class ProvedQueries(RecentKeys):
     region runs of one function ask the same few queries), so a verdict
     never depends on what the process checked before; a table of guarded
     queries only where a check is given one (`CheckOptions.proofs`: an
-    exhaustive run's, `verifier.harness.exhaustive.SHARED_PROOFS`). `hits`
+    exhaustive run's, `verifier.harness.exhaustive_runners.SHARED_PROOFS`). `hits`
     counts the answers given from the table."""
 
     def __init__(self, capacity: int = 50_000) -> None:
