@@ -20,8 +20,6 @@ from verifier.harness.exhaustive_results import Result
 from verifier.harness.gate import Failure
 from verifier.smt.solver import Status
 
-OTHER = (Failure.IMPL_FAILED, Failure.UNPARSABLE, Status.INCONSISTENT)
-
 
 @dataclass
 class Group:
