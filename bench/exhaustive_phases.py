@@ -37,7 +37,7 @@ PHASES: list[tuple[str, str, str]] = [
     ("verifier.proof.pipeline", "match_module", "module outside functions"),
     ("verifier.proof.pipeline", "prove_composed", "compositional proof (bookkeeping, region graphs)"),
     ("verifier.proof.every_path", "build_graphs", "event graphs of whole functions"),
-    ("spec.semantics.union_graph", "build_guarded", "event graphs of whole functions"),
+    ("spec.semantics.guarded_builder", "build_guarded", "event graphs of whole functions"),
     ("verifier.proof.every_path", "check_all_paths", "all-paths proof: prover, lemma"),
     ("verifier.proof.every_path", "prove_obligations", "all-paths proof: obligations and queries"),
     ("verifier.proof.every_path", "cross_check_samples", "all-paths proof: cross-check on sampled paths"),

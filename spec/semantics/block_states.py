@@ -8,7 +8,7 @@ again in one state instead of doubling. Entering a cyclic block more than
 `unroll + 1` times ends the state graph there (a bounded path), so the
 state graph is acyclic and finite; it is returned in an order where every
 state comes after all the states leading to it, which is the order the
-guarded builder must build them in (`guarded._GuardedBuilder.cf_region`).
+guarded builder must build them in (`guarded_builder._GuardedBuilder.cf_region`).
 
 This is the CFG part alone, a pure function of the region and the bound;
 what each state's block does is the builder's business.

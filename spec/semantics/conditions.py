@@ -32,7 +32,7 @@ class Decision:
     free: bool = False
     """Taken by the output alone: its input counterpart has no effect
     inside, so the input's events do not depend on it. A path of the input
-    does not name it (`union_graph.assignment` takes its option apart)."""
+    does not name it (`guarded_path.assignment` takes its option apart)."""
 
     @property
     def on_trip_count(self) -> bool:

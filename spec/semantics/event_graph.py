@@ -1,6 +1,6 @@
 """The happens-before graph of one function on one path: the data.
 
-`union_graph.build_guarded` (all paths, with
+`guarded_builder.build_guarded` (all paths, with
 conditions) fill it; the checkers read it. Nodes are points of execution
 (a host op's point, a GPU op's issue, start and finish, a thread's begin,
 ...), numbered in the order they are created; an edge `a -> b` says `a`

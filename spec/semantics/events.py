@@ -29,10 +29,10 @@ between the thread's previous and next points, so nothing is lost).
 Control flow (rule 8): an execution follows one path. The decisions
 (`scf.if`: then/else; `scf.for`/`scf.while`/`scf.parallel`: trip count
 0..unroll; `cf.cond_br`: true/false successor; `arith.select` on tokens)
-are the guarded builder's (`union_graph.py`, a subclass of `EventBuilder`):
+are the guarded builder's (`guarded_builder.py`, a subclass of `EventBuilder`):
 one graph over every path, each node and edge guarded by the paths it is
 on. One path is that graph under one assignment of the decisions
-(`union_graph.on_path`); a function without decisions is its graph with
+(`guarded_path.on_path`); a function without decisions is its graph with
 every guard true. (The path-by-path construction the guarded graph is
 tested against lives in the tests: `tests/support/path_builder.py`.)
 
@@ -323,7 +323,7 @@ def _dispatch_kind(name: str) -> str:
 class EventBuilder:
     """What every op but control flow makes of the graph: the op-level rules
     1-7 and the boundary (9-11). The control flow (rule 8) is the guarded
-    builder's (`union_graph.py`): `control` and `select` are its."""
+    builder's (`guarded_builder.py`): `control` and `select` are its."""
 
     def __init__(self, func: Operation, unroll: int) -> None:
         self.g = EventGraph(func)

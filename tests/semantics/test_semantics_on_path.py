@@ -1,5 +1,5 @@
 """One path is the guarded graph under one assignment of its decisions
-(`union_graph.on_path`): on every path of hand-written and generated
+(`guarded_path.on_path`): on every path of hand-written and generated
 control flow it is the graph the path-by-path reference builds
 (`tests/support/path_builder.py`), node for node, edge for edge."""
 
@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from spec.ir import Operation
 from spec.semantics.conditions import Symbols
 from spec.semantics.event_graph import EventGraph
-from spec.semantics.union_graph import build_guarded, on_path
+from spec.semantics.guarded_builder import build_guarded
+from spec.semantics.guarded_path import on_path
 from spec.syntax.parser import parse_module
 from tests.support import control_programs, path_builder
 from verifier.programs.generators import Features, programs

@@ -1,8 +1,8 @@
 """The path-by-path event model: the reference the guarded graph is tested against.
 
 The verifier builds one graph per function, the guarded graph of every
-path (`spec/semantics/union_graph.py`); one path is that graph under one
-assignment of its decisions (`union_graph.on_path`). This module keeps the
+path (`spec/semantics/guarded_graph.py`); one path is that graph under one
+assignment of its decisions (`guarded_path.on_path`). This module keeps the
 older, direct construction as a test oracle: `build` unrolls ONE path (a
 list of decisions: `scf.if` then/else, `scf.for`/`scf.while`/`scf.parallel`
 trip count 0..unroll, `cf.cond_br` true/false successor, `arith.select` on
@@ -30,7 +30,8 @@ from spec.semantics.block_states import cyclic_blocks
 from spec.semantics.conditions import TRUE
 from spec.semantics.event_graph import EventGraph
 from spec.semantics.events import DEFAULT_UNROLL, EventBuilder, defining_block_around, defining_block_before
-from spec.semantics.union_graph import constant_trip_count, describe_choice
+from spec.semantics.guarded_builder import constant_trip_count
+from spec.semantics.guarded_path import describe_choice
 
 
 class PathBuilder(EventBuilder):

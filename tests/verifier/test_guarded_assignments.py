@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from spec.semantics.conditions import Symbols
-from spec.semantics.union_graph import GuardedGraph
+from spec.semantics.guarded_graph import GuardedGraph
 from verifier.harness.exhaustive_runners import RefimplRunner
 from verifier.programs.enumeration import ALPHABETS, WHOLE, batched, programs_up_to
 from verifier.proof.budget import Budget
@@ -104,7 +104,7 @@ def _prover(sym: Symbols, gin: GuardedGraph, gout: GuardedGraph) -> GuardedProve
 
 def test_not_tried_beyond_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     # A query of more assignments than the limit is Z3's; up to it, decided.
-    from spec.semantics.union_graph import build_guarded
+    from spec.semantics.guarded_builder import build_guarded
     from spec.syntax.parser import parse_module
     from verifier.proof.pipeline import functions_of
 

@@ -21,7 +21,8 @@ from spec.diagnostics import DiagnosticError
 from spec.ir import Block, Operation
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
-from spec.semantics.union_graph import ALWAYS, GuardedGraph, build_guarded
+from spec.semantics.guarded_builder import build_guarded
+from spec.semantics.guarded_graph import ALWAYS, GuardedGraph
 from spec.syntax.parser import parse_module
 from verifier.match import correspondence, wellformed
 from verifier.match.correspondence import _PLUMBING, _same_operands, _segmented, match, movable

@@ -14,7 +14,7 @@ import random
 import verifier
 from spec.semantics.conditions import Symbols
 from spec.semantics.event_graph import Event
-from spec.semantics.union_graph import build_guarded
+from spec.semantics.guarded_builder import build_guarded
 from spec.syntax.parser import parse_module
 from verifier.harness import reference_impl
 from verifier.programs.enumeration import WHOLE, programs_up_to

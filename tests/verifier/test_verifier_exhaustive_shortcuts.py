@@ -112,7 +112,8 @@ def test_path_choices_is_on_path_choices() -> None:
     import random
 
     from spec.semantics.conditions import Symbols
-    from spec.semantics.union_graph import build_guarded, on_path, path_choices
+    from spec.semantics.guarded_builder import build_guarded
+    from spec.semantics.guarded_path import on_path, path_choices
     from spec.syntax.parser import parse_module
     from verifier.proof.pipeline import functions_of
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import verifier
 from bench.bench_control import generate
 from spec.semantics.conditions import Symbols
-from spec.semantics.union_graph import build_guarded
+from spec.semantics.guarded_builder import build_guarded
 from spec.syntax.parser import parse_module
 from tests.support.control_programs import (
     BACK_GOOD,

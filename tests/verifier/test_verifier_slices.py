@@ -32,7 +32,7 @@ from parallel import Jobs
 from spec.ir import Operation
 from spec.semantics.conditions import TRUE, Symbols
 from spec.semantics.event_graph import EventGraph
-from spec.semantics.union_graph import ALWAYS, GuardedGraph
+from spec.semantics.guarded_graph import ALWAYS, GuardedGraph
 from verifier.proof.reach import reachable
 from verifier.proof.second_process import Sharing
 from verifier.smt import encode

@@ -52,15 +52,9 @@ from spec import registry
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.conditions import Symbols
 from spec.semantics.events import is_token_type
-from spec.semantics.union_graph import (
-    ALWAYS,
-    MAX_NODES,
-    RegionGraph,
-    build_block,
-    build_guarded,
-    build_region,
-    describe_choice,
-)
+from spec.semantics.guarded_builder import RegionGraph, build_block, build_guarded, build_region
+from spec.semantics.guarded_graph import ALWAYS, MAX_NODES
+from spec.semantics.guarded_path import describe_choice
 from verifier.proof.every_path import AllPaths, Undecided, check_all_paths, follows_input, ordered_on_every_path
 from verifier.proof.lemma import LoopLemma, crosses_iterations
 from verifier.proof.one_path import prove_one_path
@@ -396,7 +390,7 @@ def way_in(op: Operation, region: Region) -> Way | None:
     not a structured region op, a block on the way entered by a branch that
     the function's body cannot reach (`cfg_way`), or two decisions on the
     way on one value (they might contradict each other). Decisions are free
-    here as in the whole proof's graph (`spec.semantics.union_graph`: a trip
+    here as in the whole proof's graph (`spec.semantics.guarded_builder`: a trip
     count is 0..unroll, a condition either way, constants or not, one
     decision per condition value), so this is a path the whole proof takes."""
     path: list[str] = []

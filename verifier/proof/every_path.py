@@ -1,6 +1,6 @@
 """A function with control flow: every path in one proof.
 
-The input's and the output's guarded graphs (`spec/semantics/union_graph.py`)
+The input's and the output's guarded graphs (`spec/semantics/guarded_graph.py`)
 are built once, sharing their decisions; the obligations are taken from the
 input's graph (the consecutive pairs of the union of all paths, a superset
 of each path's) and each is one Z3 query over all paths
@@ -9,7 +9,7 @@ of each path's) and each is one Z3 query over all paths
 
 The second oracle (graph reachability, `reach.py`) works on concrete
 graphs, so it is asked on concrete paths: the guarded graphs under one
-assignment of the decisions (`union_graph.on_path`):
+assignment of the decisions (`guarded_path.on_path`):
 
 - every refuted obligation: the model's path is rebuilt; the input must
   order the pair there and the output must not, and the counterexample's
@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from spec.invariant import InternalError
 from spec.semantics.conditions import Symbols
 from spec.semantics.event_graph import Event
-from spec.semantics.union_graph import FREE_STEP, MAX_NODES, GuardedGraph, build_guarded, on_path, path_choices
+from spec.semantics.guarded_builder import build_guarded
+from spec.semantics.guarded_graph import MAX_NODES, GuardedGraph
+from spec.semantics.guarded_path import FREE_STEP, on_path, path_choices
 from verifier.output.report import violation_of
 from verifier.proof.obligations import Obligation, obligations
 from verifier.proof.reach import reachable

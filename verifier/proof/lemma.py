@@ -35,7 +35,7 @@ from collections.abc import Callable
 from spec import registry
 from spec.ir import Operation
 from spec.semantics.events import EventGraph, is_token_type
-from spec.semantics.union_graph import GuardedGraph
+from spec.semantics.guarded_graph import GuardedGraph
 from verifier.proof.reach import reachable
 
 

@@ -34,13 +34,13 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from spec.semantics.union_graph import ALWAYS
+from spec.semantics.guarded_graph import ALWAYS
 from verifier.proof.lemma import crosses_iterations
 from verifier.recent import Recent
 
 if TYPE_CHECKING:
     from spec.semantics.conditions import Symbols
-    from spec.semantics.union_graph import GuardedGraph
+    from spec.semantics.guarded_graph import GuardedGraph
     from verifier.match.correspondence import Correspondence
     from verifier.proof.run import FunctionRun
 

@@ -1,7 +1,7 @@
 """Z3 over every path at once: obligations on guarded graphs.
 
 The input and the output are each one `GuardedGraph`
-(`spec/semantics/union_graph.py`): the union of the graphs of all paths, every
+(`spec/semantics/guarded_graph.py`): the union of the graphs of all paths, every
 node and edge guarded by a condition over the decisions (a Bool per two-way
 decision occurrence, the flags "iteration j runs" per loop occurrence),
 with the output's decisions the input's. An obligation "`a` ends before `b`
@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable
 import z3
 
 from spec.semantics.conditions import TRUE, Symbols
-from spec.semantics.union_graph import GuardedGraph
+from spec.semantics.guarded_graph import GuardedGraph
 from verifier.proof.budget import UNLIMITED, Budget
 from verifier.smt.solver import Logic, ObligationResult, ProvedQueries, SolverSettings, Status, new_solver
 

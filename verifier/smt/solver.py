@@ -128,7 +128,7 @@ class ObligationResult:
     times: dict[int, int] = field(default_factory=dict)
     """The model's time per node of the counterexample window (one path)."""
     choices: list[int] = field(default_factory=list)
-    """The path of the counterexample, as `union_graph.on_path` takes it (all paths)."""
+    """The path of the counterexample, as `guarded_path.on_path` takes it (all paths)."""
     active: set[int] = field(default_factory=set)
     """Input nodes present on that path (all paths)."""
     free: dict[int, int] = field(default_factory=dict)

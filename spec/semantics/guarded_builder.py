@@ -1,17 +1,10 @@
-"""The event model of every path at once: one graph, guarded by path conditions.
+"""Building the guarded graph (`guarded_graph.py`): every path's control flow at once.
 
-The event graph of one path would unroll a list of decisions into a
-straight-line graph; enumerating paths that way is exponential in the
-number of branches. This module builds the union of all those graphs
-once, the verifier's only event graph: every node and every edge carries a
-*condition*, the set of paths on which it exists. A concrete path's graph is
-the guarded graph restricted to the nodes and edges whose condition holds,
-its `join` nodes (see below) contracted: `on_path`, tested node for node
-against the path-by-path reference of the tests
-(`tests/support/path_builder.py`, `tests/semantics/test_semantics_on_path.py`). So
-reachability on a path, and with it the property of docs/design.md section
-4, can be asked of all paths in one query by a solver that chooses the
-decisions; a function without decisions has every guard true.
+The op-level model is `events.EventBuilder`'s: this builder adds the
+control flow to it, each node and edge made under the condition of the
+paths it is on, for a whole function (`build_guarded`), one run of a
+region (`build_region`) or one run of a block (`build_block`). Where paths
+meet again it makes the `join` nodes `guarded_graph.py` describes.
 
 Decisions (rule 8), one per occurrence (an `scf.if` inside an unrolled loop
 iteration is one decision per iteration):
@@ -30,156 +23,34 @@ iteration is one decision per iteration):
   recorded in `GuardedGraph.excluded`. The states themselves (a CFG
   question) come from `block_states.py`.
 
-Where paths meet again (after an `scf.if`, a loop, a `cf` join block) the
-thread's last point and every token passed on are merged by a `join` node:
-one incoming edge per alternative, guarded by it. On one path exactly one of
-them is present, so reachability through a join is reachability through the
-node it stands for. If every alternative is the same node, no join is made.
-
-Conditions are hash-consed in a `Symbols` table (`conditions.py`) shared by the input's and
-the output's graph, so the output's control flow, matched onto the input's
-through `canon` (output op -> input op), uses the same decisions. The
-conditions are plain data (and, or, literals); turning them into solver
-terms is the checker's business (`verifier/smt/encode_guarded.py`).
-
-The op-level model is `events.EventBuilder`'s: this builder adds the
-control flow to it.
+The input's graph is built first and makes the decisions; the output's,
+its ops matched onto the input's through `canon`, looks them up (one the
+input lacks sets `GuardedGraph.mismatch`). It is apart from the graph so
+that what reads a graph does not depend on how the control flow is
+followed.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NoReturn
 
 from spec import registry
 from spec.attributes import DenseArrayAttr
 from spec.ir import Block, Operation, Region, Value
 from spec.semantics.block_states import MAX_CF_STATES, block_states
-from spec.semantics.conditions import TRUE, Decision, Symbols
+from spec.semantics.conditions import Decision, Symbols
 from spec.semantics.events import (
     DEFAULT_UNROLL,
     Event,
     EventBuilder,
-    EventGraph,
     constant_int,
     defining_block_around,
     defining_block_before,
     enclosing_blocks,
 )
-from spec.semantics.interp import switch_values
-
-ALWAYS = itertools.repeat(TRUE)
-"""The edge conditions of a node whose edges all hold (`GuardedGraph.eguards`)."""
-
-MAX_NODES = 200_000
-"""Guarded graphs larger than this are not built (the checker answers `unknown`)."""
-
-
-def same_op(op: Operation) -> Operation:
-    """The input's `canon`: each op is itself (`add_event` skips the call)."""
-    return op
-
-
-@dataclass
-class GuardedGraph(EventGraph):
-    """The union of the graphs of every path, each node and edge guarded."""
-
-    guards: list[int] = field(default_factory=list)
-    """Per node, its condition."""
-    eguards: list[list[int] | itertools.repeat[int]] = field(default_factory=list)
-    """Per node, the condition of each edge in `succ` (same order), read with
-    `zip(g.succ[n], g.eguards[n])`. A node whose edges all have the
-    condition TRUE has the shared `ALWAYS` (TRUE without end) instead of a
-    list of its own: on straight-line code that is every node (a million lists saved
-    at 100k GPU ops); the first edge with another condition gives the node
-    its list."""
-    cond: int = TRUE
-    """The condition under which nodes and edges are being made."""
-    ctx: tuple = ()
-    """The occurrence being built: enclosing loop iterations and cf states."""
-    keys: list[tuple] = field(default_factory=list)
-    """Per event, (input op, role, context): the same key names the same
-    occurrence in the input and the output."""
-    canon: Callable[[Operation], Operation | None] = same_op
-    met: list[tuple[int, int]] = field(default_factory=list)
-    """(decision, condition under which it is made), in the order made: on
-    any one path, the decisions made are met in this order."""
-    met_ops: list[Operation] = field(default_factory=list)
-    """Per entry of `met`, the (input) op deciding there: a decision on a
-    condition met before is the same decision at another op."""
-    excluded: list[int] = field(default_factory=list)
-    """Conditions of truncated paths (a block entered too often): not checked."""
-    path_count: int = 1
-    """Paths of the function (as path enumeration would count them)."""
-    mismatch: str = ""
-    """Why the control flow does not follow the input's (output only)."""
-    forward_but_extern: bool = True
-    """Every edge not leaving an `extern` node goes to a higher node id."""
-
-    # `EventGraph.node` and `edge` with the guards, written out: the builder
-    # calls them for every node and edge (a million each at 100k GPU ops).
-
-    def node(self, kind: str, op: Operation | None, thread: int) -> int:
-        self.guards.append(self.cond)
-        self.eguards.append(ALWAYS)
-        kinds = self.kinds
-        kinds.append(kind)
-        self.ops.append(op)
-        self.threads.append(thread)
-        self.succ.append([])
-        return len(kinds) - 1
-
-    def gpu_nodes(self, cur: int | None, op: Operation, thread: int, deps: list[int]) -> int:
-        # `EventGraph.gpu_nodes` with the three nodes appended at once (once
-        # per GPU op). Their two inner edges leave nodes made here, so each
-        # has that one edge, under the current condition; they go forward
-        # and change no `forward_*` flag. The edges from `cur` and `deps`
-        # are made by `edge`.
-        cond = self.cond
-        kinds = self.kinds
-        i = len(kinds)
-        s, f = i + 1, i + 2
-        if cur is not None:
-            self.edge(cur, i)  # touches only `cur`'s lists: `i` may come after
-        kinds += ("issue", "start", "finish")
-        self.ops += (op, op, op)
-        self.threads += (thread, thread, thread)
-        self.guards += (cond, cond, cond)
-        self.succ += ([s], [f], [])
-        self.edge_count += 2
-        if cond == TRUE:
-            self.eguards += (ALWAYS, ALWAYS, ALWAYS)
-        else:
-            self.eguards += ([cond], [cond], ALWAYS)
-        for d in deps:
-            self.edge(d, s)
-        return i
-
-    def edge(self, a: int, b: int) -> None:
-        self.edge_when(a, b, self.cond)
-
-    def edge_when(self, a: int, b: int, cond: int) -> None:
-        out = self.succ[a]
-        out.append(b)
-        self.edge_count += 1
-        if a >= b:
-            self.forward_only = False
-            if self.kinds[a] != "extern":
-                self.forward_but_extern = False
-        conds = self.eguards[a]
-        if conds is ALWAYS:
-            if cond == TRUE:
-                return
-            conds = self.eguards[a] = [TRUE] * (len(out) - 1)
-        conds.append(cond)  # type: ignore[union-attr]  # not ALWAYS (replaced just above), so a list
-
-    def add_event(self, ev: Event) -> None:
-        super().add_event(ev)
-        op, canon = ev.op, self.canon
-        self.keys.append((op if canon is same_op else canon(op), ev.role, self.ctx))
-
+from spec.semantics.guarded_graph import GuardedGraph, same_op
 
 _Snap = tuple[int | None, int | None, int | None]
 """What a passed value carries: (completion, availability, inner completion)."""
@@ -796,206 +667,3 @@ def _build_run(
     g.edge(last if last is not None else start, end)
     g.path_count = b.mult
     return RegionGraph(g, end, b.completions)
-
-
-def assignment(
-    g: GuardedGraph, sym: Symbols, choices: list[int], free: Mapping[int, int] | None = None
-) -> tuple[dict[int, int], list[int]]:
-    """The decisions of the path `choices` names, as a path builder takes
-    them: the decisions met on the path, in the order met, each taking the
-    next entry (missing or out of range: its first option); a decision met
-    again (the same condition) keeps the option it took. A free decision
-    (`Decision.free`, the output's alone) takes its option from `free`
-    (else its first) and no entry. Returns the option of every decision met
-    and the path's choices in full."""
-    values: dict[int, int] = {}
-    taken: list[int] = []
-    holds = _Evaluator(sym, values)
-    for d, pc in g.met:
-        if not holds(pc):
-            continue
-        if sym.decisions[d].free:
-            if d not in values:
-                values[d] = (free or {}).get(d, 0)
-                holds.forget()
-            continue
-        if d not in values:
-            k = len(taken)
-            options = sym.decisions[d].options
-            values[d] = choices[k] if k < len(choices) and 0 <= choices[k] < options else 0
-            holds.forget()
-        taken.append(values[d])
-    return values, taken
-
-
-class _Evaluator:
-    """Conditions under a (partial) assignment of the decisions; a decision
-    not assigned takes its first option."""
-
-    def __init__(self, sym: Symbols, values: dict[int, int]) -> None:
-        self.sym, self.values = sym, values
-        self.memo: dict[int, bool] = {TRUE: True}
-
-    def forget(self) -> None:
-        self.memo = {TRUE: True}
-
-    def __call__(self, c: int) -> bool:
-        v = self.memo.get(c)
-        if v is None:
-            term = self.sym.conds[c]
-            op = term[0]
-            if op == "opt":
-                v = self.values.get(term[1], 0) == term[2]
-            elif op == "runs":
-                v = self.values.get(term[1], 0) >= term[2]
-            elif op == "and":
-                v = self(term[1]) and self(term[2])
-            elif op == "or":
-                v = any(self(x) for x in term[1])
-            elif op == "not":
-                v = not self(term[1])
-            else:
-                v = True
-            self.memo[c] = v
-        return v
-
-
-def path_choices(g: GuardedGraph, sym: Symbols, choices: list[int]) -> tuple[int, ...]:
-    """`on_path(g, sym, choices).choices`, without building the path's
-    graph: the options of the decisions the path meets, in order. Sampling
-    many choice lists that name few paths asks this first."""
-    values, _ = assignment(g, sym, choices)
-    holds = _Evaluator(sym, values)
-    return tuple(values[d] for d, pc in g.met if holds(pc) and not sym.decisions[d].free)
-
-
-FREE_STEP = " (the output's own decision: the input's branches have no effect)"
-"""How a path names a free decision (`Decision.free`)."""
-
-
-def on_path(g: GuardedGraph, sym: Symbols, choices: list[int], free: Mapping[int, int] | None = None) -> EventGraph:
-    """The graph of one path: `g` under the assignment `choices` names
-    (`assignment`), its nodes and edges those whose condition holds, each
-    `join` node contracted into the one alternative present on the path,
-    nodes renumbered in order. `choices`, `options` and `path` say which
-    decisions the path met (a decision met again has one option, as it
-    cannot go another way); `truncated` if the path enters a block more
-    often than the bound allows (`GuardedGraph.excluded`). A free decision
-    (the output's alone) takes its option from `free` and is named in
-    `path` only."""
-    values, taken = assignment(g, sym, choices, free)
-    holds = _Evaluator(sym, values)
-    out = EventGraph(g.func)
-    out.bounded = g.bounded
-    out.truncated = any(holds(c) for c in g.excluded)
-    seen: set[int] = set()
-    for (d, pc), op in zip(g.met, g.met_ops):
-        if holds(pc) and sym.decisions[d].free:
-            out.path.append(describe_choice(op, values[d]) + FREE_STEP)
-        elif holds(pc):
-            out.choices.append(values[d])
-            out.options.append(1 if d in seen else sym.decisions[d].options)
-            out.path.append(describe_choice(op, values[d]))
-            seen.add(d)
-    out.loops = set(g.loops)
-    kinds = g.kinds
-    # Which node each guarded node is on the path (None: absent); a join is
-    # the node of its one present alternative.
-    present = [kind != "join" and holds(c) for c, kind in zip(g.guards, kinds)]
-    # Threads too: those with a node on the path, renumbered in order.
-    tids = sorted({0, *(t for t, p in zip(g.threads, present) if p)})
-    thread = {t: k for k, t in enumerate(tids)}
-    out.thread_ops = [g.thread_ops[t] for t in tids]
-    # `EventGraph.node` and `edge` written out (this runs for every sampled
-    # path of every cross-check).
-    new: list[int | None] = [None] * len(kinds)
-    out_kinds, out_ops, out_threads, out_succ = out.kinds, out.ops, out.threads, out.succ
-    ops, threads = g.ops, g.threads
-    for n, p in enumerate(present):
-        if p:
-            new[n] = len(out_kinds)
-            out_kinds.append(kinds[n])
-            out_ops.append(ops[n])
-            out_threads.append(thread[threads[n]])
-            out_succ.append([])
-    _path_edges(g, holds, new, out)
-    for ev in g.events:
-        s, e = new[ev.start], new[ev.end]
-        if s is not None and e is not None:
-            out.add_event(Event(ev.op, ev.kind, s, e, thread[ev.thread], role=ev.role))
-    out.iterations = [(op, new[first] or 0, new[end]) for op, first, end in g.iterations if new[end] is not None]  # type: ignore[misc]  # new[end] is filtered to an int; mypy cannot narrow an index
-    out.unsupported = list(g.unsupported)
-    return out
-
-
-def _path_edges(g: GuardedGraph, holds: _Evaluator, new: list[int | None], out: EventGraph) -> None:
-    """`on_path`'s edges: those of `g` present on the path, between the
-    nodes `new` numbers, each edge out of a join made an edge out of the
-    join's one present alternative, in order of their ends."""
-    kinds, guards = g.kinds, g.guards
-    # One pass over the edges present (an edge of condition TRUE always
-    # is): into a join, the first one names the alternative the join
-    # stands for; into a node on the path, an edge of the path's graph
-    # once the joins are resolved.
-    preds: dict[int, int] = {}
-    present_edges: list[tuple[int, int]] = []
-    for n, succ in enumerate(g.succ):
-        for m, c in zip(succ, g.eguards[n]):
-            if c != TRUE and not holds(c):
-                continue
-            if kinds[m] == "join":
-                if holds(guards[m]):
-                    preds.setdefault(m, n)
-                continue
-            b = new[m]
-            if b is not None:
-                present_edges.append((n, b))
-
-    def rep(n: int) -> int | None:
-        while kinds[n] == "join":
-            p = preds.get(n)
-            if p is None:
-                return None
-            n = p
-        return new[n]
-
-    edges: list[tuple[int, int]] = []
-    for n, b in present_edges:
-        a = rep(n)
-        if a is not None:
-            edges.append((a, b))
-    edges.sort()
-    forward_only = True
-    out_succ = out.succ
-    for a, b in edges:
-        out_succ[a].append(b)
-        if a >= b:
-            forward_only = False
-    out.edge_count = len(edges)
-    out.forward_only = forward_only
-
-
-def describe_choice(op: Operation, c: int) -> str:
-    """A decision at `op` and its option in words, as the report names the path."""
-    loc, kind = op.loc, op.name
-    flow, jump = registry.region_flow(kind), registry.jump_kind(kind)
-    if flow == "then_else":
-        return f"{kind} at {loc} takes the {'then' if c == 0 else 'else'} branch"
-    if flow == "cases":
-        cases = getattr(op.properties.get("cases"), "values", ())
-        return f"scf.index_switch at {loc} takes its " + (
-            "default region" if c == 0 or c > len(cases) else f"case {cases[c - 1]}"
-        )
-    if jump == "condition":
-        return f"cf.cond_br at {loc} goes to its {'true' if c == 0 else 'false'} successor"
-    if jump == "cases":
-        values = switch_values(op)
-        case = f"case {values[c - 1]}" if 0 < c <= len(values) else f"case #{c - 1}"
-        return f"cf.switch at {loc} goes to its {'default' if c == 0 else case} successor"
-    if registry.token_use(kind) == "select":
-        return f"arith.select at {loc} picks its {'true' if c == 0 else 'false'} operand"
-    if flow == "counted":
-        return f"{kind} at {loc} runs {c} time{'s' if c != 1 else ''}"
-    if flow == "while":
-        return f"scf.while at {loc} runs its body {c} time{'s' if c != 1 else ''}"
-    return f"scf.parallel at {loc} runs {c} iteration{'s' if c != 1 else ''}"
