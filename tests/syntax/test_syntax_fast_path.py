@@ -381,6 +381,13 @@ def test_broken_variants_fail_the_same(name: str, text: str) -> None:
         "  %z = gpu.launch_func async [%w] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%a : memref<4xf32>)\n"
         "  %y = gpu.launch_func async [%z] @k::@g blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%c : memref<4xf32>)\n"
         "  gpu.wait [%y]\n  return\n}\n",
+        # A symbol runs on into the keyword after it (`@gblocks`): the lexer
+        # reads one symbol, so the op is an error, not `@g blocks`.
+        "gpu.module @k {\n  gpu.func @g() kernel {\n    gpu.return\n  }\n}\nfunc.func @f() {\n  %c = arith.constant 1 : index\n"
+        "  gpu.launch_func @k::@gblocks in (%c, %c, %c) threads in (%c, %c, %c)\n  return\n}\n",
+        "gpu.module @k {\n  gpu.func @g() kernel {\n    gpu.return\n  }\n}\nfunc.func @f() {\n  %c = arith.constant 1 : index\n"
+        "  gpu.launch_func @kblocks in (%c, %c, %c) threads in (%c, %c, %c)\n  return\n}\n",
+        "func.func private @g(index) -> index\nfunc.func @f(%a: index) {\n  %r = call @g(%a)(%a) : (index) -> index\n  return\n}\n",
     ],
 )
 def test_edge_cases_end_the_same(text: str) -> None:
