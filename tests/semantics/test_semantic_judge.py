@@ -317,7 +317,9 @@ def test_differential_everything(pair: Pair) -> None:
 
 def teardown_module() -> None:
     if TALLY:
-        print("\nsemantic judge: " + ", ".join(f"{v}/{j}: {n}" for (v, j), n in sorted(TALLY.items())))
+        # By text: a verdict is a `Status` or, for an output that did not
+        # parse, a `Failure`, and the two enums do not compare.
+        print("\nsemantic judge: " + ", ".join(f"{v}/{j}: {n}" for (v, j), n in sorted(TALLY.items(), key=str)))
 
 
 def test_a_race_is_a_pair_not_an_order() -> None:
